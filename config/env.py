@@ -1,0 +1,96 @@
+"""Read settings from the environment, refusing malformed values instead of guessing."""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlparse
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default).strip()
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off.")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}.")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    items = [item.strip() for item in raw.split(",") if item.strip()]
+    if not items:
+        raise ImproperlyConfigured(f"{name} is set but empty; give a comma-separated list.")
+    return items
+
+
+def database_from_url(url: str) -> dict:
+    """A Django DATABASES entry for a postgres:// or sqlite:// URL."""
+    parsed = urlparse(url)
+    if parsed.scheme in {"postgres", "postgresql"}:
+        name = parsed.path.lstrip("/")
+        if not name:
+            raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database (postgres://user@host:port/NAME).")
+        try:
+            port = parsed.port
+        except ValueError:
+            raise ImproperlyConfigured(f"DATABASE_URL={url!r} has a malformed port.") from None
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": parsed.username or "",
+            "PASSWORD": parsed.password or "",
+            "HOST": parsed.hostname or "",
+            "PORT": str(port or ""),
+            "CONN_MAX_AGE": 0,
+        }
+    if parsed.scheme == "sqlite":
+        return sqlite_database(parsed.path or url.removeprefix("sqlite://"))
+    raise ImproperlyConfigured(
+        f"DATABASE_URL={url!r} has an unsupported scheme {parsed.scheme!r}; use postgres:// or sqlite://."
+    )
+
+
+def sqlite_database(path: str) -> dict:
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": path,
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+
+
+def redis_url(name: str) -> str:
+    url = env_str(name)
+    if url and urlparse(url).scheme not in {"redis", "rediss"}:
+        raise ImproperlyConfigured(f"{name}={url!r} must start with redis:// or rediss://.")
+    return url

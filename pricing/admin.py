@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from pricing.models import GpuAlias, GpuModel, PriceObservation, PriceSnapshot, Provider
+
+
+@admin.register(Provider)
+class ProviderAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "website"]
+    list_filter = ["kind"]
+    search_fields = ["name"]
+
+
+class GpuAliasInline(admin.TabularInline):
+    model = GpuAlias
+    extra = 1
+
+
+@admin.register(GpuModel)
+class GpuModelAdmin(admin.ModelAdmin):
+    list_display = ["name", "vendor", "form_factor", "memory_gb", "memory_bandwidth_tb_per_s", "tdp_watts"]
+    list_filter = ["vendor", "form_factor"]
+    search_fields = ["name", "aliases__alias"]
+    inlines = [GpuAliasInline]
+
+
+@admin.register(GpuAlias)
+class GpuAliasAdmin(admin.ModelAdmin):
+    list_display = ["alias", "gpu_model"]
+    search_fields = ["alias", "gpu_model__name"]
+
+
+@admin.register(PriceSnapshot)
+class PriceSnapshotAdmin(admin.ModelAdmin):
+    list_display = ["id", "source", "file_name", "status", "rows_imported", "rows_skipped", "created_at"]
+    list_filter = ["status", "format"]
+    readonly_fields = [f.name for f in PriceSnapshot._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(PriceObservation)
+class PriceObservationAdmin(admin.ModelAdmin):
+    list_display = [
+        "provider",
+        "offering",
+        "gpu_model",
+        "gpus_per_instance",
+        "region",
+        "pricing_term",
+        "observed_on",
+        "price_per_gpu_hour",
+        "currency",
+    ]
+    list_filter = ["pricing_term", "provider__kind", "gpu_model"]
+    list_select_related = ["provider", "gpu_model"]
+    search_fields = ["offering", "provider__name", "region"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,0 +1,8 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class PricingConfig(AppConfig):
+    name = "pricing"
+    verbose_name = "GPU pricing"

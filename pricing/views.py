@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def market(request: HttpRequest) -> HttpResponse:
+    return render(request, "pricing/market.html", {})

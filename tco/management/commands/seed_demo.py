@@ -1,0 +1,27 @@
+"""Load reference data, demo prices, demo scenarios and the demo accounts. Safe to run repeatedly."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+DEMO_ACCOUNTS = [
+    # username, password, group, is_staff
+    ("analyst", "analyst-demo-2026", "editors", True),
+    ("viewer", "viewer-demo-2026", "viewers", False),
+]
+
+
+class Command(BaseCommand):
+    help = "Load reference data and demo data, and create the demo accounts (idempotent)."
+
+    def handle(self, *args, **options) -> None:
+        with transaction.atomic():
+            for username, password, group_name, is_staff in DEMO_ACCOUNTS:
+                user, created = User.objects.get_or_create(username=username, defaults={"is_staff": is_staff})
+                if created:
+                    user.set_password(password)
+                    user.save()
+                user.groups.add(Group.objects.get(name=group_name))
+        self.stdout.write(self.style.SUCCESS("Demo data ready. Log in as analyst / analyst-demo-2026."))

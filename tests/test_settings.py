@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config import env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("raw, expected", [("1", True), ("yes", True), ("ON", True), ("0", False), ("off", False)])
+def test_env_bool_reads_common_spellings(monkeypatch, raw, expected):
+    monkeypatch.setenv("X_FLAG", raw)
+    assert env.env_bool("X_FLAG") is expected
+
+
+def test_env_bool_refuses_garbage(monkeypatch):
+    monkeypatch.setenv("X_FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="X_FLAG='maybe' is not a boolean"):
+        env.env_bool("X_FLAG")
+
+
+def test_env_int_refuses_non_numbers_and_too_small(monkeypatch):
+    monkeypatch.setenv("X_INT", "12k")
+    with pytest.raises(ImproperlyConfigured, match="not a whole number"):
+        env.env_int("X_INT", 1)
+    monkeypatch.setenv("X_INT", "0")
+    with pytest.raises(ImproperlyConfigured, match="at least 1"):
+        env.env_int("X_INT", 1, minimum=1)
+
+
+def test_database_url_for_postgres_is_parsed():
+    db = env.database_from_url("postgres://postgres:pw@127.0.0.1:5432/test")
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
+        "test",
+        "postgres",
+        "pw",
+        "127.0.0.1",
+        "5432",
+    )
+
+
+@pytest.mark.parametrize(
+    "url, reason",
+    [
+        ("mysql://x/y", "unsupported scheme"),
+        ("postgres://h:5432/", "names no database"),
+        ("postgres://h:port/db", "malformed port"),
+    ],
+)
+def test_database_url_problems_are_named(url, reason):
+    with pytest.raises(ImproperlyConfigured, match=reason):
+        env.database_from_url(url)
+
+
+def _load_settings(**environ: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)",
+        ],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **environ},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_secret_key_is_required_when_debug_is_off():
+    result = _load_settings()
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is required" in result.stderr
+
+
+def test_debug_is_off_unless_asked_for():
+    assert _load_settings(DJANGO_SECRET_KEY="s").stdout.strip() == "False"
+    assert _load_settings(DJANGO_DEBUG="1").stdout.strip() == "True"
+
+
+def test_malformed_redis_url_fails_loudly():
+    result = _load_settings(DJANGO_SECRET_KEY="s", REDIS_URL="http://127.0.0.1:6379")
+    assert result.returncode != 0
+    assert "REDIS_URL" in result.stderr
+
+
+def test_jobs_run_in_process_without_a_broker():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from config.celery import app; "
+            "print(app.conf.task_always_eager, app.conf.broker_url)",
+        ],
+        env={
+            **{k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}},
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_SECRET_KEY": "s",
+        },
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["True", "memory://"]
