@@ -1,0 +1,153 @@
+"""Scenario rows ⇄ tco-scenario/1 documents (DESIGN 5.1).
+
+Null inputs are left out of the document so the engine applies its defaults, and a document
+imported and exported again comes back equal (numbers keep their value; integral ones become ints).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from tco.models.fields import DECIMAL_MAX_DIGITS, DECIMAL_PLACES, SIGNIFICANT_DIGITS
+from tco.models.option import OWNED_KINDS, RENTAL_KINDS, ScenarioOption, fields_for_kind
+from tco.models.scenario import SCHEMA, WORKLOAD_KEYS, ForecastKind, Scenario
+
+INTEGER_OPTION_FIELDS = frozenset({"gpu_count", "committed_gpus"})
+TEXT_OPTION_FIELDS = frozenset({"billing"})
+_QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
+_LIMIT = Decimal(10) ** (DECIMAL_MAX_DIGITS - DECIMAL_PLACES)
+
+
+def number(value: Decimal | int | None) -> int | float | None:
+    """A stored Decimal as a JSON number: int when integral (320000), float otherwise (0.08)."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if value == value.to_integral_value():
+        return int(value)
+    return float(value)
+
+
+def option_to_document(option: ScenarioOption) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": option.name, "kind": option.kind}
+    for field in fields_for_kind(option.kind):
+        value = getattr(option, field)
+        if value is None or value == "":
+            continue
+        entry[field] = value if field in TEXT_OPTION_FIELDS else number(value)
+    if option.price_source is not None and option.kind not in OWNED_KINDS:
+        entry["price_source"] = dict(option.price_source)
+    return entry
+
+
+def scenario_to_document(scenario: Scenario, options: Iterable[ScenarioOption]) -> dict[str, Any]:
+    document: dict[str, Any] = {"schema": SCHEMA, "name": scenario.name}
+    if scenario.currency:
+        document["currency"] = scenario.currency
+    document["horizon_months"] = scenario.horizon_months
+    document["discount_rate"] = number(scenario.discount_rate)
+    document["fleet_gpus"] = scenario.fleet_gpus
+    document["utilization"] = scenario.utilization_values()
+    if scenario.burst_price_per_gpu_hour is not None:
+        document["burst_price_per_gpu_hour"] = number(scenario.burst_price_per_gpu_hour)
+    workload = {
+        key: number(getattr(scenario, f"workload_{key}"))
+        for key in WORKLOAD_KEYS
+        if getattr(scenario, f"workload_{key}") is not None
+    }
+    if workload:
+        document["workload"] = workload
+    document["options"] = [option_to_document(option) for option in options]
+    return document
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """Same shape as the engine's Problem: a document path and a message."""
+
+    path: str
+    message: str
+
+
+def to_decimal(value: Any, path: str, problems: list[FieldProblem]) -> Decimal | None:
+    """A JSON number as a Decimal that the database stores exactly, or a problem saying why not."""
+    if value is None:
+        return None
+    try:
+        decimal = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        problems.append(FieldProblem(path, f"must be a number, got {value!r}"))
+        return None
+    if abs(decimal) >= _LIMIT:
+        problems.append(FieldProblem(path, f"{value} is too large to store (at most {_LIMIT - 1:,.0f})"))
+        return None
+    if decimal != decimal.quantize(_QUANTUM) or len(decimal.normalize().as_tuple().digits) > SIGNIFICANT_DIGITS:
+        problems.append(
+            FieldProblem(
+                path,
+                f"{value} has more precision than can be stored "
+                f"(at most {DECIMAL_PLACES} decimal places and {SIGNIFICANT_DIGITS} significant digits)",
+            )
+        )
+        return None
+    return decimal
+
+
+def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]], list[FieldProblem]]:
+    """Model field values for a scenario and its options, from an engine-validated document.
+
+    Returns (scenario fields, option fields in order, storage problems). Storage problems are
+    values the engine accepts but the database could not hold exactly (too many digits, too long).
+    """
+    problems: list[FieldProblem] = []
+    name = document["name"]
+    if len(name) > Scenario._meta.get_field("name").max_length:
+        problems.append(FieldProblem("name", "must be at most 200 characters"))
+    scenario: dict[str, Any] = {
+        "name": name,
+        "currency": document.get("currency", ""),
+        "horizon_months": int(document["horizon_months"]),
+        "discount_rate": to_decimal(document["discount_rate"], "discount_rate", problems),
+        "fleet_gpus": int(document["fleet_gpus"]),
+        "burst_price_per_gpu_hour": to_decimal(
+            document.get("burst_price_per_gpu_hour"), "burst_price_per_gpu_hour", problems
+        ),
+    }
+    workload = document.get("workload") or {}
+    for key in WORKLOAD_KEYS:
+        scenario[f"workload_{key}"] = to_decimal(workload.get(key), f"workload.{key}", problems)
+    scenario.update(_forecast_fields(list(document["utilization"])))
+
+    options = []
+    for index, entry in enumerate(document["options"]):
+        path = f"options[{index}]"
+        kind = entry["kind"]
+        if len(entry["name"]) > ScenarioOption._meta.get_field("name").max_length:
+            problems.append(FieldProblem(f"{path}.name", "must be at most 200 characters"))
+        fields: dict[str, Any] = {"position": index, "kind": kind, "name": entry["name"]}
+        for field in fields_for_kind(kind):
+            value = entry.get(field)
+            if field in TEXT_OPTION_FIELDS:
+                fields[field] = value or ""
+            elif field in INTEGER_OPTION_FIELDS:
+                fields[field] = None if value is None else int(value)
+            else:
+                fields[field] = to_decimal(value, f"{path}.{field}", problems)
+        if "price_source" in entry and (kind in RENTAL_KINDS or kind == "api"):
+            fields["price_source"] = None if entry["price_source"] is None else dict(entry["price_source"])
+        options.append(fields)
+    return scenario, options, problems
+
+
+def _forecast_fields(utilization: list[Any]) -> dict[str, Any]:
+    """One value becomes a flat forecast (when it stores exactly); several are kept as pasted."""
+    if len(utilization) == 1:
+        scratch: list[FieldProblem] = []
+        flat = to_decimal(utilization[0], "utilization[0]", scratch)
+        if not scratch and flat is not None:
+            return {"forecast_kind": ForecastKind.FLAT, "forecast_flat_utilization": flat}
+    return {"forecast_kind": ForecastKind.PASTED, "forecast_pasted_utilization": list(utilization)}

@@ -1,0 +1,175 @@
+"""Utilization forecasts: expand a kind + parameters into monthly values, parse a pasted column.
+
+Pure functions (no database), used by the scenario model, the forecast editor and its tests.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+
+@dataclass(frozen=True)
+class ForecastError(ValueError):
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+def _f(value: Decimal | float | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def ramp(*, start: float, end: float, horizon_months: int) -> list[float]:
+    """Linear from `start` in month 1 to `end` in the last month."""
+    if horizon_months <= 1:
+        return [start]
+    step = (end - start) / (horizon_months - 1)
+    return [start + step * m for m in range(horizon_months)]
+
+
+def seasonal(*, base: float, amplitude: float, peak_month: int, horizon_months: int) -> list[float]:
+    """A 12-month cosine cycle: `base + amplitude` in the peak month, `base - amplitude` six months later.
+
+    Month 1 is the first month of the horizon, so peak_month 12 means the 12th, 24th, ... months.
+    """
+    return [base + amplitude * math.cos(2 * math.pi * (m - peak_month) / 12) for m in range(1, horizon_months + 1)]
+
+
+def expand_forecast(
+    *,
+    kind: str,
+    horizon_months: int,
+    flat: Decimal | None = None,
+    ramp_from: Decimal | None = None,
+    ramp_to: Decimal | None = None,
+    seasonal_base: Decimal | None = None,
+    seasonal_amplitude: Decimal | None = None,
+    seasonal_peak_month: int | None = None,
+    pasted: Sequence[float] | None = None,
+) -> list[float]:
+    """The document's `utilization` list. Missing parameters give an empty list (the engine names it)."""
+    if kind == "flat":
+        return [] if flat is None else [float(flat)]
+    if kind == "ramp":
+        if ramp_from is None or ramp_to is None:
+            return []
+        return ramp(start=float(ramp_from), end=float(ramp_to), horizon_months=horizon_months)
+    if kind == "seasonal":
+        if seasonal_base is None or seasonal_amplitude is None or seasonal_peak_month is None:
+            return []
+        return seasonal(
+            base=float(seasonal_base),
+            amplitude=float(seasonal_amplitude),
+            peak_month=int(seasonal_peak_month),
+            horizon_months=horizon_months,
+        )
+    return [float(v) for v in (pasted or [])]
+
+
+def check_forecast_parameters(
+    *,
+    kind: str,
+    flat: Decimal | None = None,
+    ramp_from: Decimal | None = None,
+    ramp_to: Decimal | None = None,
+    seasonal_base: Decimal | None = None,
+    seasonal_amplitude: Decimal | None = None,
+    seasonal_peak_month: int | None = None,
+) -> list[ForecastError]:
+    """Problems with the parameters of a flat, ramp or seasonal forecast, named by form field."""
+    problems: list[ForecastError] = []
+
+    def share(field: str, value: Decimal | None, label: str) -> None:
+        if value is None:
+            problems.append(ForecastError(field, f"enter the {label} as a share between 0 and 1 (or a percentage)"))
+        elif not 0 <= value <= 1:
+            problems.append(ForecastError(field, f"{label} must be between 0 and 1 (0-100 %), got {value}"))
+
+    if kind == "flat":
+        share("forecast_flat_utilization", flat, "utilization")
+    elif kind == "ramp":
+        share("forecast_ramp_from_utilization", ramp_from, "starting utilization")
+        share("forecast_ramp_to_utilization", ramp_to, "final utilization")
+    elif kind == "seasonal":
+        share("forecast_seasonal_base_utilization", seasonal_base, "base utilization")
+        if seasonal_amplitude is None or seasonal_amplitude < 0:
+            problems.append(ForecastError("forecast_seasonal_amplitude", "enter an amplitude of 0 or more"))
+        elif (
+            seasonal_base is not None
+            and not 0 <= seasonal_base - seasonal_amplitude <= seasonal_base + seasonal_amplitude <= 1
+        ):
+            problems.append(
+                ForecastError(
+                    "forecast_seasonal_amplitude",
+                    f"base ± amplitude must stay within 0-1: {seasonal_base} ± {seasonal_amplitude} "
+                    f"spans {seasonal_base - seasonal_amplitude} to {seasonal_base + seasonal_amplitude}",
+                )
+            )
+        if seasonal_peak_month is None or not 1 <= seasonal_peak_month <= 12:
+            problems.append(ForecastError("forecast_seasonal_peak_month", "enter a peak month from 1 to 12"))
+    return problems
+
+
+_NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")
+
+
+def parse_share(text: str) -> Decimal:
+    """'55%', '55 %', '0.55' or '0,55' → Decimal('0.55'). Raises ValueError with a readable reason."""
+    raw = text.strip().replace("\u00a0", " ")
+    percent = raw.endswith("%")
+    number = raw.rstrip("%").strip()
+    if not _NUMBER.match(number):
+        raise ValueError(f"{text.strip()!r} is not a number; write e.g. 55% or 0.55")
+    try:
+        value = Decimal(number.replace(",", "."))
+    except InvalidOperation:
+        raise ValueError(f"{text.strip()!r} is not a number; write e.g. 55% or 0.55") from None
+    if percent:
+        value = value / 100
+    elif value > 1:
+        raise ValueError(f"{number} is above 1; write {number}% for a percentage or a fraction like 0.55")
+    if not 0 <= value <= 1:
+        raise ValueError(f"{text.strip()} is outside 0-100 %")
+    return value
+
+
+def parse_pasted_column(text: str, *, horizon_months: int | None = None) -> list[float]:
+    """One number per line (a spreadsheet column); % or fractions; blank lines at the ends ignored.
+
+    Raises ForecastError naming the line (1-based, as pasted) and the value.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    first = 0
+    while first < len(lines) and not lines[first].strip():
+        first += 1
+    values: list[float] = []
+    for number, line in enumerate(lines[first:], start=first + 1):
+        cell = line.strip()
+        if not cell:
+            raise ForecastError("forecast_pasted", f"line {number} is empty; paste one number per month")
+        if "\t" in cell or ";" in cell:
+            raise ForecastError("forecast_pasted", f"line {number} has several columns ({cell!r}); paste one column")
+        try:
+            values.append(float(parse_share(cell)))
+        except ValueError as error:
+            raise ForecastError("forecast_pasted", f"line {number}: {error}") from None
+    if not values:
+        raise ForecastError("forecast_pasted", "paste at least one number")
+    if horizon_months is not None and len(values) not in (1, horizon_months):
+        raise ForecastError(
+            "forecast_pasted",
+            f"{len(values)} values pasted; paste 1 value or exactly {horizon_months} (one per month of the horizon)",
+        )
+    return values
+
+
+def mean_utilization(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None

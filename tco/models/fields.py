@@ -1,0 +1,26 @@
+"""Field helpers shared by the scenario models.
+
+Every number the engine reads is a Decimal with the same generous precision, so a scenario
+document (JSON floats) round-trips through the database exactly as long as each value has at most
+15 significant digits and 10 decimal places (SQLite keeps 15; imports refuse anything finer).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+DECIMAL_MAX_DIGITS = 24
+DECIMAL_PLACES = 10
+SIGNIFICANT_DIGITS = 15
+
+
+def decimal_field(verbose_name: str = "", *, help_text: str = "", required: bool = False) -> models.DecimalField:
+    """A Decimal input of the scenario; nullable (= omitted from the document) unless required."""
+    return models.DecimalField(
+        verbose_name or None,
+        max_digits=DECIMAL_MAX_DIGITS,
+        decimal_places=DECIMAL_PLACES,
+        null=not required,
+        blank=not required,
+        help_text=help_text,
+    )
