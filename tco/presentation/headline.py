@@ -1,0 +1,131 @@
+"""The answer first: which option is cheapest over the horizon, by how much, and where owning breaks even."""
+
+from __future__ import annotations
+
+from .formatting import format_money, format_money_compact, format_months, format_pct, round_half_up
+from .kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
+from .rows import break_even_row
+
+
+def _card(option: dict, currency: str) -> dict:
+    return {
+        "name": option["name"],
+        "kind": option["kind"],
+        "kind_label": kind_label(option["kind"]),
+        "npv": option["npv"],
+        "npv_text": format_money(option["npv"], currency),
+        "total_cost": option["total_cost"],
+        "total_cost_text": format_money(option["total_cost"], currency),
+        "annual_cost": option["annual_cost"],
+        "annual_cost_text": format_money(option["annual_cost"], currency),
+    }
+
+
+def _cheapest_of(options: list[dict]) -> dict | None:
+    """Lowest NPV; the first in document order wins a tie (as in the engine)."""
+    return min(options, key=lambda option: option["npv"]) if options else None
+
+
+def _runner_up(cheapest: dict, options: list[dict]) -> tuple[dict | None, str]:
+    """The option to compare against, and how the sentence introduces it.
+
+    Owning vs not owning is the decision, so the runner-up is the best option on the other side when there is
+    one; otherwise simply the next cheapest option.
+    """
+    other_side = [option for option in options if is_owned(option["kind"]) != is_owned(cheapest["kind"])]
+    if other_side:
+        runner = _cheapest_of(other_side)
+        if is_owned(runner["kind"]):
+            return runner, "the best owned option"
+        return runner, "the best rental option" if runner["kind"] in RENTAL_KINDS else "the best API option"
+    rest = [option for option in options if option is not cheapest]
+    return _cheapest_of(rest), "the next cheapest option"
+
+
+def _verb(kind: str) -> str:
+    return KIND_VERBS.get(kind, "choosing")
+
+
+def _break_even_clause(row: dict, named: set[str]) -> str:
+    owned = "owning" if row["owned"] in named else f"owning {row['owned']}"
+    rental = row["rental"] if row["rental"] not in named else ""
+    utilization = row["utilization"]
+    if utilization is None:
+        return f"{owned} never breaks even{' against ' + rental if rental else ''}, even at 100% utilization"
+    if utilization <= 0:
+        return f"{owned} is cheaper than {rental or 'renting'} even idle"
+    return (
+        f"{owned} breaks even{' against ' + rental if rental else ''} above {row['utilization_text']} utilization, "
+        f"forecast is {row['forecast_mean_text']}"
+    )
+
+
+def _headline_pair(result: dict, npv_by_name: dict[str, float]) -> dict | None:
+    """The break-even pair the headline quotes: the best owned option against the best on-demand rental."""
+    pairs = result.get("break_even") or []
+    if not pairs:
+        return None
+    return min(pairs, key=lambda pair: (npv_by_name.get(pair["owned"], 0.0), npv_by_name.get(pair["rental"], 0.0)))
+
+
+def headline(document: dict, result: dict) -> dict:
+    """The answer-first view model for the results panel and decision briefs.
+
+    Returns ``sentence`` (e.g. "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (NPV) than the best
+    owned option, Own 8x H100; owning breaks even above 62.0% utilization, forecast is 55.0%."), ``cheapest`` and
+    ``runner_up`` cards (None when there is a single option), ``savings`` (runner-up NPV minus cheapest NPV, None
+    without a runner-up) with ``savings_text`` / ``savings_compact``, ``tie`` (savings round to 0), ``break_even``
+    (the quoted pair as a break_even_rows row, or None), ``forecast_mean`` (+ _text), ``horizon_months`` (+ _text)
+    and ``currency``.
+    """
+    currency = result.get("currency", "USD")
+    options = result["options"]
+    months = format_months(result["horizon_months"])
+    npv_by_name: dict[str, float] = {}
+    for option in options:
+        npv_by_name.setdefault(option["name"], option["npv"])
+    cheapest = next((option for option in options if option["name"] == result.get("cheapest")), None)
+    cheapest = cheapest or _cheapest_of(options)
+    runner, runner_role = _runner_up(cheapest, options)
+    savings = runner["npv"] - cheapest["npv"] if runner else None
+    tie = savings is not None and round_half_up(savings, 0) == 0
+
+    verb = _verb(cheapest["kind"])
+    if runner is None:
+        sentence = (
+            f"{verb.capitalize()} {cheapest['name']} is the only option: "
+            f"{format_money(cheapest['npv'], currency)} over {months} (NPV)"
+        )
+    elif tie:
+        sentence = (
+            f"{verb.capitalize()} {cheapest['name']} and {_verb(runner['kind'])} {runner['name']} "
+            f"cost the same over {months} (NPV)"
+        )
+    else:
+        sentence = (
+            f"{verb.capitalize()} {cheapest['name']} is {format_money_compact(savings, currency)} cheaper "
+            f"over {months} (NPV) than {runner_role}, {runner['name']}"
+        )
+
+    forecast_mean = result["reference"]["mean_utilization"]
+    pair = _headline_pair(result, npv_by_name)
+    row = break_even_row(pair, forecast_mean=forecast_mean, horizon_months=result["horizon_months"]) if pair else None
+    if row:
+        named = {cheapest["name"]} | ({runner["name"]} if runner else set())
+        sentence += "; " + _break_even_clause(row, named)
+
+    return {
+        "sentence": sentence + ".",
+        "cheapest": _card(cheapest, currency),
+        "runner_up": _card(runner, currency) if runner else None,
+        "savings": savings,
+        "savings_text": format_money(savings, currency),
+        "savings_compact": format_money_compact(savings, currency),
+        "tie": tie,
+        "break_even": row,
+        "forecast_mean": forecast_mean,
+        "forecast_mean_text": format_pct(forecast_mean),
+        "horizon_months": result["horizon_months"],
+        "horizon_text": months,
+        "currency": currency,
+    }

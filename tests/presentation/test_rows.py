@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+from tco.presentation import break_even_rows, option_rows
+
+from .results import document_for, make_result, pair, result_option
+
+OWN = "Own 8x H100"
+LAMBDA = "Lambda 8x H100 SXM"
+
+
+def _break_even_row(utilization, crossover_month=None, *, mean=0.55):
+    result = make_result(
+        [result_option(OWN, "owned", npv=500_000.0), result_option(LAMBDA, "neocloud", npv=400_000.0)],
+        [pair(OWN, LAMBDA, utilization, crossover_month)],
+        mean_utilization=mean,
+    )
+    (row,) = break_even_rows(document_for(result), result)
+    return row
+
+
+def test_it_says_own_above_the_break_even_utilization():
+    row = _break_even_row(0.535)
+    assert row["verdict"] == "own above 53.5%"
+    assert row["utilization_text"] == "53.5%"
+
+
+def test_it_says_renting_is_cheaper_when_owning_never_breaks_even():
+    row = _break_even_row(None)
+    assert row["verdict"] == "renting is cheaper at any utilization"
+    assert row["utilization_text"] == "—"
+    assert row["at_forecast"] == "rent"
+
+
+def test_it_says_owning_is_cheaper_even_idle_at_zero_break_even():
+    assert _break_even_row(0.0)["verdict"] == "owning is cheaper even idle"
+
+
+def test_it_says_own_only_at_full_utilization_when_break_even_is_one():
+    assert _break_even_row(1.0)["verdict"] == "own only at full utilization"
+
+
+def test_it_chooses_owning_when_the_forecast_is_above_break_even():
+    assert _break_even_row(0.5, mean=0.55)["at_forecast"] == "own"
+    assert _break_even_row(0.6, mean=0.55)["at_forecast"] == "rent"
+
+
+def test_it_shows_the_crossover_month_or_says_there_is_none():
+    assert _break_even_row(0.5, 14)["crossover_text"] == "month 14 (year 2)"
+    assert _break_even_row(0.5, None)["crossover_text"] == "no crossover in 36 months"
+
+
+def test_it_keeps_the_engine_pair_order():
+    result = make_result(
+        [
+            result_option(OWN, "owned", npv=5.0),
+            result_option("Used", "secondary", npv=4.0),
+            result_option(LAMBDA, "neocloud", npv=3.0),
+        ],
+        [pair(OWN, LAMBDA, 0.5), pair("Used", LAMBDA, 0.3)],
+    )
+    rows = break_even_rows(document_for(result), result)
+    assert [(row["owned"], row["verdict"]) for row in rows] == [(OWN, "own above 50.0%"), ("Used", "own above 30.0%")]
+
+
+def _option_rows():
+    result = make_result(
+        [
+            result_option(
+                OWN,
+                "owned",
+                npv=507_432.4,
+                annual_cost=150_000.0,
+                total_cost=512_000.5,
+                cost_per_gpu_hour=3.891,
+                cost_per_accepted_response=0.000162,
+                cost_per_million_accepted_tokens=0.5145,
+            ),
+            result_option(
+                LAMBDA,
+                "neocloud",
+                npv=400_000.0,
+                cost_per_gpu_hour=None,
+                cost_per_accepted_response=None,
+                cost_per_million_accepted_tokens=None,
+            ),
+        ]
+    )
+    document = document_for(result)
+    document["options"][1]["price_source"] = {"provider": "Lambda", "observed_on": "2026-09-01"}
+    return option_rows(document, result)
+
+
+def test_it_shows_totals_in_whole_currency_units():
+    own = _option_rows()[0]
+    assert (own["annual_cost_text"], own["npv_text"], own["total_cost_text"]) == ("$150,000", "$507,432", "$512,001")
+
+
+def test_it_shows_unit_costs_in_cents_or_two_significant_figures():
+    own = _option_rows()[0]
+    assert own["cost_per_gpu_hour_text"] == "$3.89"
+    assert own["cost_per_million_accepted_tokens_text"] == "$0.51"
+    assert own["cost_per_accepted_response_text"] == "$0.00016"
+
+
+def test_it_shows_missing_unit_costs_as_a_dash():
+    rental = _option_rows()[1]
+    assert rental["cost_per_gpu_hour_text"] == "—"
+    assert rental["cost_per_accepted_response_text"] == "—"
+    assert rental["cost_per_million_accepted_tokens_text"] == "—"
+
+
+def test_it_labels_kinds_in_words_and_marks_the_cheapest():
+    own, rental = _option_rows()
+    assert (own["kind_label"], rental["kind_label"]) == ("Owned (new)", "Neocloud")
+    assert (own["is_cheapest"], rental["is_cheapest"]) == (False, True)
+
+
+def test_it_shows_how_much_more_each_option_costs_than_the_cheapest():
+    own, rental = _option_rows()
+    assert own["npv_vs_cheapest_text"] == "+$107,432"
+    assert rental["npv_vs_cheapest_text"] == "cheapest"
+
+
+def test_it_passes_the_price_source_through():
+    own, rental = _option_rows()
+    assert own["price_source"] is None
+    assert rental["price_source"] == {"provider": "Lambda", "observed_on": "2026-09-01"}
