@@ -1,0 +1,68 @@
+"""Template filters that format exactly like tco.presentation: ``{% load money %}{{ row.npv|money:currency }}``."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import template
+
+from tco.presentation import (
+    DASH,
+    format_money,
+    format_money_compact,
+    format_pct,
+    format_signed_money,
+    format_unit_money,
+)
+
+register = template.Library()
+
+
+def _number(value: object) -> float | int | Decimal | None:
+    """Numbers pass, numeric strings become Decimal; None, "" and anything unreadable become None (shown as "—")."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float | Decimal):
+        return value
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+@register.filter
+def money(value: object, currency: str = "USD") -> str:
+    """Whole currency units for totals: "$1,234,567"."""
+    return format_money(_number(value), currency or "USD")
+
+
+@register.filter
+def money_cents(value: object, currency: str = "USD") -> str:
+    """Cents for prices: "$2.99"."""
+    return format_money(_number(value), currency or "USD", places=2)
+
+
+@register.filter
+def unit_money(value: object, currency: str = "USD") -> str:
+    """Per-unit costs: cents, or two significant figures below ten cents ("$0.00016")."""
+    return format_unit_money(_number(value), currency or "USD")
+
+
+@register.filter
+def compact_money(value: object, currency: str = "USD") -> str:
+    """Sentences and cards: "$107k", "$1.23M"."""
+    return format_money_compact(_number(value), currency or "USD")
+
+
+@register.filter
+def signed_money(value: object, currency: str = "USD") -> str:
+    """Differences: "+$12,345", "$0", a minus sign (U+2212) for negatives."""
+    return format_signed_money(_number(value), currency or "USD")
+
+
+@register.filter
+def pct(value: object) -> str:
+    """A 0..1 fraction as a percentage to 0.1 point: "53.5%"."""
+    number = _number(value)
+    return DASH if number is None else format_pct(number)
