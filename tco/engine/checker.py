@@ -1,0 +1,59 @@
+"""Collects problems while reading a scenario document field by field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import Problem
+from .fields import NumberField, check_number, describe
+
+MAX_NAME_LENGTH = 200
+
+
+class Checker:
+    """Reads fields into a normalised document and records every problem on the way."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.derived: set[str] = set()
+        self.workload_given = False
+
+    def add(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def has_problem_under(self, *prefixes: str) -> bool:
+        return any(
+            p.path == pre or p.path.startswith((pre + ".", pre + "[")) for p in self.problems for pre in prefixes
+        )
+
+    def unknown_fields(self, data: Mapping[str, Any], allowed: tuple[str, ...], prefix: str, what: str) -> None:
+        for key in data:
+            if key not in allowed:
+                self.add(
+                    f"{prefix}{key}",
+                    f"Unknown field '{key}' for {what}; allowed fields are: {', '.join(allowed)}",
+                )
+
+    def number(self, data: Mapping[str, Any], key: str, spec: NumberField, path: str) -> float | int | None:
+        value = data.get(key)
+        if value is None:
+            if spec.required:
+                self.add(path, f"{spec.label} is required")
+            return spec.default
+        number, message = check_number(value, spec)
+        if message:
+            self.add(path, message)
+        return number
+
+    def text(self, data: Mapping[str, Any], key: str, path: str, label: str) -> str | None:
+        value = data.get(key)
+        if value is None:
+            self.add(path, f"{label} is required")
+        elif not isinstance(value, str) or not value.strip():
+            self.add(path, f"{label} must be non-empty text; got {describe(value)}")
+        elif len(value) > MAX_NAME_LENGTH:
+            self.add(path, f"{label} must be at most {MAX_NAME_LENGTH} characters; got {len(value)}")
+        else:
+            return value
+        return None

@@ -1,0 +1,29 @@
+"""The one error type the engine raises for a document it cannot evaluate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a scenario document.
+
+    ``path`` uses the document's own syntax (``options[2].useful_life_years``, ``utilization[5]``;
+    ``""`` for the document itself); ``message`` is written for a finance user and names what was
+    expected and what was given.
+    """
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path or 'scenario'}: {self.message}"
+
+
+class ScenarioError(ValueError):
+    """Raised with every problem found, never just the first."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(problem) for problem in self.problems))

@@ -1,0 +1,202 @@
+"""Field catalogue of ``tco-scenario/1`` and the checks of single values (DESIGN 5.1).
+
+Bounds chosen for "sane" inputs (anything outside is almost certainly a typo, e.g. 8 for 8 %):
+
+==============================  =====================================================
+discount_rate, cost_of_capital  0 .. 1 (annual fraction; 0.08 = 8 %)
+price_change_per_year           -0.9 .. 2 (-90 % .. +200 % a year)
+pue                             1 .. 3
+utilization                     0 .. 1
+acceptance_rate                 more than 0, at most 1
+useful_life_years               more than 0, at most 50
+horizon_months                  whole number 1 .. 240
+fleet_gpus, gpu_count,          whole number 1 .. 1,000,000
+committed_gpus
+money, power, tokens            not negative; throughput and output tokens more than 0
+==============================  =====================================================
+
+Every number must be finite; ``bool`` is not a number; ``Decimal`` is accepted and read as float.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+RATE_HINT = " (0.08 means 8%)"
+
+
+@dataclass(frozen=True)
+class NumberField:
+    """How to read and bound one numeric field; ``default`` applies when the field is absent or null."""
+
+    label: str
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False
+    hi_open: bool = False
+    integer: bool = False
+    unit: str = ""
+    hint: str = ""
+    required: bool = False
+    default: float | None = None
+
+
+def fmt(number: float) -> str:
+    """A number as a finance user would type it: ``320,000``, ``0.07``."""
+    return format(number, ",.12g")
+
+
+def describe(value: Any) -> str:
+    """What a non-number value looks like to the user, for "got ..." in messages."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a yes/no value)"
+    if isinstance(value, str):
+        return f"'{value}' (text)"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, int | float | Decimal):
+        return fmt(float(value))
+    return type(value).__name__
+
+
+def _bound(value: float, unit: str) -> str:
+    return f"{fmt(value)} {unit}".rstrip()
+
+
+def _range_text(spec: NumberField) -> str:
+    unit = spec.unit
+    if spec.lo is not None and spec.hi is not None:
+        if not spec.lo_open and not spec.hi_open:
+            return f"between {fmt(spec.lo)} and {_bound(spec.hi, unit)}"
+        low = f"more than {fmt(spec.lo)}" if spec.lo_open else f"at least {fmt(spec.lo)}"
+        high = f"less than {_bound(spec.hi, unit)}" if spec.hi_open else f"at most {_bound(spec.hi, unit)}"
+        return f"{low} and {high}"
+    if spec.lo is not None:
+        if spec.lo == 0 and not spec.lo_open:
+            return "0 or more" + (f" {unit}" if unit else "")
+        return ("more than " if spec.lo_open else "at least ") + _bound(spec.lo, unit)
+    if spec.hi is not None:
+        return ("less than " if spec.hi_open else "at most ") + _bound(spec.hi, unit)
+    return "a number"
+
+
+def check_number(value: Any, spec: NumberField) -> tuple[float | int | None, str | None]:
+    """Return ``(number, None)`` or ``(None, message)`` for one supplied (non-null) value."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        kind = "a whole number" if spec.integer else "a number"
+        return None, f"{spec.label} must be {kind}; got {describe(value)}"
+    number = float(value)
+    if math.isnan(number):
+        return None, f"{spec.label} must be a number; got NaN (not a number)"
+    if math.isinf(number):
+        return None, f"{spec.label} must be a finite number; got infinity"
+    if spec.integer and not number.is_integer():
+        return None, f"{spec.label} must be a whole number {_range_text(spec)}; got {fmt(number)}"
+    below = spec.lo is not None and (number <= spec.lo if spec.lo_open else number < spec.lo)
+    above = spec.hi is not None and (number >= spec.hi if spec.hi_open else number > spec.hi)
+    if below or above:
+        if spec.lo == 0 and not spec.lo_open and spec.hi is None:
+            return None, f"{spec.label} must not be negative; got {fmt(number)}"
+        return None, f"{spec.label} must be {_range_text(spec)}{spec.hint}; got {fmt(number)}"
+    return (int(number) if spec.integer else number), None
+
+
+def _money(label: str, *, required: bool = False, default: float | None = 0.0) -> NumberField:
+    return NumberField(label, lo=0.0, required=required, default=None if required else default)
+
+
+def _rate(label: str, **kwargs: Any) -> NumberField:
+    return NumberField(label, lo=0.0, hi=1.0, **{"hint": RATE_HINT, **kwargs})
+
+
+def _count(label: str, **kwargs: Any) -> NumberField:
+    return NumberField(label, lo=1, hi=1_000_000, integer=True, unit="GPUs", **kwargs)
+
+
+THROUGHPUT_OVERRIDE = NumberField("Throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU")
+ACCEPTANCE_OVERRIDE = NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)")
+
+TOP_NUMBERS: dict[str, NumberField] = {
+    "horizon_months": NumberField("Horizon", lo=1, hi=240, integer=True, unit="months", required=True),
+    "discount_rate": _rate("Discount rate", required=True),
+    "fleet_gpus": _count("Fleet size", required=True),
+    "burst_price_per_gpu_hour": _money("Burst price per GPU-hour", default=None),
+}
+UTILIZATION = _rate("Utilization", hint=" (0.55 means 55%)")
+
+WORKLOAD_NUMBERS: dict[str, NumberField] = {
+    "tokens_per_second_per_gpu": NumberField(
+        "Reference throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU", required=True
+    ),
+    "output_tokens_per_response": NumberField("Output tokens per response", lo=0.0, lo_open=True, required=True),
+    "input_tokens_per_response": NumberField("Input tokens per response", lo=0.0, default=0.0),
+    "acceptance_rate": NumberField(
+        "Reference acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)", default=1.0
+    ),
+}
+
+OWNED_NUMBERS: dict[str, NumberField] = {
+    "gpu_count": _count("GPU count"),  # default: fleet_gpus
+    "capex": _money("Capex", required=True),
+    "residual_value": _money("Residual value"),
+    "useful_life_years": NumberField("Useful life", lo=0.0, hi=50.0, lo_open=True, unit="years", required=True),
+    "cost_of_capital": _rate("Cost of capital", default=0.0),
+    "power_kw": NumberField("Maximum power", lo=0.0, unit="kW", required=True),
+    "idle_power_kw": NumberField("Idle power", lo=0.0, unit="kW"),  # default: power_kw
+    "pue": NumberField("PUE", lo=1.0, hi=3.0, default=1.0),
+    "electricity_per_kwh": _money("Electricity price per kWh", required=True),
+    "facility_per_year": _money("Facility cost per year"),
+    "network_per_year": _money("Network cost per year"),
+    "software_per_year": _money("Software cost per year"),
+    "support_per_year": _money("Support cost per year"),
+    "operations_per_year": _money("Operations cost per year"),
+    "tokens_per_second_per_gpu": THROUGHPUT_OVERRIDE,
+    "acceptance_rate": ACCEPTANCE_OVERRIDE,
+}
+
+RENTAL_NUMBERS: dict[str, NumberField] = {
+    "price_per_gpu_hour": _money("Price per GPU-hour", required=True),
+    "committed_gpus": _count("Committed GPUs"),  # default: fleet_gpus
+    "extras_per_year": _money("Extras per year"),
+    "price_change_per_year": NumberField(
+        "Price change per year", lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0
+    ),
+    "tokens_per_second_per_gpu": THROUGHPUT_OVERRIDE,
+    "acceptance_rate": ACCEPTANCE_OVERRIDE,
+}
+
+API_NUMBERS: dict[str, NumberField] = {
+    "price_per_million_input_tokens": _money("Price per million input tokens", required=True),
+    "price_per_million_output_tokens": _money("Price per million output tokens", required=True),
+    "extras_per_year": _money("Extras per year"),
+    "acceptance_rate": ACCEPTANCE_OVERRIDE,
+}
+
+# Non-numeric option fields besides name and kind.
+RENTAL_OTHER = ("billing", "price_source")
+API_OTHER = ("price_source",)
+OVERRIDES = ("tokens_per_second_per_gpu", "acceptance_rate")
+
+PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed_on", "source_url")
+PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")
+
+
+def numbers_for_kind(kind: str) -> dict[str, NumberField]:
+    """The numeric fields an option of ``kind`` may carry."""
+    if kind in ("owned", "secondary"):
+        return OWNED_NUMBERS
+    if kind == "api":
+        return API_NUMBERS
+    return RENTAL_NUMBERS
+
+
+def allowed_option_fields(kind: str) -> tuple[str, ...]:
+    other = () if kind in ("owned", "secondary") else API_OTHER if kind == "api" else RENTAL_OTHER
+    return ("name", "kind", *numbers_for_kind(kind), *other)

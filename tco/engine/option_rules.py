@@ -1,0 +1,147 @@
+"""Validation of one option of a scenario document (DESIGN 5.1 defaults, issue 3 rules)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from .checker import Checker
+from .constants import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
+from .fields import (
+    OVERRIDES,
+    PRICE_SOURCE_IDS,
+    PRICE_SOURCE_TEXT,
+    allowed_option_fields,
+    describe,
+    fmt,
+    numbers_for_kind,
+)
+
+
+class OptionChecker(Checker):
+    """Reads ``options``: kind-specific fields, DESIGN 5.1 defaults, cross-field rules, unique names."""
+
+    def options(self, value: Any, doc: dict[str, Any]) -> list[dict[str, Any]]:
+        if value is None:
+            self.add("options", "Options are required: add at least one way to own or rent capacity")
+            return []
+        if not isinstance(value, list | tuple) or not value:
+            self.add("options", f"Options must be a non-empty list; got {describe(value)}")
+            return []
+        options = []
+        seen: dict[str, int] = {}
+        for i, raw in enumerate(value):
+            option = self.option(raw, f"options[{i}]", doc)
+            name = option.get("name")
+            if name is not None:
+                if name in seen:
+                    self.add(
+                        f"options[{i}].name",
+                        f"Option name '{name}' is already used by options[{seen[name]}]; names must be unique",
+                    )
+                else:
+                    seen[name] = i
+            options.append(option)
+        return options
+
+    def option(self, raw: Any, path: str, doc: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(raw, Mapping):
+            self.add(path, f"Each option must be an object with a name and a kind; got {describe(raw)}")
+            return {}
+        option: dict[str, Any] = {"name": self.text(raw, "name", f"{path}.name", "Option name")}
+        kind = raw.get("kind")
+        if kind not in KINDS:
+            got = "nothing" if kind is None else describe(kind)
+            self.add(f"{path}.kind", f"Kind must be one of {', '.join(KINDS)}; got {got}")
+            return option
+        option["kind"] = kind
+        self.unknown_fields(raw, allowed_option_fields(kind), f"{path}.", f"a {kind} option")
+        for key, spec in numbers_for_kind(kind).items():
+            number = self.number(raw, key, spec, f"{path}.{key}")
+            if number is not None:
+                option[key] = number
+        workload_given = self.workload_given
+        for key in OVERRIDES:
+            if raw.get(key) is not None and not workload_given:
+                self.add(
+                    f"{path}.{key}",
+                    "An override of throughput or acceptance needs a scenario workload to compare with; "
+                    "add the workload or remove the override",
+                )
+        if kind in OWNED_KINDS:
+            self.owned_defaults(raw, option, path, doc)
+        elif kind in RENTAL_KINDS:
+            self.rental_extras(raw, option, path, doc)
+        else:
+            if not workload_given:
+                self.add(
+                    "workload",
+                    f"The API option '{option['name'] or path}' ({path}) is priced per token, so the scenario needs a "
+                    "workload (throughput and tokens per response)",
+                )
+            self.price_source(raw, option, path)
+        return {key: option[key] for key in allowed_option_fields(kind) if key in option}
+
+    def owned_defaults(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: dict[str, Any]) -> None:
+        if raw.get("gpu_count") is None:
+            option["gpu_count"] = doc["fleet_gpus"]
+            self.derived.add(f"{path}.gpu_count")
+        if raw.get("idle_power_kw") is None and "power_kw" in option:
+            option["idle_power_kw"] = option["power_kw"]
+            self.derived.add(f"{path}.idle_power_kw")
+        capex, residual = option.get("capex"), option.get("residual_value")
+        if capex is not None and residual is not None and residual > capex:
+            self.add(
+                f"{path}.residual_value",
+                f"Residual value ({fmt(residual)}) cannot be more than the capex ({fmt(capex)})",
+            )
+        power, idle = option.get("power_kw"), option.get("idle_power_kw")
+        if power is not None and idle is not None and idle > power:
+            self.add(
+                f"{path}.idle_power_kw",
+                f"Idle power ({fmt(idle)} kW) cannot be more than the maximum power ({fmt(power)} kW)",
+            )
+
+    def rental_extras(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: dict[str, Any]) -> None:
+        if raw.get("committed_gpus") is None:
+            option["committed_gpus"] = doc["fleet_gpus"]
+            self.derived.add(f"{path}.committed_gpus")
+        billing = raw.get("billing")
+        if billing is None:
+            option["billing"] = "on_demand"
+        elif billing in BILLINGS:
+            option["billing"] = billing
+        else:
+            self.add(f"{path}.billing", f"Billing must be one of {', '.join(BILLINGS)}; got {describe(billing)}")
+        self.price_source(raw, option, path)
+
+    def price_source(self, raw: Mapping[str, Any], option: dict[str, Any], path: str) -> None:
+        source = raw.get("price_source")
+        if source is None:
+            return
+        path = f"{path}.price_source"
+        if not isinstance(source, Mapping):
+            self.add(path, f"Price source must be an object; got {describe(source)}")
+            return
+        self.unknown_fields(source, PRICE_SOURCE_TEXT + PRICE_SOURCE_IDS, f"{path}.", "a price source")
+        for key, value in source.items():
+            if value is None or key not in PRICE_SOURCE_TEXT + PRICE_SOURCE_IDS:
+                continue
+            if isinstance(value, bool) or not isinstance(value, str | int):
+                self.add(f"{path}.{key}", f"Price source values must be text or whole numbers; got {describe(value)}")
+            elif key in PRICE_SOURCE_IDS and not isinstance(value, int):
+                self.add(f"{path}.{key}", f"Must be a whole-number id; got {describe(value)}")
+            elif key == "observed_on" and not _is_iso_date(value):
+                self.add(f"{path}.{key}", f"Observed-on must be an ISO date such as 2026-09-01; got {describe(value)}")
+        option["price_source"] = dict(source)
+
+
+def _is_iso_date(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
