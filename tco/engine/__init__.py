@@ -1,0 +1,33 @@
+"""The money math of the build-vs-rent dashboard (DESIGN.md section 5): plain Python and numpy.
+
+No Django here: a ``tco-scenario/1`` document (dict) goes in, a ``tco-result/1`` dict comes out.
+"""
+
+from __future__ import annotations
+
+from .breakeven import break_even_utilization, break_even_utilization_closed_form, crossover_month
+from .constants import ENGINE_VERSION, HOURS_PER_MONTH, HOURS_PER_YEAR, RESULT_SCHEMA, SCENARIO_SCHEMA
+from .curve import annual_cost_curve
+from .errors import Problem, ScenarioError
+from .owned import capital_charge
+from .results import evaluate
+from .sweep import sweep
+from .validation import validate
+
+__all__ = [
+    "ENGINE_VERSION",
+    "HOURS_PER_MONTH",
+    "HOURS_PER_YEAR",
+    "RESULT_SCHEMA",
+    "SCENARIO_SCHEMA",
+    "Problem",
+    "ScenarioError",
+    "annual_cost_curve",
+    "break_even_utilization",
+    "break_even_utilization_closed_form",
+    "capital_charge",
+    "crossover_month",
+    "evaluate",
+    "sweep",
+    "validate",
+]

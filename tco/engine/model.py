@@ -1,0 +1,83 @@
+"""Numeric context shared by every option's cash flows (DESIGN 5.2, 5.6).
+
+Shapes: per-scenario quantities are floats, or numpy arrays with a trailing axis of length 1 when a
+sweep varies them over a grid; monthly quantities have the months as their last axis. Every formula
+is written once and broadcasts over both, so ``evaluate`` and ``sweep`` share the same arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH
+
+Num = Any  # float, or a numpy array broadcastable against the monthly arrays
+
+
+@dataclass
+class Context:
+    horizon_months: int
+    months: np.ndarray  # 1.0 .. horizon
+    fleet_gpus: Num
+    utilization: np.ndarray  # u_m, months last
+    demand: np.ndarray  # D_m = fleet_gpus · 730 · u_m (busy reference GPU-hours)
+    discount: np.ndarray  # (1 + discount_rate)^(-m/12)
+    discount_at_horizon: Num  # (1 + discount_rate)^(-horizon/12)
+    burst_price_per_gpu_hour: Num | None
+    workload: Mapping[str, Num] | None
+
+    def burst_cost(self, overflow: np.ndarray, capacity: Num) -> np.ndarray:
+        """Overflow GPU-hours x burst price. Without a burst price any real overflow is NaN: the
+        option cannot serve that demand (validation rejects it; curves and sweeps report it as such)."""
+        if self.burst_price_per_gpu_hour is None:
+            return np.where(overflow > capacity * CAPACITY_TOLERANCE, np.nan, 0.0)
+        return overflow * self.burst_price_per_gpu_hour
+
+
+@dataclass
+class Flows:
+    """One option's cash flows: ``usage`` per month excludes capex, which is paid at month 0."""
+
+    usage: np.ndarray
+    annual_cost: Num  # DESIGN 5.6 "one average year at today's prices"
+    overflow_gpu_hours: Num
+    capex: Num = 0.0
+    resale: Num = 0.0
+    capital_charge: Num | None = None
+    mean_own_utilization: Num | None = None
+
+    def npv(self, ctx: Context) -> Num:
+        """Capex undiscounted at month 0, month-m flows at (1+r)^(m/12), resale at the horizon."""
+        discounted = np.sum(self.usage * ctx.discount, axis=-1, keepdims=True)
+        return self.capex + discounted - self.resale * ctx.discount_at_horizon
+
+
+def build_context(doc: Mapping[str, Any], utilization: np.ndarray) -> Context:
+    """``utilization`` is the expanded forecast u_m (months last); the rest comes from ``doc``."""
+    horizon = int(doc["horizon_months"])
+    months = np.arange(1.0, horizon + 1.0)
+    rate = doc["discount_rate"]
+    growth = 1.0 + rate
+    return Context(
+        horizon_months=horizon,
+        months=months,
+        fleet_gpus=doc["fleet_gpus"],
+        utilization=utilization,
+        demand=doc["fleet_gpus"] * HOURS_PER_MONTH * utilization,
+        discount=growth ** (-months / 12.0),
+        discount_at_horizon=growth ** (-horizon / 12.0),
+        burst_price_per_gpu_hour=doc.get("burst_price_per_gpu_hour"),
+        workload=doc.get("workload"),
+    )
+
+
+def mean_months(values: np.ndarray) -> np.ndarray:
+    return np.mean(values, axis=-1, keepdims=True)
+
+
+def sum_months(values: np.ndarray) -> np.ndarray:
+    return np.sum(values, axis=-1, keepdims=True)

@@ -1,0 +1,86 @@
+"""Owned and secondary hardware (DESIGN 5.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR
+from .demand import work_factor
+from .model import Context, Flows, Num, mean_months, sum_months
+
+OPEX_FIELDS = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
+
+
+def capital_charge(*, capex: Num, residual_value: Num, useful_life_years: Num, cost_of_capital: Num) -> Num:
+    """Annual capital charge ``A`` (DESIGN 5.3), the level payment that repays capex C less residual S.
+
+    ``A = (C - S)/L`` when r = 0, else ``A = (C - S·(1+r)^-L) · r / (1 - (1+r)^-L)``, which equals
+    ``numpy_financial.pmt(r, L, -C, S)``. Example: C = 320,000, S = 40,000, L = 4, r = 0.07 gives
+    85,463.87. Accepts floats (returns a float) or numpy arrays (returns an array).
+    """
+    if not isinstance(cost_of_capital, np.ndarray):
+        if cost_of_capital == 0:
+            return (capex - residual_value) / useful_life_years
+        factor = (1.0 + cost_of_capital) ** -useful_life_years
+        return (capex - residual_value * factor) * cost_of_capital / (1.0 - factor)
+    rate = np.where(cost_of_capital == 0, 1.0, cost_of_capital)
+    factor = (1.0 + rate) ** -np.asarray(useful_life_years, dtype=float)
+    annuity = (capex - residual_value * factor) * rate / (1.0 - factor)
+    return np.where(cost_of_capital == 0, (capex - residual_value) / useful_life_years, annuity)
+
+
+def energy_terms(option: Mapping[str, Any]) -> tuple[Num, Num]:
+    """``E(v) = E(0) + slope·v`` with ``E(0) = P_idle·PUE·8760·price_kWh`` and
+    ``slope = (P_max - P_idle)·PUE·8760·price_kWh`` per year (DESIGN 5.3)."""
+    per_kw_year = option["pue"] * HOURS_PER_YEAR * option["electricity_per_kwh"]
+    return option["idle_power_kw"] * per_kw_year, (option["power_kw"] - option["idle_power_kw"]) * per_kw_year
+
+
+def fixed_opex_per_year(option: Mapping[str, Any]) -> Num:
+    """``O`` = facility + network + software + support + operations per year."""
+    total = 0.0
+    for field in OPEX_FIELDS:
+        total = total + option[field]
+    return total
+
+
+def resale_value(option: Mapping[str, Any], horizon_months: int) -> Num:
+    """``V = C - (C - S) · min(horizon/(12L), 1)``: straight-line value left at the horizon."""
+    used_share = np.minimum(horizon_months / (12.0 * option["useful_life_years"]), 1.0)
+    return option["capex"] - (option["capex"] - option["residual_value"]) * used_share
+
+
+def owned_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
+    """Cash flows of owned or secondary hardware with G = gpu_count GPUs (DESIGN 5.3, 5.6).
+
+    Own use ``v_m = min(H_m, G·730)/(G·730)``; month m costs ``(E(v_m) + O)/12 + overflow_m·burst``;
+    capex at month 0; annual cost ``A + E(mean v_m) + O + 12·mean(overflow_m)·burst``.
+    """
+    charge = capital_charge(
+        capex=option["capex"],
+        residual_value=option["residual_value"],
+        useful_life_years=option["useful_life_years"],
+        cost_of_capital=option["cost_of_capital"],
+    )
+    idle_energy, energy_slope = energy_terms(option)
+    opex = fixed_opex_per_year(option)
+    capacity = option["gpu_count"] * HOURS_PER_MONTH
+    hours = ctx.demand * work_factor(ctx.workload, option)
+    used = np.minimum(hours, capacity)
+    own_use = used / capacity
+    overflow = hours - used
+    burst = ctx.burst_cost(overflow, capacity)
+    usage = (idle_energy + energy_slope * own_use + opex) / 12.0 + burst
+    mean_use = mean_months(own_use)
+    return Flows(
+        usage=usage,
+        annual_cost=charge + idle_energy + energy_slope * mean_use + opex + 12.0 * mean_months(burst),
+        overflow_gpu_hours=sum_months(overflow),
+        capex=option["capex"],
+        resale=resale_value(option, ctx.horizon_months),
+        capital_charge=charge,
+        mean_own_utilization=mean_use,
+    )

@@ -1,0 +1,158 @@
+"""``evaluate``: a scenario document in, a ``tco-result/1`` dict out (DESIGN 5.6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .breakeven import break_even_utilization, break_even_utilization_closed_form, crossover_month
+from .constants import ENGINE_VERSION, OWNED_KINDS, RESULT_SCHEMA, SECONDS_PER_HOUR
+from .curve import annual_costs_at
+from .demand import expand_utilization, work_factor
+from .flows import is_on_demand_rental, option_flows
+from .model import Flows, build_context
+from .owned import capital_charge, energy_terms, fixed_opex_per_year
+from .validation import validate
+
+
+def evaluate(document: Mapping[str, Any]) -> dict[str, Any]:
+    """Evaluate a ``tco-scenario/1`` document (DESIGN 5) into a JSON-ready ``tco-result/1`` dict.
+
+    Per option: annual cost (5.6), cost per busy GPU-hour and per accepted output, monthly and
+    cumulative cash cost (capex in month 1, no resale), resale at the horizon, total cost
+    (last cumulative - resale) and NPV (capex at month 0 undiscounted, month m at (1+r)^(m/12),
+    resale at the horizon). Plus break-even utilization and crossover month of every owned x
+    on-demand rental pair, and the cheapest option by NPV. Raises ScenarioError.
+    """
+    return evaluate_normalised(validate(document))
+
+
+def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``evaluate`` for a document that already passed :func:`validate`."""
+    horizon = doc["horizon_months"]
+    ctx = build_context(doc, np.array(expand_utilization(doc["utilization"], horizon)))
+    flows = [option_flows(option, ctx) for option in doc["options"]]
+    reference = _reference(doc, ctx.demand, ctx.utilization)
+    options = [_option_result(option, f, ctx, reference) for option, f in zip(doc["options"], flows, strict=True)]
+    npvs = [o["npv"] for o in options]
+    return {
+        "schema": RESULT_SCHEMA,
+        "engine_version": ENGINE_VERSION,
+        "name": doc["name"],
+        "currency": doc["currency"],
+        "horizon_months": horizon,
+        "reference": reference,
+        "options": options,
+        "break_even": _break_even(doc, options),
+        "cheapest": options[npvs.index(min(npvs))]["name"],
+    }
+
+
+def _reference(doc: Mapping[str, Any], demand: np.ndarray, utilization: np.ndarray) -> dict[str, Any]:
+    busy = 12.0 * float(np.mean(demand))
+    workload = doc.get("workload")
+    tokens = responses = None
+    if workload is not None:
+        tokens = busy * workload["tokens_per_second_per_gpu"] * SECONDS_PER_HOUR * workload["acceptance_rate"]
+        responses = tokens / workload["output_tokens_per_response"]
+    return {
+        "fleet_gpus": doc["fleet_gpus"],
+        "mean_utilization": float(np.mean(utilization)),
+        "busy_gpu_hours_per_year": busy,
+        "accepted_responses_per_year": responses,
+        "accepted_output_tokens_per_year": tokens,
+    }
+
+
+def _first(value: Any) -> float:
+    return float(np.asarray(value).reshape(-1)[0])
+
+
+def _per(amount: float, quantity: float | None, scale: float = 1.0) -> float | None:
+    return amount / quantity * scale if quantity else None
+
+
+def _option_result(option: Mapping[str, Any], flows: Flows, ctx: Any, reference: Mapping[str, Any]) -> dict[str, Any]:
+    monthly = np.array(flows.usage, dtype=float)
+    monthly[0] += flows.capex
+    cumulative = np.cumsum(monthly).tolist()
+    annual = _first(flows.annual_cost)
+    resale = _first(flows.resale)
+    owned = option["kind"] in OWNED_KINDS
+    return {
+        "name": option["name"],
+        "kind": option["kind"],
+        "annual_cost": annual,
+        "cost_per_gpu_hour": _per(annual, reference["busy_gpu_hours_per_year"]),
+        "cost_per_accepted_response": _per(annual, reference["accepted_responses_per_year"]),
+        "cost_per_million_accepted_tokens": _per(annual, reference["accepted_output_tokens_per_year"], 1e6),
+        "monthly_cost": monthly.tolist(),
+        "cumulative_cost": cumulative,
+        "resale_value": resale,
+        "total_cost": cumulative[-1] - resale,
+        "npv": _first(flows.npv(ctx)),
+        "capital_charge_per_year": _first(flows.capital_charge) if owned else None,
+        "mean_own_utilization": _first(flows.mean_own_utilization) if owned else None,
+        "overflow_gpu_hours": _first(flows.overflow_gpu_hours),
+    }
+
+
+def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every owned/secondary x on-demand rental pair, in document order."""
+    options = doc["options"]
+    owned = [i for i, o in enumerate(options) if o["kind"] in OWNED_KINDS]
+    rentals = [i for i, o in enumerate(options) if is_on_demand_rental(o)]
+    if not owned or not rentals:
+        return []
+    fleet = doc["fleet_gpus"]
+    workload = doc.get("workload")
+    # Kinks: where an owned option's demand H(u) = work factor · fleet · u reaches its G GPUs.
+    kinks = {option["gpu_count"] / (fleet * work_factor(workload, option)) for option in (options[i] for i in owned)}
+    grid = np.array(sorted({0.0, 1.0} | {k for k in kinks if 0.0 < k < 1.0}))
+    curves = annual_costs_at(doc, grid)
+    pairs = []
+    for i in owned:
+        for j in rentals:
+            pairs.append(
+                {
+                    "owned": options[i]["name"],
+                    "rental": options[j]["name"],
+                    "utilization": _pair_break_even(doc, options[i], options[j], grid, curves[i], curves[j]),
+                    "crossover_month": crossover_month(results[i]["cumulative_cost"], results[j]["cumulative_cost"]),
+                }
+            )
+    return pairs
+
+
+def _pair_break_even(
+    doc: Mapping[str, Any],
+    owned: Mapping[str, Any],
+    rental: Mapping[str, Any],
+    grid: np.ndarray,
+    owned_costs: np.ndarray,
+    rental_costs: np.ndarray,
+) -> float | None:
+    workload = doc.get("workload")
+    plain = (
+        owned["gpu_count"] == doc["fleet_gpus"]
+        and work_factor(workload, owned) == 1.0
+        and work_factor(workload, rental) == 1.0
+    )
+    if not plain:
+        return break_even_utilization(grid.tolist(), owned_costs.tolist(), rental_costs.tolist())
+    idle_energy, energy_slope = energy_terms(owned)
+    charge = capital_charge(
+        capex=owned["capex"],
+        residual_value=owned["residual_value"],
+        useful_life_years=owned["useful_life_years"],
+        cost_of_capital=owned["cost_of_capital"],
+    )
+    return break_even_utilization_closed_form(
+        owned_fixed_per_year=charge + idle_energy + fixed_opex_per_year(owned),
+        owned_energy_slope_per_year=energy_slope,
+        rental_extras_per_year=rental["extras_per_year"],
+        fleet_gpus=doc["fleet_gpus"],
+        price_per_gpu_hour=rental["price_per_gpu_hour"],
+    )
