@@ -1,0 +1,165 @@
+"""Which option is cheapest at each (reference utilization, rental price): the engine's sweep as a categorical map."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from tco.presentation import (
+    currency_prefix,
+    format_money,
+    format_pct,
+    format_signed_money,
+    legend_name,
+)
+
+from .style import (
+    EXTRA_COLORS,
+    base_layout,
+    horizontal_marker,
+    kind_color,
+    percent_values,
+    rounded,
+    vertical_marker,
+)
+
+
+def _category_colors(categories: list[str], kinds: dict[str, str]) -> list[str]:
+    """The kind's colour when that kind is cheapest somewhere only once on the map, else a distinct extra colour."""
+    kind_counts: dict[str, int] = {}
+    for name in categories:
+        kind_counts[kinds.get(name, "")] = kind_counts.get(kinds.get(name, ""), 0) + 1
+    extras = iter(EXTRA_COLORS * (len(categories) // len(EXTRA_COLORS) + 1))
+    colors = []
+    for name in categories:
+        kind = kinds.get(name)
+        colors.append(kind_color(kind) if kind and kind_counts[kind] == 1 else next(extras))
+    return colors
+
+
+def _discrete_colorscale(colors: list[str]) -> list[list]:
+    """Integer z → one flat colour band per category (zmin -0.5, zmax n - 0.5)."""
+    count = len(colors)
+    scale: list[list] = []
+    for index, color in enumerate(colors):
+        scale.append([index / count, color])
+        scale.append([(index + 1) / count, color])
+    return scale
+
+
+def _region_label(z: list[list[int]], index: int) -> tuple[int, int] | None:
+    """The cell of category ``index`` nearest to its region's centre (row, column), where its name is written."""
+    cells = [(row, column) for row, values in enumerate(z) for column, value in enumerate(values) if value == index]
+    if not cells:
+        return None
+    centre_row = sum(row for row, _ in cells) / len(cells)
+    centre_column = sum(column for _, column in cells) / len(cells)
+    return min(cells, key=lambda cell: ((cell[0] - centre_row) ** 2 + (cell[1] - centre_column) ** 2, cell))
+
+
+def break_even_map(
+    sweep_result: dict,
+    option_names: Sequence[str],
+    *,
+    option_kinds: Sequence[str] | None = None,
+    currency: str = "USD",
+    rental_name: str | None = None,
+    forecast_utilization: float | None = None,
+    current_price: float | None = None,
+) -> go.Figure:
+    """Heatmap of the cheapest option over x = reference utilization (%) and y = a rental's price per GPU-hour.
+
+    Each cheapest option is one colour band, named in the legend (with its kind), written on its region and in
+    the hover with the owned minus rental NPV difference (negative = owning is cheaper). Optional marks: the
+    forecast's mean utilization and the rental's current price.
+    """
+    kinds = dict(zip(option_names, option_kinds, strict=True)) if option_kinds is not None else {}
+    grid = sweep_result["cheapest"]
+    differences = sweep_result["owned_minus_rental"]
+    present = {name for row in grid for name in row}
+    categories = [name for name in dict.fromkeys(option_names) if name in present]
+    categories += sorted(present - set(categories))
+    index_of = {name: index for index, name in enumerate(categories)}
+    colors = _category_colors(categories, kinds)
+
+    x = percent_values(sweep_result["x"]["values"])
+    y = rounded(sweep_result["y"]["values"], 4)
+    z = [[index_of[name] for name in row] for row in grid]
+    text = [
+        [
+            f"{name}<br>Owned \u2212 rental NPV {format_signed_money(difference, currency)}"
+            for name, difference in zip(names, row_differences, strict=True)
+        ]
+        for names, row_differences in zip(grid, differences, strict=True)
+    ]
+    rental = rental_name or "rental"
+    figure = go.Figure(
+        go.Heatmap(
+            x=x,
+            y=y,
+            z=z,
+            text=text,
+            zmin=-0.5,
+            zmax=len(categories) - 0.5,
+            colorscale=_discrete_colorscale(colors),
+            showscale=False,
+            xgap=1,
+            ygap=1,
+            name="Cheapest option",
+            hovertemplate=(
+                f"Utilization %{{x:.0f}}%<br>{rental} price {currency_prefix(currency)}%{{y:,.2f}} per GPU-hour<br>"
+                "Cheapest: %{text}<br>(negative: owning is cheaper)<extra></extra>"
+            ),
+        )
+    )
+    # The legend names each colour band (with its kind): colour is never the only carrier.
+    for name, color in zip(categories, colors, strict=True):
+        figure.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=f"Cheapest: {legend_name(name, kinds[name]) if name in kinds else name}",
+                marker={"symbol": "square", "size": 12, "color": color},
+                hoverinfo="skip",
+            )
+        )
+
+    annotations, shapes = [], []
+    for index, name in enumerate(categories):
+        cell = _region_label(z, index)
+        if cell is not None:
+            annotations.append(
+                {
+                    "x": x[cell[1]],
+                    "y": y[cell[0]],
+                    "text": name,
+                    "showarrow": False,
+                    "bgcolor": "rgba(255,255,255,0.75)",
+                    "font": {"size": 11},
+                }
+            )
+    if forecast_utilization is not None:
+        shape, annotation = vertical_marker(
+            percent_values([forecast_utilization])[0], f"Forecast mean {format_pct(forecast_utilization)}"
+        )
+        shapes.append(shape)
+        annotations.append(annotation)
+    if current_price is not None:
+        shape, annotation = horizontal_marker(
+            rounded([current_price], 4)[0], f"Current price {format_money(current_price, currency, places=2)}"
+        )
+        shapes.append(shape)
+        annotations.append(annotation)
+
+    layout = base_layout(
+        f"Cheapest option by utilization and {rental} price",
+        "Reference utilization (%)",
+        f"{rental} price ({currency} per GPU-hour)",
+    )
+    layout.update(shapes=shapes, annotations=annotations)
+    layout["xaxis"].update(ticksuffix="%", showgrid=False)
+    layout["yaxis"].update(showgrid=False)
+    figure.update_layout(layout)
+    return figure

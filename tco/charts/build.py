@@ -1,0 +1,76 @@
+"""All result figures for one evaluation, as plain JSON dicts: what a run stores and a decision link freezes."""
+
+from __future__ import annotations
+
+import json
+
+import plotly.graph_objects as go
+
+from tco.presentation import OWNED_KINDS, is_on_demand_rental
+
+from .break_even_map import break_even_map
+from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
+from .forecast import utilization_forecast
+
+CURVE_UTILIZATIONS = tuple(step / 50 for step in range(51))  # 0, 2 %, ..., 100 %
+MAP_UTILIZATIONS = tuple(step / 20 for step in range(21))  # 0, 5 %, ..., 100 %
+MAP_PRICE_FACTORS = tuple(0.25 + 2.25 * step / 20 for step in range(21))  # 0.25x .. 2.5x today's price
+
+
+def map_rental_index(document: dict, map_rental: str | None = None) -> int | None:
+    """The document index of the rental the break-even map varies, or None when there is no map to draw.
+
+    A map needs an owned/secondary option and an on-demand rental with a positive price. ``map_rental`` picks
+    one by name; an unknown or unsuitable name falls back to the first suitable rental (the title names it).
+    """
+    options = document.get("options", [])
+    if not any(option.get("kind") in OWNED_KINDS for option in options):
+        return None
+    candidates = [
+        index
+        for index, option in enumerate(options)
+        if is_on_demand_rental(option) and float(option.get("price_per_gpu_hour") or 0) > 0
+    ]
+    chosen = [index for index in candidates if options[index].get("name") == map_rental]
+    return (chosen or candidates or [None])[0]
+
+
+def figure_to_dict(figure: go.Figure) -> dict:
+    """Plain JSON types only (lists, not numpy typed arrays): storable, diffable, json.dumps-able."""
+    return json.loads(figure.to_json())
+
+
+def build_figures(document: dict, result: dict, *, map_rental: str | None = None) -> dict[str, dict]:
+    """Every results chart for ``document`` and its engine ``result``, as JSON-ready dicts keyed by chart.
+
+    Keys: "annual_cost", "cumulative", "cost_per_output", "forecast", and "break_even_map" when there is an
+    owned option and an on-demand rental (see map_rental_index). Deterministic: the same inputs give the same
+    JSON, byte for byte. Calls the engine's annual_cost_curve (51 utilizations) and sweep (21 x 21 cells).
+    """
+    from tco.engine import annual_cost_curve, sweep
+
+    figures = {
+        "annual_cost": annual_cost_vs_utilization(result, annual_cost_curve(document, list(CURVE_UTILIZATIONS))),
+        "cumulative": cumulative_cost(result),
+        "cost_per_output": cost_per_accepted_output(result),
+        "forecast": utilization_forecast(document["utilization"], result["horizon_months"]),
+    }
+    index = map_rental_index(document, map_rental)
+    if index is not None:
+        rental = document["options"][index]
+        price = float(rental["price_per_gpu_hour"])
+        swept = sweep(
+            document,
+            ("utilization", list(MAP_UTILIZATIONS)),
+            (f"options[{index}].price_per_gpu_hour", [round(price * factor, 6) for factor in MAP_PRICE_FACTORS]),
+        )
+        figures["break_even_map"] = break_even_map(
+            swept,
+            [option["name"] for option in result["options"]],
+            option_kinds=[option["kind"] for option in result["options"]],
+            currency=result.get("currency", "USD"),
+            rental_name=rental["name"],
+            forecast_utilization=result["reference"]["mean_utilization"],
+            current_price=price,
+        )
+    return {key: figure_to_dict(figure) for key, figure in figures.items()}

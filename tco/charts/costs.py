@@ -1,0 +1,222 @@
+"""Cost charts from a tco-result/1: annual cost by utilization, cumulative cash cost, cost per accepted output."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from tco.presentation import KINDS, format_pct, format_unit_money, kind_label, legend_name
+
+from .style import (
+    MARK_COLOR,
+    base_layout,
+    kind_color,
+    kind_dash,
+    money_hover,
+    percent_values,
+    rounded,
+    vertical_marker,
+)
+
+
+def _first_by_name(options: list[dict]) -> dict[str, dict]:
+    by_name: dict[str, dict] = {}
+    for option in options:
+        by_name.setdefault(option["name"], option)
+    return by_name
+
+
+def annual_cost_vs_utilization(result: dict, curve: dict) -> go.Figure:
+    """One line per option (the engine's annual_cost_curve), each break-even point and the forecast mean marked."""
+    currency = result.get("currency", "USD")
+    utilizations = curve["utilization"]
+    x = percent_values(utilizations)
+    figure = go.Figure()
+    for option in curve["options"]:
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=rounded(option["annual_cost"], 0),
+                mode="lines",
+                name=legend_name(option["name"], option["kind"]),
+                line={"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
+                hovertemplate=(
+                    "%{fullData.name}<br>Utilization %{x:.1f}%<br>"
+                    f"Annual cost {money_hover(currency)} per year<extra></extra>"
+                ),
+            )
+        )
+
+    curves = _first_by_name(curve["options"])
+    points_x, points_y, labels = [], [], []
+    for pair in result.get("break_even", []):
+        rental = curves.get(pair["rental"])
+        if pair["utilization"] is None or rental is None:
+            continue
+        # The on-demand rental's annual cost is linear in utilization, so interpolating it is exact.
+        cost = float(np.interp(pair["utilization"], utilizations, rental["annual_cost"]))
+        points_x.append(percent_values([pair["utilization"]])[0])
+        points_y.append(rounded([cost], 0)[0])
+        labels.append([pair["owned"], pair["rental"], format_pct(pair["utilization"])])
+    if points_x:
+        figure.add_trace(
+            go.Scatter(
+                x=points_x,
+                y=points_y,
+                mode="markers",
+                name="Break-even (owned = rental)",
+                marker={"symbol": "diamond", "size": 11, "color": MARK_COLOR, "line": {"color": "white", "width": 1}},
+                customdata=labels,
+                hovertemplate=(
+                    "Break-even: %{customdata[0]} vs %{customdata[1]}<br>at %{customdata[2]} utilization<br>"
+                    f"Annual cost {money_hover(currency)} per year<extra></extra>"
+                ),
+            )
+        )
+
+    layout = base_layout(
+        "Annual cost by utilization, per option", "Reference utilization (%)", f"Annual cost ({currency} per year)"
+    )
+    mean = result["reference"]["mean_utilization"]
+    shape, annotation = vertical_marker(percent_values([mean])[0], f"Forecast mean {format_pct(mean)}")
+    layout.update(shapes=[shape], annotations=[annotation])
+    layout["xaxis"].update(range=[-0.5, 100.5], ticksuffix="%")
+    layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
+    figure.update_layout(layout)
+    return figure
+
+
+def _tick_prefix(currency: str) -> str:
+    return "$" if currency == "USD" else ""
+
+
+def cumulative_cost(result: dict) -> go.Figure:
+    """Cumulative cash cost per option by month (owned lines start with the capex), crossover months marked."""
+    currency = result.get("currency", "USD")
+    horizon = result["horizon_months"]
+    months = list(range(1, horizon + 1))
+    figure = go.Figure()
+    for option in result["options"]:
+        figure.add_trace(
+            go.Scatter(
+                x=months,
+                y=rounded(option["cumulative_cost"], 0),
+                mode="lines",
+                name=legend_name(option["name"], option["kind"]),
+                line={"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
+                hovertemplate=(
+                    f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative cost {money_hover(currency)}<extra></extra>"
+                ),
+            )
+        )
+
+    options = _first_by_name(result["options"])
+    points_x, points_y, labels = [], [], []
+    for pair in result.get("break_even", []):
+        month = pair["crossover_month"]
+        owned = options.get(pair["owned"])
+        if month is None or owned is None:
+            continue
+        points_x.append(month)
+        points_y.append(rounded([owned["cumulative_cost"][month - 1]], 0)[0])
+        labels.append([pair["owned"], pair["rental"]])
+    if points_x:
+        figure.add_trace(
+            go.Scatter(
+                x=points_x,
+                y=points_y,
+                mode="markers",
+                name="Crossover (owned ≤ rental)",
+                marker={"symbol": "x", "size": 11, "color": MARK_COLOR},
+                customdata=labels,
+                hovertemplate=(
+                    "Crossover: %{customdata[0]} costs no more than %{customdata[1]}<br>from month %{x}<br>"
+                    f"Cumulative cost {money_hover(currency)}<extra></extra>"
+                ),
+            )
+        )
+
+    layout = base_layout(
+        f"Cumulative cash cost over {horizon} months (before resale)", "Month", f"Cumulative cost ({currency})"
+    )
+    layout["xaxis"].update(range=[0.5, horizon + 0.5])
+    layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
+    figure.update_layout(layout)
+    return figure
+
+
+def _significant(value: float | None) -> float | None:
+    return None if value is None else float(f"{value:.6g}")
+
+
+def cost_per_accepted_output(result: dict) -> go.Figure:
+    """Horizontal bars per option, cheapest on top, coloured and labelled by kind.
+
+    Primary metric: cost per million accepted output tokens; without a workload, cost per busy GPU-hour.
+    Hover and bar labels use the same rounding as the tables (format_unit_money).
+    """
+    currency = result.get("currency", "USD")
+    with_workload = result["reference"].get("accepted_output_tokens_per_year") is not None
+    if with_workload:
+        key, title = "cost_per_million_accepted_tokens", "Cost per million accepted output tokens, by option"
+        axis, unit = f"Cost per million accepted output tokens ({currency})", "per million accepted output tokens"
+    else:
+        key, title = "cost_per_gpu_hour", "Cost per busy GPU-hour, by option (no workload given)"
+        axis, unit = f"Cost per busy GPU-hour ({currency})", "per busy GPU-hour"
+
+    shown = [option for option in result["options"] if option[key] is not None]
+    missing = [option["name"] for option in result["options"] if option[key] is None]
+    shown.sort(key=lambda option: option[key])
+    figure = go.Figure()
+    for kind in [*KINDS, *sorted({option["kind"] for option in shown} - set(KINDS))]:
+        bars = [option for option in shown if option["kind"] == kind]
+        if not bars:
+            continue
+        figure.add_trace(
+            go.Bar(
+                orientation="h",
+                y=[legend_name(option["name"], option["kind"]) for option in bars],
+                x=[_significant(option[key]) for option in bars],
+                name=kind_label(kind),
+                marker={"color": kind_color(kind)},
+                text=[format_unit_money(option[key], currency) for option in bars],
+                textposition="auto",
+                customdata=[
+                    [
+                        format_unit_money(option[key], currency),
+                        format_unit_money(option["cost_per_accepted_response"], currency),
+                    ]
+                    for option in bars
+                ],
+                hovertemplate=(
+                    f"%{{y}}<br>%{{customdata[0]}} {unit}"
+                    + ("<br>%{customdata[1]} per accepted response" if with_workload else "")
+                    + "<extra></extra>"
+                ),
+            )
+        )
+
+    layout = base_layout(title, axis, "")
+    layout.update(barmode="relative", height=max(260, 120 + 36 * len(shown)))
+    layout["yaxis"].update(
+        categoryorder="array",
+        categoryarray=[legend_name(option["name"], option["kind"]) for option in shown],
+        autorange="reversed",
+        gridcolor="rgba(0,0,0,0)",
+    )
+    layout["xaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
+    if missing:
+        layout["annotations"] = [
+            {
+                "text": "No value (no busy GPU-hours): " + ", ".join(missing),
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0,
+                "y": 1,
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 11},
+            }
+        ]
+    figure.update_layout(layout)
+    return figure

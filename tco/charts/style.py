@@ -1,0 +1,156 @@
+"""One look for every chart: kind colours and line styles defined once, a small template, money hover formats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import plotly.graph_objects as go
+
+from tco.presentation import currency_prefix, round_half_up
+
+# Okabe-Ito colours (distinguishable with the common colour-vision deficiencies); the kind is also always
+# written in the legend or label, and lines differ by dash, so colour is never the only carrier.
+KIND_COLORS = {
+    "hyperscaler": "#0072B2",
+    "neocloud": "#009E73",
+    "marketplace": "#E69F00",
+    "owned": "#D55E00",
+    "secondary": "#CC79A7",
+    "api": "#56B4E9",
+}
+KIND_DASHES = {
+    "hyperscaler": "dash",
+    "neocloud": "dot",
+    "marketplace": "longdash",
+    "owned": "solid",
+    "secondary": "dashdot",
+    "api": "longdashdot",
+}
+OTHER_COLOR = "#666666"
+# For the break-even map when two cheapest options share a kind.
+EXTRA_COLORS = ("#332288", "#F0E442", "#882255", "#44AA99", "#999999", "#000000")
+MARK_COLOR = "#222222"
+GRID_COLOR = "#E5E5E5"
+
+TEMPLATE = go.layout.Template(
+    layout={
+        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13, "color": "#222"},
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "xaxis": {"gridcolor": GRID_COLOR, "linecolor": "#999", "zeroline": False, "automargin": True},
+        "yaxis": {"gridcolor": GRID_COLOR, "linecolor": "#999", "zeroline": False, "automargin": True},
+        "hoverlabel": {"bgcolor": "white", "font": {"size": 12}},
+    }
+)
+
+
+def kind_color(kind: str) -> str:
+    return KIND_COLORS.get(kind, OTHER_COLOR)
+
+
+def kind_dash(kind: str) -> str:
+    return KIND_DASHES.get(kind, "solid")
+
+
+def base_layout(title: str, x_title: str, y_title: str, *, compact: bool = False) -> dict:
+    """Responsive: autosize and no width, so the chart takes its container's width; small margins."""
+    if compact:
+        return {
+            "template": TEMPLATE,
+            "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 12}},
+            "autosize": True,
+            "height": 160,
+            "margin": {"l": 8, "r": 8, "t": 28, "b": 8},
+            "font": {"size": 10},
+            "showlegend": False,
+            "xaxis": {"title": {"text": x_title, "standoff": 2}},
+            "yaxis": {"title": {"text": y_title, "standoff": 2}},
+        }
+    return {
+        "template": TEMPLATE,
+        "title": {"text": title, "x": 0, "xanchor": "left", "xref": "paper", "font": {"size": 15}},
+        "autosize": True,
+        "margin": {"l": 8, "r": 8, "t": 40, "b": 8},
+        # At the bottom of the figure, below the x-axis title, whatever the plot height; wraps on narrow screens.
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "bottom", "yref": "container"},
+        "hovermode": "closest",
+        "xaxis": {"title": {"text": x_title}},
+        "yaxis": {"title": {"text": y_title}},
+    }
+
+
+def money_hover(currency: str, field: str = "y", places: int = 0) -> str:
+    """A hover placeholder with currency and separators: "$%{y:,.0f}", "EUR %{x:,.2f}"."""
+    return f"{currency_prefix(currency)}%{{{field}:,.{places}f}}"
+
+
+def rounded(values: Iterable[float | None], places: int) -> list[float | int | None]:
+    """Chart data rounded half-up like every shown number (whole units become ints: a lighter page)."""
+    out: list[float | int | None] = []
+    for value in values:
+        if value is None:
+            out.append(None)
+        elif places == 0:
+            out.append(int(round_half_up(value, 0)))
+        else:
+            out.append(float(round_half_up(value, places)))
+    return out
+
+
+def percent_values(fractions: Iterable[float], places: int = 2) -> list[float]:
+    """0..1 fractions as percentages for a % axis."""
+    return [float(round_half_up(fraction * 100, places)) for fraction in fractions]
+
+
+def vertical_marker(x: float, text: str) -> tuple[dict, dict]:
+    """A dashed vertical line across the plot with a label at its top (a shape and an annotation)."""
+    shape = {
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": MARK_COLOR, "width": 1.5, "dash": "dash"},
+    }
+    annotation = {
+        "x": x,
+        "y": 1,
+        "xref": "x",
+        "yref": "paper",
+        "text": text,
+        "showarrow": False,
+        "xanchor": "left",
+        "yanchor": "top",
+        "bgcolor": "rgba(255,255,255,0.8)",
+        "font": {"size": 11},
+    }
+    return shape, annotation
+
+
+def horizontal_marker(y: float, text: str) -> tuple[dict, dict]:
+    """A dashed horizontal line across the plot with a label at its left end."""
+    shape = {
+        "type": "line",
+        "xref": "paper",
+        "yref": "y",
+        "x0": 0,
+        "x1": 1,
+        "y0": y,
+        "y1": y,
+        "line": {"color": MARK_COLOR, "width": 1.5, "dash": "dash"},
+    }
+    annotation = {
+        "x": 0,
+        "y": y,
+        "xref": "paper",
+        "yref": "y",
+        "text": text,
+        "showarrow": False,
+        "xanchor": "left",
+        "yanchor": "bottom",
+        "bgcolor": "rgba(255,255,255,0.8)",
+        "font": {"size": 11},
+    }
+    return shape, annotation
