@@ -6,7 +6,10 @@ Observations are append-only: a re-observed price on a new date is a new row, ne
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from pricing.names import normalise_name
 
 
 class ProviderKind(models.TextChoices):
@@ -31,16 +34,33 @@ class FormFactor(models.TextChoices):
     OTHER = "other", "Other"
 
 
+class _ByNameManager(models.Manager):
+    """Natural keys by name, so reference fixtures need no primary keys."""
+
+    def get_by_natural_key(self, name: str):
+        return self.get(name=name)
+
+
+class _AliasManager(models.Manager):
+    def get_by_natural_key(self, alias: str):
+        return self.get(alias=alias)
+
+
 class Provider(models.Model):
     name = models.CharField(max_length=100, unique=True)
     kind = models.CharField(max_length=20, choices=ProviderKind.choices)
     website = models.URLField(blank=True)
+
+    objects = _ByNameManager()
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self) -> tuple[str]:
+        return (self.name,)
 
 
 class GpuModel(models.Model):
@@ -60,11 +80,16 @@ class GpuModel(models.Model):
         help_text="Configured server price divided by its GPUs; an assumption to replace with a quote.",
     )
 
+    objects = _ByNameManager()
+
     class Meta:
         ordering = ["vendor", "name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self) -> tuple[str]:
+        return (self.name,)
 
 
 class GpuAlias(models.Model):
@@ -73,12 +98,29 @@ class GpuAlias(models.Model):
     alias = models.CharField(max_length=80, unique=True)
     gpu_model = models.ForeignKey(GpuModel, on_delete=models.CASCADE, related_name="aliases")
 
+    objects = _AliasManager()
+
     class Meta:
         ordering = ["alias"]
         verbose_name_plural = "GPU aliases"
 
     def __str__(self) -> str:
         return f"{self.alias} → {self.gpu_model}"
+
+    def natural_key(self) -> tuple[str]:
+        return (self.alias,)
+
+    natural_key.dependencies = ["pricing.gpumodel"]
+
+    def clean(self) -> None:
+        key = normalise_name(self.alias)
+        if not key:
+            raise ValidationError({"alias": "An alias needs at least one letter or digit."})
+        for other in GpuAlias.objects.exclude(pk=self.pk).select_related("gpu_model"):
+            if normalise_name(other.alias) == key and other.gpu_model_id != self.gpu_model_id:
+                raise ValidationError(
+                    {"alias": f"{self.alias!r} matches the alias {other.alias!r}, which means {other.gpu_model}."}
+                )
 
 
 class SnapshotStatus(models.TextChoices):
@@ -90,8 +132,23 @@ class SnapshotStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class SnapshotOrigin(models.TextChoices):
+    UPLOAD = "upload", "Upload"
+    COMMAND = "command", "Command"
+    SCHEDULE = "schedule", "Schedule"
+    SEED = "seed", "Demo data"
+
+
+class ImportFormat(models.TextChoices):
+    AUTO = "auto", "Detect from the content"
+    CANONICAL = "canonical", "Canonical CSV or JSON"
+    SKYPILOT = "skypilot", "SkyPilot catalog vms.csv"
+
+
 class PriceSnapshot(models.Model):
     """One import of one file or URL: who, when, what it contained and what happened."""
+
+    FINISHED = (SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE, SnapshotStatus.REJECTED, SnapshotStatus.FAILED)
 
     source = models.CharField(max_length=200, help_text="Where the file came from: upload, command, schedule name.")
     file_name = models.CharField(max_length=500, blank=True)
@@ -109,12 +166,45 @@ class PriceSnapshot(models.Model):
     rows_unchanged = models.PositiveIntegerField(default=0)
     errors = models.JSONField(default=list, blank=True)
     skipped = models.JSONField(default=list, blank=True)
+    origin = models.CharField(max_length=20, choices=SnapshotOrigin.choices, default=SnapshotOrigin.COMMAND)
+    default_observed_on = models.DateField(
+        null=True, blank=True, help_text="Used for rows without a date of their own (SkyPilot files have none)."
+    )
+    processed_by = models.CharField(max_length=200, blank=True, help_text="Host and process that ran the import.")
 
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.file_name or self.url} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    @property
+    def summary(self) -> str:
+        if self.status == SnapshotStatus.REJECTED:
+            return f"Rejected: {len(self.errors)} error(s); nothing was imported."
+        if self.status == SnapshotStatus.FAILED:
+            return "Failed: " + "; ".join(str(e.get("reason", "")) for e in self.errors[:3])
+        if self.status in (SnapshotStatus.PENDING, SnapshotStatus.RUNNING):
+            return f"{self.get_status_display()}…"
+        return (
+            f"{self.rows_imported} new, {self.rows_unchanged} already known, "
+            f"{self.rows_skipped} skipped (of {self.rows_total} rows)"
+        )
+
+
+class PriceImportFile(models.Model):
+    """The uploaded bytes, kept in the database so a worker on another machine can read them."""
+
+    snapshot = models.OneToOneField(PriceSnapshot, on_delete=models.CASCADE, related_name="import_file")
+    content = models.BinaryField()
+    size_bytes = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"file of snapshot #{self.snapshot_id} ({self.size_bytes} bytes)"
 
 
 class PriceObservation(models.Model):
@@ -151,3 +241,43 @@ class PriceObservation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.provider} {self.offering} {self.region} {self.pricing_term} {self.observed_on}"
+
+
+class ImportSource(models.Model):
+    """A file path or URL imported on a schedule (Celery beat, or `manage.py run_scheduled_imports`)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    location = models.CharField(
+        max_length=1000,
+        help_text="A file path (relative to the project) or an http(s) URL on an allowed host "
+        "(PRICE_IMPORT_URL_HOSTS).",
+    )
+    format = models.CharField(max_length=20, choices=ImportFormat.choices, default=ImportFormat.AUTO)
+    provider = models.ForeignKey(
+        Provider, null=True, blank=True, on_delete=models.PROTECT, help_text="Required for SkyPilot catalogs."
+    )
+    cadence_hours = models.PositiveIntegerField(default=24)
+    enabled = models.BooleanField(default=True)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    last_snapshot = models.ForeignKey(
+        PriceSnapshot, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.format == ImportFormat.SKYPILOT and not self.provider_id:
+            raise ValidationError({"provider": "A SkyPilot catalog has no provider column: choose the provider."})
+        if self.cadence_hours < 1:
+            raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
+        if "://" in self.location:
+            from pricing.fetch import FetchError, check_url
+
+            try:
+                check_url(self.location)
+            except FetchError as exc:
+                raise ValidationError({"location": str(exc)}) from None

@@ -1,0 +1,105 @@
+"""Read a price file from a path or an allowed URL, with a size cap and a timeout.
+
+URLs must be https on a host in PRICE_IMPORT_URL_HOSTS; plain http is accepted only for
+127.0.0.1 and localhost (local mirrors and tests). Redirects are checked against the same rules.
+"""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+
+
+class FetchError(Exception):
+    """A path or URL that cannot be read; the message says why and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Fetched:
+    content: bytes
+    file_name: str
+    url: str
+
+
+def is_url(location: str) -> bool:
+    return location.split("://", 1)[0].lower() in {"http", "https"} and "://" in location
+
+
+def check_url(url: str) -> None:
+    parts = urlsplit(url)
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    allowed = {h.lower() for h in settings.PRICE_IMPORT_URL_HOSTS}
+    if scheme not in {"http", "https"}:
+        raise FetchError(f"{url!r}: only https URLs are fetched (http only for 127.0.0.1 and localhost).")
+    if scheme == "http" and host not in LOCAL_HOSTS:
+        raise FetchError(f"{url!r}: plain http is allowed only for 127.0.0.1 and localhost; use https.")
+    if host not in allowed:
+        raise FetchError(
+            f"{url!r}: host {host or '(none)'!r} is not in PRICE_IMPORT_URL_HOSTS ({', '.join(sorted(allowed))})."
+        )
+
+
+def _too_big(size: int, max_bytes: int) -> FetchError:
+    return FetchError(
+        f"the file is larger than the import limit of {max_bytes:,} bytes (PRICE_IMPORT_MAX_BYTES); "
+        f"got {size:,}+ bytes. Split it into smaller files."
+    )
+
+
+class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        check_url(newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None = None) -> Fetched:
+    check_url(url)
+    max_bytes = max_bytes or settings.PRICE_IMPORT_MAX_BYTES
+    timeout = timeout or settings.PRICE_IMPORT_URL_TIMEOUT_SECONDS
+    opener = urllib.request.build_opener(_CheckedRedirects())
+    request = urllib.request.Request(url, headers={"User-Agent": "gpu-build-vs-rent price import"})
+    try:
+        with opener.open(request, timeout=timeout) as response:
+            declared = response.headers.get("Content-Length")
+            if declared and declared.isdigit() and int(declared) > max_bytes:
+                raise _too_big(int(declared), max_bytes)
+            content = response.read(max_bytes + 1)
+    except urllib.error.HTTPError as exc:
+        raise FetchError(f"{url!r}: the server answered HTTP {exc.code} {exc.reason}.") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise FetchError(f"{url!r}: could not fetch within {timeout} s ({reason}).") from None
+    if len(content) > max_bytes:
+        raise _too_big(len(content), max_bytes)
+    name = urlsplit(url).path.rsplit("/", 1)[-1] or url
+    return Fetched(content=content, file_name=name, url=url)
+
+
+def read_path(path: str | Path, *, max_bytes: int | None = None, relative_to: Path | None = None) -> Fetched:
+    """Relative paths are taken from `relative_to` (the project folder for schedules), else the working folder."""
+    max_bytes = max_bytes or settings.PRICE_IMPORT_MAX_BYTES
+    file = Path(path)
+    if relative_to is not None and not file.is_absolute():
+        file = relative_to / file
+    try:
+        size = file.stat().st_size
+        if size > max_bytes:
+            raise _too_big(size, max_bytes)
+        content = file.read_bytes()
+    except FileNotFoundError:
+        raise FetchError(f"{str(path)!r}: no such file.") from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise FetchError(f"{str(path)!r}: cannot be read ({exc.strerror}).") from None
+    return Fetched(content=content, file_name=file.name, url="")
+
+
+def read_location(location: str, *, relative_to: Path | None = None) -> Fetched:
+    """A path or a URL, whichever `location` is."""
+    return fetch_url(location) if is_url(location) else read_path(location, relative_to=relative_to)

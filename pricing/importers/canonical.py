@@ -1,0 +1,302 @@
+"""The canonical price format (DESIGN.md section 6) as CSV or as JSON records with the same fields."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from pricing.importers import fields
+from pricing.importers.base import HALF_CENT, MICRO, Catalog, ParseResult, PriceRow, ProviderRef, RowError, per_gpu
+
+CANONICAL_COLUMNS = (
+    "provider",
+    "provider_kind",
+    "gpu_model",
+    "gpus_per_instance",
+    "offering",
+    "region",
+    "pricing_term",
+    "price_per_instance_hour",
+    "price_per_gpu_hour",
+    "currency",
+    "observed_on",
+    "source_url",
+)
+REQUIRED_COLUMNS = ("gpu_model", "gpus_per_instance", "offering", "pricing_term")
+PRICE_COLUMNS = ("price_per_instance_hour", "price_per_gpu_hour")
+_NEUTRALISED = ("'=", "'+", "'-", "'@")
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """Values for cells a file leaves blank, given on the command line or the upload form."""
+
+    today: date
+    provider: ProviderRef | None = None
+    observed_on: date | None = None
+    source_url: str = ""
+
+
+def _clean(value: object) -> str:
+    """Cell text without surrounding spaces or the apostrophe our own export adds to formula-like text."""
+    text = "" if value is None else str(value).strip()
+    if text.startswith(_NEUTRALISED):
+        return text[1:]
+    return text
+
+
+class _Rows:
+    """Validates canonical records one by one, collecting rows and every error."""
+
+    def __init__(self, result: ParseResult, catalog: Catalog, defaults: Defaults) -> None:
+        self.result, self.catalog, self.defaults = result, catalog, defaults
+        self.first_line_of: dict[tuple, int] = {}
+        self._dates: dict[str, date] = {}
+        self._terms: dict[str, str] = {}
+
+    def add(self, line: int, cell: dict[str, str]) -> None:
+        errors: list[RowError] = []
+
+        def check(column: str, parse, *args, **kwargs):
+            raw = cell.get(column, "")
+            try:
+                return parse(raw, *args, **kwargs)
+            except fields.CellError as exc:
+                errors.append(RowError(line, column, raw, str(exc)))
+                return None
+
+        provider = self._provider(line, cell, errors)
+        gpu = self.catalog.gpu(cell.get("gpu_model", ""))
+        if gpu is None:
+            raw = cell.get("gpu_model", "")
+            reason = self.catalog.gpu_error(raw) if raw else "required"
+            errors.append(RowError(line, "gpu_model", raw, reason))
+        gpus = check("gpus_per_instance", fields.gpu_count)
+        offering = check("offering", fields.text, limit=200, required=True)
+        region = check("region", fields.text, limit=100, required=False)
+        term = self._term(line, cell, errors)
+        observed_on = self._date(line, cell, errors)
+        currency = check("currency", fields.currency)
+        source_url = check("source_url", fields.url) or self.defaults.source_url
+        prices = self._prices(line, cell, gpus, errors)
+        if errors:
+            self.result.errors.extend(errors)
+            return
+        row = PriceRow(
+            line,
+            provider.id,
+            offering,
+            gpu[0],
+            gpus,
+            region,
+            term,
+            observed_on,
+            prices[0],
+            prices[1],
+            currency,
+            source_url,
+        )
+        key = row.key()
+        first = self.first_line_of.setdefault(key, line)
+        if first != line:
+            self.result.errors.append(
+                RowError(
+                    line,
+                    "",
+                    "",
+                    f"duplicate of line {first}: same provider, offering, GPU model, GPUs, region, term and date",
+                )
+            )
+            return
+        self.result.rows.append(row)
+
+    def _provider(self, line: int, cell: dict[str, str], errors: list[RowError]) -> ProviderRef | None:
+        raw = cell.get("provider", "")
+        provider = self.catalog.provider(raw) if raw else self.defaults.provider
+        if provider is None:
+            errors.append(RowError(line, "provider", raw, self.catalog.provider_error(raw) if raw else "required"))
+            return None
+        kind = cell.get("provider_kind", "")
+        if kind:
+            try:
+                if fields.provider_kind(kind) != provider.kind:
+                    errors.append(
+                        RowError(line, "provider_kind", kind, f"{provider.name} is a {provider.kind} in the catalog")
+                    )
+            except fields.CellError as exc:
+                errors.append(RowError(line, "provider_kind", kind, str(exc)))
+        return provider
+
+    def _term(self, line: int, cell: dict[str, str], errors: list[RowError]) -> str | None:
+        raw = cell.get("pricing_term", "")
+        try:
+            return self._terms[raw]
+        except KeyError:
+            pass
+        try:
+            term = self._terms[raw] = fields.pricing_term(raw)
+            return term
+        except fields.CellError as exc:
+            errors.append(RowError(line, "pricing_term", raw, str(exc)))
+            return None
+
+    def _date(self, line: int, cell: dict[str, str], errors: list[RowError]) -> date | None:
+        raw = cell.get("observed_on", "")
+        if not raw:
+            if self.defaults.observed_on is None:
+                errors.append(RowError(line, "observed_on", "", "required (or give a default date for the file)"))
+            return self.defaults.observed_on
+        try:
+            return self._dates[raw]
+        except KeyError:
+            pass
+        try:
+            value = self._dates[raw] = fields.iso_date(raw, today=self.defaults.today)
+            return value
+        except fields.CellError as exc:
+            errors.append(RowError(line, "observed_on", raw, str(exc)))
+            return None
+
+    def _prices(
+        self, line: int, cell: dict[str, str], gpus: int | None, errors: list[RowError]
+    ) -> tuple[Decimal, Decimal] | None:
+        parsed: dict[str, Decimal] = {}
+        for column in PRICE_COLUMNS:
+            raw = cell.get(column, "")
+            if raw:
+                try:
+                    parsed[column] = fields.money(raw)
+                except fields.CellError as exc:
+                    errors.append(RowError(line, column, raw, str(exc)))
+        if errors or gpus is None:
+            return None
+        instance, gpu = parsed.get("price_per_instance_hour"), parsed.get("price_per_gpu_hour")
+        if instance is None and gpu is None:
+            errors.append(
+                RowError(line, "price_per_gpu_hour", "", "give price_per_instance_hour or price_per_gpu_hour")
+            )
+            return None
+        if instance is None:
+            return (gpu * gpus).quantize(MICRO), gpu.quantize(MICRO)
+        derived = per_gpu(instance, gpus)
+        if gpu is not None and abs(instance / gpus - gpu) > HALF_CENT:
+            errors.append(
+                RowError(
+                    line,
+                    "price_per_gpu_hour",
+                    cell["price_per_gpu_hour"],
+                    f"disagrees with price_per_instance_hour {instance} ÷ {gpus} GPUs = {derived} "
+                    "(by more than half a cent)",
+                )
+            )
+            return None
+        return instance.quantize(MICRO), derived
+
+
+def _header_errors(header: Iterable[str], defaults: Defaults) -> list[RowError]:
+    columns = list(header)
+    errors = [
+        RowError(1, column, column, f"unexpected column; the canonical columns are {', '.join(CANONICAL_COLUMNS)}")
+        for column in columns
+        if column not in CANONICAL_COLUMNS
+    ]
+    errors += [
+        RowError(1, column, "", "duplicate column") for column in sorted({c for c in columns if columns.count(c) > 1})
+    ]
+    required = list(REQUIRED_COLUMNS) + ([] if defaults.provider else ["provider"])
+    errors += [RowError(1, column, "", "missing column") for column in required if column not in columns]
+    if not any(column in columns for column in PRICE_COLUMNS):
+        errors.append(RowError(1, "price_per_gpu_hour", "", "missing column: give at least one of the two prices"))
+    return errors
+
+
+def _cap(result: ParseResult, max_rows: int, line: int) -> bool:
+    if result.rows_total > max_rows:
+        result.errors.append(
+            RowError(line, "", "", f"more than {max_rows:,} data rows (PRICE_IMPORT_MAX_ROWS); split the file")
+        )
+        return True
+    return False
+
+
+def parse_canonical_csv(text: str, *, catalog: Catalog, defaults: Defaults, max_rows: int) -> ParseResult:
+    result = ParseResult(format="canonical-csv")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [_clean(name).lower() for name in next(reader)]
+    except StopIteration:
+        result.errors.append(RowError(0, "", "", "the file is empty"))
+        return result
+    except csv.Error as exc:
+        result.errors.append(RowError(1, "", "", f"not a readable CSV header ({exc})"))
+        return result
+    result.errors.extend(_header_errors(header, defaults))
+    if result.errors:
+        return result
+    rows = _Rows(result, catalog, defaults)
+    width = len(header)
+    line = reader.line_num
+    try:
+        for record in reader:
+            start, line = line + 1, reader.line_num
+            if not record or (len(record) == 1 and not record[0].strip()):
+                continue  # blank line
+            result.rows_total += 1
+            if _cap(result, max_rows, start):
+                return result
+            if len(record) != width:
+                result.errors.append(
+                    RowError(start, "", "", f"has {len(record)} cells; the header has {width} columns")
+                )
+                continue
+            rows.add(start, {name: _clean(value) for name, value in zip(header, record, strict=True)})
+    except csv.Error as exc:
+        result.errors.append(RowError(line + 1, "", "", f"not readable as CSV ({exc})"))
+    if result.rows_total == 0 and not result.errors:
+        result.errors.append(RowError(2, "", "", "no data rows after the header"))
+    return result
+
+
+def _records(document: object) -> Iterator[object] | None:
+    if isinstance(document, dict) and isinstance(document.get("prices"), list):
+        return iter(document["prices"])
+    if isinstance(document, list):
+        return iter(document)
+    return None
+
+
+def parse_canonical_json(text: str, *, catalog: Catalog, defaults: Defaults, max_rows: int) -> ParseResult:
+    """A list of records (or {"prices": [...]}); `line` in errors is the record's position, from 1."""
+    result = ParseResult(format="canonical-json")
+    try:
+        document = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        result.errors.append(RowError(exc.lineno, "", "", f"not valid JSON ({exc.msg}, column {exc.colno})"))
+        return result
+    records = _records(document)
+    if records is None:
+        result.errors.append(RowError(0, "", "", 'expected a list of price records or {"prices": [...]}'))
+        return result
+    rows = _Rows(result, catalog, defaults)
+    for number, record in enumerate(records, start=1):
+        result.rows_total += 1
+        if _cap(result, max_rows, number):
+            return result
+        if not isinstance(record, dict):
+            result.errors.append(RowError(number, "", "", "a record must be an object of field: value"))
+            continue
+        bad = [key for key in record if key not in CANONICAL_COLUMNS]
+        nested = [key for key, value in record.items() if isinstance(value, dict | list | bool)]
+        result.errors += [RowError(number, key, "", "unexpected field") for key in bad]
+        result.errors += [RowError(number, key, str(record[key]), "must be text or a number") for key in nested]
+        if bad or nested:
+            continue
+        rows.add(number, {key: _clean(value) for key, value in record.items()})
+    if result.rows_total == 0 and not result.errors:
+        result.errors.append(RowError(0, "", "", "no price records"))
+    return result

@@ -1,0 +1,172 @@
+"""Reads of the pricing app. Each returns a queryset or plain data in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+
+from pricing.importers import Catalog, ProviderRef
+from pricing.models import GpuAlias, GpuModel, PriceObservation, PriceSnapshot, Provider, SnapshotStatus
+
+OFFERING_FIELDS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
+
+
+def import_catalog() -> Catalog:
+    """Every GPU and provider name an import may use, built once per import (two queries)."""
+    gpu_names: dict[str, tuple[int, str]] = {}
+    for alias, model_id, model_name in GpuAlias.objects.values_list("alias", "gpu_model_id", "gpu_model__name"):
+        gpu_names[alias] = (model_id, model_name)
+    for model_id, model_name in GpuModel.objects.values_list("id", "name"):
+        gpu_names.setdefault(model_name, (model_id, model_name))
+    providers = [ProviderRef(*values) for values in Provider.objects.values_list("id", "name", "kind")]
+    return Catalog(gpu_names=gpu_names, providers=providers)
+
+
+def _newer_same_offering() -> QuerySet[PriceObservation]:
+    return PriceObservation.objects.filter(
+        **{name: OuterRef(name) for name in OFFERING_FIELDS}, observed_on__gt=OuterRef("observed_on")
+    )
+
+
+def latest_prices(
+    *,
+    gpu_model_id: int | None = None,
+    provider_kind: str = "",
+    pricing_term: str = "",
+    region: str = "",
+    descending: bool = False,
+) -> QuerySet[PriceObservation]:
+    """The latest observation of every offering (its natural key without the date), cheapest first."""
+    rows = PriceObservation.objects.filter(~Exists(_newer_same_offering()))
+    if gpu_model_id:
+        rows = rows.filter(gpu_model_id=gpu_model_id)
+    if provider_kind:
+        rows = rows.filter(provider__kind=provider_kind)
+    if pricing_term:
+        rows = rows.filter(pricing_term=pricing_term)
+    if region:
+        rows = rows.filter(region__icontains=region)
+    price = "-price_per_gpu_hour" if descending else "price_per_gpu_hour"
+    return rows.select_related("provider", "gpu_model").order_by(price, "provider__name", "offering", "region")
+
+
+def offering_history(*, observation: PriceObservation) -> QuerySet[PriceObservation]:
+    """Every observation of the same offering as `observation`, oldest first."""
+    same = {name: getattr(observation, name) for name in OFFERING_FIELDS}
+    return PriceObservation.objects.filter(**same).select_related("snapshot").order_by("observed_on", "snapshot_id")
+
+
+def latest_snapshot_per_source() -> QuerySet[PriceSnapshot]:
+    """The most recent snapshot of each source (file, URL or schedule), newest first."""
+    newest_ids = PriceSnapshot.objects.values("source").annotate(newest=Max("id")).values("newest")
+    return PriceSnapshot.objects.filter(id__in=newest_ids).order_by("-created_at", "-id")
+
+
+def failed_snapshots(limit: int = 10) -> QuerySet[PriceSnapshot]:
+    """The latest imports that were rejected or failed, newest first."""
+    bad = Q(status=SnapshotStatus.REJECTED) | Q(status=SnapshotStatus.FAILED)
+    return PriceSnapshot.objects.filter(bad).order_by("-created_at", "-id")[:limit]
+
+
+def snapshot_list() -> QuerySet[PriceSnapshot]:
+    return PriceSnapshot.objects.select_related("created_by").defer("skipped").order_by("-created_at", "-id")
+
+
+def snapshots_with_prices(limit: int = 200) -> QuerySet[PriceSnapshot]:
+    """Snapshots that stored observations, for choosing two to compare."""
+    return PriceSnapshot.objects.filter(status=SnapshotStatus.IMPORTED).only(
+        "id", "source", "file_name", "created_at", "provider_name"
+    )[:limit]
+
+
+@dataclass(frozen=True)
+class PriceChange:
+    provider: str
+    offering: str
+    gpu_model: str
+    gpus_per_instance: int
+    region: str
+    pricing_term: str
+    old_price_per_gpu_hour: Decimal | None
+    new_price_per_gpu_hour: Decimal | None
+    currency: str
+
+    @property
+    def change_ratio(self) -> float | None:
+        if self.old_price_per_gpu_hour and self.new_price_per_gpu_hour is not None:
+            return float(self.new_price_per_gpu_hour / self.old_price_per_gpu_hour - 1)
+        return None
+
+
+@dataclass(frozen=True)
+class SnapshotDiff:
+    added: list[PriceChange]
+    removed: list[PriceChange]
+    changed: list[PriceChange]
+    unchanged: int
+
+
+def _offerings(snapshot: PriceSnapshot) -> dict[tuple, dict]:
+    values = PriceObservation.objects.filter(snapshot=snapshot).values(
+        *OFFERING_FIELDS, "provider__name", "gpu_model__name", "price_per_gpu_hour", "currency"
+    )
+    return {tuple(row[name] for name in OFFERING_FIELDS): row for row in values}
+
+
+def _change(row: dict, old: Decimal | None, new: Decimal | None) -> PriceChange:
+    return PriceChange(
+        row["provider__name"],
+        row["offering"],
+        row["gpu_model__name"],
+        row["gpus_per_instance"],
+        row["region"],
+        row["pricing_term"],
+        old,
+        new,
+        row["currency"],
+    )
+
+
+def snapshot_diff(*, old: PriceSnapshot, new: PriceSnapshot) -> SnapshotDiff:
+    """Offerings added, removed and re-priced from snapshot `old` to snapshot `new` (two queries)."""
+    before, after = _offerings(old), _offerings(new)
+    added = [_change(row, None, row["price_per_gpu_hour"]) for key, row in after.items() if key not in before]
+    removed = [_change(row, row["price_per_gpu_hour"], None) for key, row in before.items() if key not in after]
+    changed = [
+        _change(row, before[key]["price_per_gpu_hour"], row["price_per_gpu_hour"])
+        for key, row in after.items()
+        if key in before and before[key]["price_per_gpu_hour"] != row["price_per_gpu_hour"]
+    ]
+    unchanged = sum(1 for key in after if key in before) - len(changed)
+
+    def order(change: PriceChange) -> tuple:
+        return (change.provider, change.gpu_model, change.offering, change.region, change.pricing_term)
+
+    return SnapshotDiff(sorted(added, key=order), sorted(removed, key=order), sorted(changed, key=order), unchanged)
+
+
+def gpu_models_with_prices() -> QuerySet[GpuModel]:
+    return GpuModel.objects.filter(Exists(PriceObservation.objects.filter(gpu_model=OuterRef("pk")))).order_by("name")
+
+
+def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> QuerySet:
+    """Observations as canonical-format values, for `export_prices`."""
+    rows = latest_prices() if latest else PriceObservation.objects.all()
+    if snapshot_id is not None:
+        rows = rows.filter(snapshot_id=snapshot_id)
+    return rows.order_by("observed_on", "provider__name", "offering", "region", "pricing_term", "id").values_list(
+        "provider__name",
+        "provider__kind",
+        "gpu_model__name",
+        "gpus_per_instance",
+        "offering",
+        "region",
+        "pricing_term",
+        "price_per_instance_hour",
+        "price_per_gpu_hour",
+        "currency",
+        "observed_on",
+        "source_url",
+    )

@@ -1,0 +1,315 @@
+"""Writes of the pricing app: reference data, price snapshot imports and scheduled import sources.
+
+Every entry point (upload job, command, schedule, demo seed) ends in `price_snapshot_run`, which is
+atomic (a file with any invalid row writes no observation) and idempotent (prices already known are
+counted, not stored again; a re-observed price on a new date is a new observation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from pricing import fetch
+from pricing.importers import ParseResult, PriceRow, RowError, parse_prices
+from pricing.models import (
+    GpuAlias,
+    GpuModel,
+    ImportSource,
+    PriceImportFile,
+    PriceObservation,
+    PriceSnapshot,
+    Provider,
+    SnapshotOrigin,
+    SnapshotStatus,
+)
+from pricing.selectors import import_catalog
+
+MAX_STORED_SKIPS = 2000
+BULK_BATCH_SIZE = 2000
+
+
+def reference_data_load(*, path: Path) -> dict[str, int]:
+    """Create the providers, GPU models and aliases of a reference fixture that are missing.
+
+    Rows that already exist (matched by name) are left as they are, so edits made in the admin survive.
+    """
+    records = json.loads(Path(path).read_text(encoding="utf-8"))
+    by_model: dict[str, list[dict]] = {}
+    for record in records:
+        by_model.setdefault(record["model"], []).append(record["fields"])
+    created = {}
+    with transaction.atomic():
+        known = set(Provider.objects.values_list("name", flat=True))
+        new = [Provider(**f) for f in by_model.get("pricing.provider", []) if f["name"] not in known]
+        created["providers"] = len(Provider.objects.bulk_create(new))
+        known = set(GpuModel.objects.values_list("name", flat=True))
+        new = [GpuModel(**f) for f in by_model.get("pricing.gpumodel", []) if f["name"] not in known]
+        created["gpu_models"] = len(GpuModel.objects.bulk_create(new))
+        model_ids = dict(GpuModel.objects.values_list("name", "id"))
+        known = set(GpuAlias.objects.values_list("alias", flat=True))
+        new = [
+            GpuAlias(alias=f["alias"], gpu_model_id=model_ids[f["gpu_model"][0]])
+            for f in by_model.get("pricing.gpualias", [])
+            if f["alias"] not in known
+        ]
+        created["aliases"] = len(GpuAlias.objects.bulk_create(new))
+    return created
+
+
+def _worker_label() -> str:
+    return f"{socket.gethostname()} pid {os.getpid()}"
+
+
+def price_snapshot_create(
+    *,
+    content: bytes,
+    origin: str,
+    source: str,
+    file_name: str = "",
+    url: str = "",
+    format: str = "auto",
+    provider_name: str = "",
+    observed_on: date | None = None,
+    created_by: AbstractBaseUser | None = None,
+    keep_file: bool = False,
+) -> PriceSnapshot:
+    """A pending snapshot; with `keep_file` the bytes are stored so a worker elsewhere can import them."""
+    snapshot = PriceSnapshot.objects.create(
+        source=source[:200],
+        origin=origin,
+        file_name=file_name[:500],
+        url=url[:1000],
+        format=format,
+        provider_name=provider_name[:100],
+        default_observed_on=observed_on,
+        sha256=hashlib.sha256(content).hexdigest(),
+        created_by=created_by if created_by and created_by.is_authenticated else None,
+    )
+    if keep_file:
+        PriceImportFile.objects.create(snapshot=snapshot, content=content, size_bytes=len(content))
+    return snapshot
+
+
+def _finish(snapshot: PriceSnapshot, status: str, *, errors: list[dict] | None = None, **counts: int) -> None:
+    snapshot.status = status
+    snapshot.errors = errors or []
+    snapshot.finished_at = timezone.now()
+    for name, value in counts.items():
+        setattr(snapshot, name, value)
+    snapshot.save()
+
+
+def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]) -> PriceSnapshot:
+    errors.sort(key=lambda e: e.line)
+    snapshot.skipped = [s.as_dict() for s in result.skipped[:MAX_STORED_SKIPS]]
+    _finish(
+        snapshot,
+        SnapshotStatus.REJECTED,
+        errors=[e.as_dict() for e in errors],
+        rows_total=result.rows_total,
+        rows_skipped=len(result.skipped),
+        rows_imported=0,
+        rows_unchanged=0,
+    )
+    return snapshot
+
+
+def _known_prices(rows: list[PriceRow]) -> dict[tuple, Decimal]:
+    """Per-GPU prices already stored under the natural keys of `rows`: one query per import."""
+    if not rows:
+        return {}
+    dates = [row.observed_on for row in rows]
+    stored = PriceObservation.objects.filter(
+        provider_id__in={row.provider_id for row in rows},
+        gpu_model_id__in={row.gpu_model_id for row in rows},
+        observed_on__range=(min(dates), max(dates)),
+    ).values_list(
+        "provider_id",
+        "offering",
+        "gpu_model_id",
+        "gpus_per_instance",
+        "region",
+        "pricing_term",
+        "observed_on",
+        "price_per_gpu_hour",
+    )
+    return {values[:7]: values[7] for values in stored.iterator(chunk_size=5000)}
+
+
+def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceObservation]:
+    return [
+        PriceObservation(
+            snapshot_id=snapshot.pk,
+            provider_id=row.provider_id,
+            offering=row.offering,
+            gpu_model_id=row.gpu_model_id,
+            gpus_per_instance=row.gpus_per_instance,
+            region=row.region,
+            pricing_term=row.pricing_term,
+            observed_on=row.observed_on,
+            price_per_instance_hour=row.price_per_instance_hour,
+            price_per_gpu_hour=row.price_per_gpu_hour,
+            currency=row.currency,
+            source_url=row.source_url,
+        )
+        for row in rows
+    ]
+
+
+def price_snapshot_run(*, snapshot: PriceSnapshot, content: bytes) -> PriceSnapshot:
+    """Parse, validate and store one price file as `snapshot`. Returns the finished snapshot."""
+    snapshot.processed_by = _worker_label()
+    max_bytes = settings.PRICE_IMPORT_MAX_BYTES
+    if len(content) > max_bytes:
+        result = ParseResult(format=snapshot.format)
+        reason = f"the file has {len(content):,} bytes; the limit is {max_bytes:,} (PRICE_IMPORT_MAX_BYTES)"
+        return _reject(snapshot, result, [RowError(0, "", "", reason)])
+    result = parse_prices(
+        content,
+        catalog=import_catalog(),
+        requested_format=snapshot.format,
+        provider_name=snapshot.provider_name,
+        observed_on=snapshot.default_observed_on,
+        source_url=snapshot.url,
+        today=timezone.now().date(),
+        max_rows=settings.PRICE_IMPORT_MAX_ROWS,
+    )
+    snapshot.format = result.format
+    if result.errors:
+        return _reject(snapshot, result, result.errors)
+    known = _known_prices(result.rows)
+    conflicts = [
+        RowError(
+            row.line,
+            "price_per_gpu_hour",
+            str(row.price_per_gpu_hour),
+            f"this offering is already recorded at {known[row.key()]} per GPU-hour on {row.observed_on}; "
+            "history is not overwritten, so give the new price its own date",
+        )
+        for row in result.rows
+        if row.key() in known and known[row.key()] != row.price_per_gpu_hour
+    ]
+    if conflicts:
+        return _reject(snapshot, result, conflicts)
+    new_rows = [row for row in result.rows if row.key() not in known]
+    snapshot.skipped = [s.as_dict() for s in result.skipped[:MAX_STORED_SKIPS]]
+    counts = {
+        "rows_total": result.rows_total,
+        "rows_imported": len(new_rows),
+        "rows_unchanged": len(result.rows) - len(new_rows),
+        "rows_skipped": len(result.skipped),
+    }
+    status = SnapshotStatus.DUPLICATE if result.rows and not new_rows else SnapshotStatus.IMPORTED
+    try:
+        with transaction.atomic():
+            PriceObservation.objects.bulk_create(_observations(snapshot, new_rows), batch_size=BULK_BATCH_SIZE)
+            _finish(snapshot, status, **counts)
+    except IntegrityError:
+        reason = "another import stored some of the same prices at the same moment; import the file again"
+        _finish(snapshot, SnapshotStatus.FAILED, errors=[{"line": 0, "column": "", "value": "", "reason": reason}])
+    return snapshot
+
+
+def price_snapshot_import(*, content: bytes, **options) -> PriceSnapshot:
+    """Import a file now, in this process (command, schedule, demo data). Options as `price_snapshot_create`."""
+    snapshot = price_snapshot_create(content=content, **options)
+    PriceSnapshot.objects.filter(pk=snapshot.pk).update(status=SnapshotStatus.RUNNING)
+    snapshot.status = SnapshotStatus.RUNNING
+    return price_snapshot_run(snapshot=snapshot, content=content)
+
+
+def price_snapshot_queue(*, content: bytes, **options) -> PriceSnapshot:
+    """Store an uploaded file and queue its import as a Celery job once the transaction commits."""
+    from pricing.tasks import import_snapshot
+
+    with transaction.atomic():
+        snapshot = price_snapshot_create(content=content, keep_file=True, origin=SnapshotOrigin.UPLOAD, **options)
+        import_snapshot.delay_on_commit(snapshot.pk)
+    return snapshot
+
+
+def price_snapshot_fail(*, snapshot_id: int, reason: str) -> None:
+    """Mark a snapshot failed when its job crashed, so the page polling it stops waiting."""
+    PriceSnapshot.objects.filter(pk=snapshot_id).exclude(status__in=PriceSnapshot.FINISHED).update(
+        status=SnapshotStatus.FAILED,
+        errors=[{"line": 0, "column": "", "value": "", "reason": reason}],
+        finished_at=timezone.now(),
+    )
+
+
+def import_source_run(*, source: ImportSource) -> PriceSnapshot:
+    """Fetch and import one scheduled source; a fetch that fails is recorded as a failed snapshot."""
+    options = {
+        "origin": SnapshotOrigin.SCHEDULE,
+        "source": f"schedule: {source.name}",
+        "format": source.format,
+        "provider_name": source.provider.name if source.provider_id else "",
+    }
+    try:
+        fetched = fetch.read_location(source.location, relative_to=Path(settings.BASE_DIR))
+    except fetch.FetchError as exc:
+        snapshot = price_snapshot_create(content=b"", file_name=source.location, **options)
+        _finish(snapshot, SnapshotStatus.FAILED, errors=[{"line": 0, "column": "", "value": "", "reason": str(exc)}])
+    else:
+        snapshot = price_snapshot_import(
+            content=fetched.content, file_name=fetched.file_name, url=fetched.url, **options
+        )
+    ImportSource.objects.filter(pk=source.pk).update(last_snapshot=snapshot)
+    return snapshot
+
+
+def import_sources_run_due(*, force: bool = False) -> list[PriceSnapshot]:
+    """Run every enabled source whose cadence has elapsed. Each source is claimed with a conditional
+    update of `last_run_at`, so two schedulers running at once never import the same source twice."""
+    now = timezone.now()
+    snapshots = []
+    for source in ImportSource.objects.filter(enabled=True).select_related("provider"):
+        due = source.last_run_at is None or source.last_run_at + timedelta(hours=source.cadence_hours) <= now
+        if not (due or force):
+            continue
+        claimed = ImportSource.objects.filter(pk=source.pk, last_run_at=source.last_run_at)
+        if source.last_run_at is None:
+            claimed = ImportSource.objects.filter(pk=source.pk, last_run_at__isnull=True)
+        if claimed.update(last_run_at=now):
+            snapshots.append(import_source_run(source=source))
+    return snapshots
+
+
+def demo_prices_load(*, manifest: Path) -> list[PriceSnapshot]:
+    """Import the demo price files a manifest lists, skipping files already imported with the same options."""
+    snapshots = []
+    for entry in json.loads(manifest.read_text(encoding="utf-8")):
+        content = (manifest.parent / entry["path"]).read_bytes()
+        sha256 = hashlib.sha256(content).hexdigest()
+        provider_name = entry.get("provider", "")
+        done = PriceSnapshot.objects.filter(
+            sha256=sha256,
+            provider_name=provider_name,
+            status__in=[SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE],
+        )
+        if done.exists():
+            continue
+        observed_on = date.fromisoformat(entry["observed_on"]) if entry.get("observed_on") else None
+        snapshot = price_snapshot_import(
+            content=content,
+            origin=SnapshotOrigin.SEED,
+            source=f"demo: {entry['path']}",
+            file_name=entry["path"],
+            url=entry.get("source_url", ""),
+            format=entry.get("format", "auto"),
+            provider_name=provider_name,
+            observed_on=observed_on,
+        )
+        snapshots.append(snapshot)
+    return snapshots
