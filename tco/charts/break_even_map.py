@@ -94,7 +94,7 @@ def break_even_map(
         for names, row_differences in zip(grid, differences, strict=True)
     ]
     rental = rental_name or "rental"
-    figure = go.Figure(
+    traces: list[go.Heatmap | go.Scatter] = [
         go.Heatmap(
             x=x,
             y=y,
@@ -112,10 +112,10 @@ def break_even_map(
                 "Cheapest: %{text}<br>(negative: owning is cheaper)<extra></extra>"
             ),
         )
-    )
+    ]
     # The legend names each colour band (with its kind): colour is never the only carrier.
     for name, color in zip(categories, colors, strict=True):
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=[None],
                 y=[None],
@@ -161,5 +161,4 @@ def break_even_map(
     layout.update(shapes=shapes, annotations=annotations)
     layout["xaxis"].update(ticksuffix="%", showgrid=False)
     layout["yaxis"].update(showgrid=False)
-    figure.update_layout(layout)
-    return figure
+    return go.Figure(data=traces, layout=layout)

@@ -31,9 +31,9 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> go.Figure:
     currency = result.get("currency", "USD")
     utilizations = curve["utilization"]
     x = percent_values(utilizations)
-    figure = go.Figure()
+    traces: list[go.Scatter | go.Bar] = []
     for option in curve["options"]:
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=x,
                 y=rounded(option["annual_cost"], 0),
@@ -59,7 +59,7 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> go.Figure:
         points_y.append(rounded([cost], 0)[0])
         labels.append([pair["owned"], pair["rental"], format_pct(pair["utilization"])])
     if points_x:
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=points_x,
                 y=points_y,
@@ -82,8 +82,7 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> go.Figure:
     layout.update(shapes=[shape], annotations=[annotation])
     layout["xaxis"].update(range=[-0.5, 100.5], ticksuffix="%")
     layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
-    figure.update_layout(layout)
-    return figure
+    return go.Figure(data=traces, layout=layout)
 
 
 def _tick_prefix(currency: str) -> str:
@@ -95,9 +94,9 @@ def cumulative_cost(result: dict) -> go.Figure:
     currency = result.get("currency", "USD")
     horizon = result["horizon_months"]
     months = list(range(1, horizon + 1))
-    figure = go.Figure()
+    traces: list[go.Scatter | go.Bar] = []
     for option in result["options"]:
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=months,
                 y=rounded(option["cumulative_cost"], 0),
@@ -121,7 +120,7 @@ def cumulative_cost(result: dict) -> go.Figure:
         points_y.append(rounded([owned["cumulative_cost"][month - 1]], 0)[0])
         labels.append([pair["owned"], pair["rental"]])
     if points_x:
-        figure.add_trace(
+        traces.append(
             go.Scatter(
                 x=points_x,
                 y=points_y,
@@ -141,8 +140,7 @@ def cumulative_cost(result: dict) -> go.Figure:
     )
     layout["xaxis"].update(range=[0.5, horizon + 0.5])
     layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
-    figure.update_layout(layout)
-    return figure
+    return go.Figure(data=traces, layout=layout)
 
 
 def _significant(value: float | None) -> float | None:
@@ -167,12 +165,12 @@ def cost_per_accepted_output(result: dict) -> go.Figure:
     shown = [option for option in result["options"] if option[key] is not None]
     missing = [option["name"] for option in result["options"] if option[key] is None]
     shown.sort(key=lambda option: option[key])
-    figure = go.Figure()
+    traces: list[go.Scatter | go.Bar] = []
     for kind in [*KINDS, *sorted({option["kind"] for option in shown} - set(KINDS))]:
         bars = [option for option in shown if option["kind"] == kind]
         if not bars:
             continue
-        figure.add_trace(
+        traces.append(
             go.Bar(
                 orientation="h",
                 y=[legend_name(option["name"], option["kind"]) for option in bars],
@@ -218,5 +216,4 @@ def cost_per_accepted_output(result: dict) -> go.Figure:
                 "font": {"size": 11},
             }
         ]
-    figure.update_layout(layout)
-    return figure
+    return go.Figure(data=traces, layout=layout)

@@ -30,18 +30,16 @@ def utilization_forecast(utilization: Sequence[float], horizon_months: int, *, c
     monthly = expand_utilization(utilization, horizon_months)
     mean = sum(monthly) / len(monthly)
     months = list(range(1, horizon_months + 1))
-    figure = go.Figure(
-        go.Scatter(
-            x=months,
-            y=percent_values(monthly),
-            mode="lines+markers" if horizon_months <= 60 and not compact else "lines",
-            name="Utilization forecast",
-            line={"color": LINE_COLOR, "width": 2},
-            marker={"size": 5},
-            fill="tozeroy",
-            fillcolor=FILL_COLOR,
-            hovertemplate="Month %{x}<br>Utilization %{y:.1f}%<extra></extra>",
-        )
+    trace = go.Scatter(
+        x=months,
+        y=percent_values(monthly),
+        mode="lines+markers" if horizon_months <= 60 and not compact else "lines",
+        name="Utilization forecast",
+        line={"color": LINE_COLOR, "width": 2},
+        marker={"size": 5},
+        fill="tozeroy",
+        fillcolor=FILL_COLOR,
+        hovertemplate="Month %{x}<br>Utilization %{y:.1f}%<extra></extra>",
     )
     if compact:
         layout = base_layout(
@@ -54,5 +52,4 @@ def utilization_forecast(utilization: Sequence[float], horizon_months: int, *, c
         shape, annotation = horizontal_marker(percent_values([mean])[0], f"Mean {format_pct(mean)}")
         layout.update(shapes=[shape], annotations=[annotation], showlegend=False)
     layout["xaxis"].update(range=[0.5, horizon_months + 0.5])
-    figure.update_layout(layout)
-    return figure
+    return go.Figure(data=[trace], layout=layout)

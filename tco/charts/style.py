@@ -68,9 +68,9 @@ def base_layout(title: str, x_title: str, y_title: str, *, compact: bool = False
         }
     return {
         "template": TEMPLATE,
-        "title": {"text": title, "x": 0, "xanchor": "left", "xref": "paper", "font": {"size": 15}},
+        "title": {"text": title, "x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8}, "font": {"size": 15}},
         "autosize": True,
-        "margin": {"l": 8, "r": 8, "t": 40, "b": 8},
+        "margin": {"l": 8, "r": 24, "t": 40, "b": 8},
         # At the bottom of the figure, below the x-axis title, whatever the plot height; wraps on narrow screens.
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "bottom", "yref": "container"},
         "hovermode": "closest",
