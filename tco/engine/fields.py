@@ -58,7 +58,7 @@ def describe(value: Any) -> str:
     if isinstance(value, str):
         return f"'{value}' (text)"
     if isinstance(value, list | tuple):
-        return "a list"
+        return "a list" if value else "an empty list"
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, int | float | Decimal):
@@ -104,6 +104,8 @@ def check_number(value: Any, spec: NumberField) -> tuple[float | int | None, str
     if below or above:
         if spec.lo == 0 and not spec.lo_open and spec.hi is None:
             return None, f"{spec.label} must not be negative; got {fmt(number)}"
+        if spec.lo_open and below:  # name only the side that was crossed: "more than 0 years"
+            return None, f"{spec.label} must be more than {_bound(spec.lo, spec.unit)}{spec.hint}; got {fmt(number)}"
         return None, f"{spec.label} must be {_range_text(spec)}{spec.hint}; got {fmt(number)}"
     return (int(number) if spec.integer else number), None
 

@@ -56,7 +56,9 @@ class OptionChecker(Checker):
             self.add(f"{path}.kind", f"Kind must be one of {', '.join(KINDS)}; got {got}")
             return option
         option["kind"] = kind
-        self.unknown_fields(raw, allowed_option_fields(kind), f"{path}.", f"a {kind} option")
+        self.unknown_fields(
+            raw, allowed_option_fields(kind), f"{path}.", f"an {kind} option" if kind == "api" else f"a {kind} option"
+        )
         for key, spec in numbers_for_kind(kind).items():
             number = self.number(raw, key, spec, f"{path}.{key}")
             if number is not None:

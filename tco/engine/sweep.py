@@ -120,7 +120,7 @@ def _field_spec(axis: str, path: Any, doc: Mapping[str, Any], problems: list[Pro
         option = doc["options"][index]
         numbers = numbers_for_kind(option["kind"])
         if name not in numbers:
-            fail(f"a {option['kind']} option has no numeric field '{name}'")
+            fail(f"an option of kind {option['kind']} has no numeric field '{name}'")
         elif name in OVERRIDES and doc.get("workload") is None:
             fail("an override of throughput or acceptance needs a scenario workload")
         else:

@@ -1,0 +1,87 @@
+"""Small builders of tco-scenario/1 documents for the engine tests."""
+
+from __future__ import annotations
+
+import copy
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+
+def owned(**fields: Any) -> dict[str, Any]:
+    base = {
+        "name": "Own",
+        "kind": "owned",
+        "capex": 320000,
+        "residual_value": 40000,
+        "useful_life_years": 4,
+        "cost_of_capital": 0.07,
+        "power_kw": 10.2,
+        "idle_power_kw": 3.5,
+        "pue": 1.35,
+        "electricity_per_kwh": 0.11,
+        "facility_per_year": 24000,
+        "network_per_year": 6000,
+        "software_per_year": 5000,
+        "support_per_year": 12000,
+        "operations_per_year": 30000,
+    }
+    return _without_drops({**base, **fields})
+
+
+def rental(**fields: Any) -> dict[str, Any]:
+    return _without_drops({"name": "Rent", "kind": "neocloud", "price_per_gpu_hour": 3.99, **fields})
+
+
+def api(**fields: Any) -> dict[str, Any]:
+    base = {"name": "API", "kind": "api", "price_per_million_input_tokens": 0.5, "price_per_million_output_tokens": 1.5}
+    return _without_drops({**base, **fields})
+
+
+WORKLOAD = {
+    "tokens_per_second_per_gpu": 2400,
+    "output_tokens_per_response": 350,
+    "input_tokens_per_response": 1200,
+    "acceptance_rate": 0.9,
+}
+
+
+def scenario(*options: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """A valid document; DESIGN 5.1's example when called without arguments."""
+    base = {
+        "schema": "tco-scenario/1",
+        "name": "Test scenario",
+        "currency": "USD",
+        "horizon_months": 36,
+        "discount_rate": 0.08,
+        "fleet_gpus": 8,
+        "utilization": [0.55],
+        "burst_price_per_gpu_hour": 6.16,
+        "workload": dict(WORKLOAD),
+        "options": list(options)
+        or [owned(name="Own 8x H100"), rental(name="Lambda", price_change_per_year=-0.1), api(name="Hosted API")],
+    }
+    return copy.deepcopy(_without_drops({**base, **fields}))
+
+
+DROP = object()  # pass as a field value to leave the field out
+
+
+def _without_drops(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not DROP}
+
+
+def pct(share: float) -> Decimal:
+    """A utilization as shown: percent rounded half-up to 0.1 (DESIGN 5)."""
+    return (Decimal(repr(share)) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def cents(amount: float) -> Decimal:
+    return Decimal(repr(amount)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def option_result(result: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(o for o in result["options"] if o["name"] == name)
+
+
+def pair(result: dict[str, Any], owned_name: str, rental_name: str) -> dict[str, Any]:
+    return next(p for p in result["break_even"] if p["owned"] == owned_name and p["rental"] == rental_name)
