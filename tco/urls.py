@@ -3,8 +3,26 @@ from __future__ import annotations
 from django.urls import path
 
 from tco import views
+from tco.web import editing, option_views, pages
 
 app_name = "tco"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("scenarios/", pages.scenario_list, name="scenario_list"),
+    path("scenarios/new/", pages.scenario_new, name="scenario_new"),
+    path("scenarios/import/", pages.scenario_import, name="scenario_import"),
+    path("scenarios/<int:pk>/", pages.scenario_detail, name="scenario_detail"),
+    path("scenarios/<int:pk>/export/", pages.scenario_export, name="scenario_export"),
+    path("scenarios/<int:pk>/clone/", pages.scenario_clone_view, name="scenario_clone"),
+    path("scenarios/<int:pk>/delete/", pages.scenario_delete_view, name="scenario_delete"),
+    path("scenarios/<int:pk>/rename/", option_views.scenario_rename_view, name="scenario_rename"),
+    path("scenarios/<int:pk>/field/", editing.scenario_field_view, name="scenario_field"),
+    path("scenarios/<int:pk>/forecast/", editing.forecast_view, name="scenario_forecast"),
+    path("scenarios/<int:pk>/results/", editing.results_view, name="scenario_results"),
+    path("scenarios/<int:pk>/options/add/", option_views.option_add_view, name="option_add"),
+    path("scenarios/<int:pk>/options/<int:option_pk>/field/", editing.option_field_view, name="option_field"),
+    path("scenarios/<int:pk>/options/<int:option_pk>/delete/", option_views.option_delete_view, name="option_delete"),
+    path("scenarios/<int:pk>/options/<int:option_pk>/prices/", option_views.price_picker_view, name="price_picker"),
+    path("scenarios/<int:pk>/options/<int:option_pk>/pick/", option_views.option_pick_view, name="option_pick"),
+    path("scenarios/<int:pk>/checklist/<int:item_pk>/", option_views.diligence_view, name="diligence_update"),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tco.models.option import (
     DILIGENCE_ITEMS,
+    DILIGENCE_KEYS,
     DiligenceStatus,
     OptionKind,
     ScenarioOption,
@@ -14,6 +15,7 @@ from tco.models.scenario import ForecastKind, Scenario
 
 __all__ = [
     "DILIGENCE_ITEMS",
+    "DILIGENCE_KEYS",
     "DiligenceStatus",
     "ForecastKind",
     "OptionKind",

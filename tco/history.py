@@ -1,0 +1,115 @@
+"""Who changed which input from what to what, when: django-simple-history rows turned into lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from tco.models import Scenario, ScenarioOption, SecondaryDiligenceItem
+
+SKIPPED_FIELDS = {
+    "id",
+    "version",
+    "updated_at",
+    "created_at",
+    "position",
+    "owner",
+    "scenario",
+    "option",
+    "assumed_fields",
+    "prefill_note",
+    "price_observation",
+    "gpu_model",
+}
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    when: datetime
+    who: str
+    subject: str
+    action: str  # "created", "changed", "deleted"
+    field: str = ""
+    old: str = ""
+    new: str = ""
+
+
+def _show(value: Any) -> str:
+    if value is None or value == "":
+        return "blank"
+    if isinstance(value, Decimal):
+        text = format(value.normalize(), "f")
+        return text
+    if isinstance(value, list):
+        return f"{len(value)} values"
+    if isinstance(value, dict):
+        return " · ".join(str(v) for k, v in value.items() if v and k in ("provider", "offering", "observed_on"))
+    return str(value)
+
+
+def _tracked_fields(model: type) -> list[tuple[str, str]]:
+    return [
+        (f.attname, str(f.verbose_name))
+        for f in model._meta.concrete_fields
+        if f.name not in SKIPPED_FIELDS and f.attname not in SKIPPED_FIELDS
+    ]
+
+
+def _lines(records: list, fields: list[tuple[str, str]], subject_of, *, show_created: bool = True) -> list[HistoryLine]:
+    by_object: dict[int, list] = {}
+    for record in sorted(records, key=lambda r: r.history_id):
+        by_object.setdefault(record.id, []).append(record)
+    lines: list[HistoryLine] = []
+    for versions in by_object.values():
+        previous = None
+        for record in versions:
+            who = record.history_user.get_username() if record.history_user_id else "system"
+            subject = subject_of(record)
+            if record.history_type == "+":
+                if show_created:
+                    lines.append(HistoryLine(record.history_date, who, subject, "created"))
+            elif record.history_type == "-" and show_created:
+                lines.append(HistoryLine(record.history_date, who, subject, "deleted"))
+            elif previous is not None:
+                for attname, label in fields:
+                    old, new = getattr(previous, attname), getattr(record, attname)
+                    if old != new:
+                        lines.append(
+                            HistoryLine(record.history_date, who, subject, "changed", label, _show(old), _show(new))
+                        )
+            previous = record
+    return lines
+
+
+def scenario_history(scenario: Scenario, *, limit: int = 30) -> list[HistoryLine]:
+    """The latest changes to the scenario, its options and checklists, newest first (three queries)."""
+    window = limit * 3
+    scenario_rows = list(
+        Scenario.history.filter(id=scenario.pk).select_related("history_user").order_by("-history_id")[:window]
+    )
+    option_rows = list(
+        ScenarioOption.history.filter(scenario_id=scenario.pk)
+        .select_related("history_user")
+        .order_by("-history_id")[:window]
+    )
+    option_names = {row.id: row.name for row in sorted(option_rows, key=lambda r: r.history_id)}
+    item_rows = list(
+        SecondaryDiligenceItem.history.filter(option_id__in=list(option_names))
+        .select_related("history_user")
+        .order_by("-history_id")[:window]
+        if option_names
+        else []
+    )
+    lines = _lines(scenario_rows, _tracked_fields(Scenario), lambda r: "scenario")
+    lines += _lines(option_rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”")
+    item_fields = [(a, label) for a, label in _tracked_fields(SecondaryDiligenceItem) if a != "key"]
+    lines += _lines(
+        item_rows,
+        item_fields,
+        lambda r: f"checklist “{r.get_key_display()}” of “{option_names.get(r.option_id, '?')}”",
+        show_created=False,
+    )
+    lines.sort(key=lambda line: line.when, reverse=True)
+    return lines[:limit]

@@ -1,0 +1,142 @@
+"""Read what a user typed into one input: numbers with thousands separators, percentages, blanks.
+
+Range checks are the engine's job (its messages name the document path); this module only turns
+text into the stored type, or says clearly why it cannot.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from tco.documents import FieldProblem, to_decimal
+
+
+@dataclass(frozen=True)
+class InputError(ValueError):
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# Fields entered as an annual fraction or share: "8%" is accepted and means 0.08.
+PERCENT_FIELDS = frozenset(
+    {
+        "discount_rate",
+        "cost_of_capital",
+        "price_change_per_year",
+        "acceptance_rate",
+        "workload_acceptance_rate",
+    }
+)
+SCENARIO_TEXT_FIELDS = frozenset({"name", "currency"})
+SCENARIO_INTEGER_FIELDS = frozenset({"horizon_months", "fleet_gpus"})
+SCENARIO_DECIMAL_FIELDS = frozenset(
+    {
+        "discount_rate",
+        "burst_price_per_gpu_hour",
+        "workload_tokens_per_second_per_gpu",
+        "workload_output_tokens_per_response",
+        "workload_input_tokens_per_response",
+        "workload_acceptance_rate",
+    }
+)
+SCENARIO_EDITABLE_FIELDS = SCENARIO_TEXT_FIELDS | SCENARIO_INTEGER_FIELDS | SCENARIO_DECIMAL_FIELDS
+REQUIRED_SCENARIO_FIELDS = frozenset({"name", "horizon_months", "fleet_gpus", "discount_rate"})
+OPTION_INTEGER_FIELDS = frozenset({"gpu_count", "committed_gpus"})
+
+_PLAIN = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+
+
+def parse_decimal(field: str, text: str, *, percent: bool = False, required: bool = False) -> Decimal | None:
+    """'320,000' → 320000; '8%' → 0.08 (percent fields); blank → None (the engine default)."""
+    raw = text.strip().replace("\u00a0", "").replace(" ", "").replace("$", "")
+    if not raw:
+        if required:
+            raise InputError(field, "required: enter a number")
+        return None
+    is_percent = raw.endswith("%")
+    if is_percent:
+        if not percent:
+            raise InputError(field, f"{text.strip()!r}: a percentage is not expected here; enter a plain number")
+        raw = raw[:-1]
+    if _THOUSANDS.match(raw):
+        raw = raw.replace(",", "")
+    if not _PLAIN.match(raw):
+        hint = " (use . for decimals; commas only between thousands)" if "," in raw else ""
+        raise InputError(field, f"{text.strip()!r} is not a number{hint}")
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        raise InputError(field, f"{text.strip()!r} is not a number") from None
+    if is_percent:
+        value = value / 100
+    problems: list[FieldProblem] = []
+    stored = to_decimal(value, field, problems)
+    if problems:
+        raise InputError(field, problems[0].message)
+    return stored
+
+
+def parse_integer(field: str, text: str, *, required: bool = False) -> int | None:
+    raw = text.strip().replace(",", "").replace(" ", "")
+    if not raw:
+        if required:
+            raise InputError(field, "required: enter a whole number")
+        return None
+    if not re.fullmatch(r"[+-]?\d+", raw):
+        raise InputError(field, f"{text.strip()!r} is not a whole number")
+    value = int(raw)
+    if value < 0:
+        raise InputError(field, f"{value} is negative; enter a whole number of 0 or more")
+    if value > 2_000_000_000:
+        raise InputError(field, f"{value} is too large")
+    return value
+
+
+def parse_scenario_field(field: str, text: str) -> Any:
+    """The stored value of one scenario input, or InputError."""
+    if field not in SCENARIO_EDITABLE_FIELDS:
+        raise InputError(field, f"{field} cannot be edited here")
+    required = field in REQUIRED_SCENARIO_FIELDS
+    if field == "name":
+        name = text.strip()
+        if not name:
+            raise InputError(field, "required: give the scenario a name")
+        if len(name) > 200:
+            raise InputError(field, f"at most 200 characters (got {len(name)})")
+        return name
+    if field == "currency":
+        code = text.strip().upper()
+        if code and not re.fullmatch(r"[A-Z]{3}", code):
+            raise InputError(field, f"{text.strip()!r} is not a 3-letter currency code such as USD or EUR")
+        return code
+    if field in SCENARIO_INTEGER_FIELDS:
+        return parse_integer(field, text, required=required)
+    return parse_decimal(field, text, percent=field in PERCENT_FIELDS, required=required)
+
+
+def parse_option_field(field: str, text: str, *, allowed: tuple[str, ...]) -> Any:
+    """The stored value of one option input, or InputError. `allowed` are the option kind's fields."""
+    if field == "name":
+        name = text.strip()
+        if not name:
+            raise InputError(field, "required: give the option a name")
+        if len(name) > 200:
+            raise InputError(field, f"at most 200 characters (got {len(name)})")
+        return name
+    if field not in allowed:
+        raise InputError(field, f"{field} is not an input of this kind of option")
+    if field == "billing":
+        value = text.strip()
+        if value not in ("", "on_demand", "committed"):
+            raise InputError(field, f"{value!r}: choose on demand or committed")
+        return value
+    if field in OPTION_INTEGER_FIELDS:
+        return parse_integer(field, text)
+    return parse_decimal(field, text, percent=field in PERCENT_FIELDS)

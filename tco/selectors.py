@@ -1,0 +1,86 @@
+"""Reads for the scenario pages: a fixed number of queries however many options a scenario has."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+
+from tco.models import RunStatus, Scenario, ScenarioOption, ScenarioRun, SecondaryDiligenceItem
+
+
+def scenario_with_options(scenario_id: int) -> Scenario:
+    """The scenario with its options and their checklists prefetched (3 queries)."""
+    items = SecondaryDiligenceItem.objects.all()
+    options = ScenarioOption.objects.select_related("price_observation").prefetch_related(
+        Prefetch("diligence_items", queryset=items)
+    )
+    return Scenario.objects.prefetch_related(Prefetch("options", queryset=options)).get(pk=scenario_id)
+
+
+@dataclass
+class RunState:
+    """The latest run (any status) and the latest successful one; the page shows the latter."""
+
+    latest: ScenarioRun | None
+    done: ScenarioRun | None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def polling(self) -> bool:
+        return self.latest is not None and self.latest.status in (RunStatus.PENDING, RunStatus.RUNNING)
+
+    @property
+    def failed(self) -> ScenarioRun | None:
+        return self.latest if self.latest is not None and self.latest.status == RunStatus.FAILED else None
+
+
+def run_state(scenario: Scenario) -> RunState:
+    """Latest run and latest done run in at most two queries."""
+    runs = list(ScenarioRun.objects.filter(scenario=scenario).order_by("-id")[:1])
+    latest = runs[0] if runs else None
+    if latest is None or latest.status == RunStatus.DONE:
+        return RunState(latest=latest, done=latest)
+    done = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()
+    return RunState(latest=latest, done=done)
+
+
+def scenarios_with_latest_results() -> list[tuple[Scenario, ScenarioRun | None]]:
+    """Every scenario with its latest done run (two queries)."""
+    latest_done = ScenarioRun.objects.filter(scenario=OuterRef("pk"), status=RunStatus.DONE).order_by("-id")
+    scenarios = list(
+        Scenario.objects.select_related("owner").annotate(latest_done_id=Subquery(latest_done.values("id")[:1]))
+    )
+    ids = [s.latest_done_id for s in scenarios if s.latest_done_id]
+    runs = ScenarioRun.objects.in_bulk(ids) if ids else {}
+    return [(s, runs.get(s.latest_done_id)) for s in scenarios]
+
+
+def recent_scenarios(limit: int = 5) -> list[tuple[Scenario, ScenarioRun | None]]:
+    return scenarios_with_latest_results()[:limit]
+
+
+def market_prices(
+    *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25
+) -> QuerySet:
+    """Latest observation per offering for the price picker, cheapest first, filtered by the search."""
+    from pricing.models import PriceObservation
+
+    try:  # the Market's own notion of "latest" when it provides one
+        from pricing.selectors import latest_prices
+
+        rows = latest_prices()
+    except (ImportError, TypeError):
+        rows = PriceObservation.objects.all()
+    if gpu:
+        rows = rows.filter(gpu_model__name__icontains=gpu)
+    if provider:
+        rows = rows.filter(provider__name__icontains=provider)
+    if term:
+        rows = rows.filter(pricing_term=term)
+    if currency:
+        rows = rows.filter(currency=currency)
+    return rows.select_related("provider", "gpu_model", "snapshot").order_by(
+        "price_per_gpu_hour", "provider__name", "-observed_on"
+    )[:limit]

@@ -1,0 +1,46 @@
+"""Write services (keyword-only, transactional). Views and commands call these, never the ORM directly."""
+
+from __future__ import annotations
+
+from tco.services.common import Change, VersionConflict, document_problems
+from tco.services.options import (
+    PriceChoiceError,
+    diligence_update,
+    option_add,
+    option_delete,
+    option_pick_price,
+    option_update,
+    price_source_for,
+)
+from tco.services.runs import run_execute, run_queue
+from tco.services.scenarios import (
+    forecast_update,
+    scenario_clone,
+    scenario_create,
+    scenario_create_from_document,
+    scenario_delete,
+    scenario_rename,
+    scenario_update_field,
+)
+
+__all__ = [
+    "Change",
+    "PriceChoiceError",
+    "VersionConflict",
+    "diligence_update",
+    "document_problems",
+    "forecast_update",
+    "option_add",
+    "option_delete",
+    "option_pick_price",
+    "option_update",
+    "price_source_for",
+    "run_execute",
+    "run_queue",
+    "scenario_clone",
+    "scenario_create",
+    "scenario_create_from_document",
+    "scenario_delete",
+    "scenario_rename",
+    "scenario_update_field",
+]

@@ -1,0 +1,71 @@
+"""Shared pieces of the write services: the optimistic version check and "save, then recompute"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import F
+from django.utils import timezone
+
+from tco.engine import Problem, ScenarioError, validate
+from tco.models import Scenario, ScenarioRun
+
+
+class VersionConflict(Exception):
+    """The scenario changed since the form was rendered: the save is refused, nothing is written."""
+
+    def __init__(self, *, scenario: Scenario, expected_version: int):
+        self.scenario = scenario
+        self.expected_version = expected_version
+        super().__init__(
+            f"{scenario.name!r} was changed by someone else (now version {scenario.version}, "
+            f"you edited version {expected_version}); your change was not saved."
+        )
+
+
+@dataclass
+class Change:
+    """What a write service did: the scenario as saved, its validation problems, the queued run."""
+
+    scenario: Scenario
+    problems: list[Problem] = field(default_factory=list)
+    run: ScenarioRun | None = None
+
+
+def document_problems(document: dict) -> list[Problem]:
+    """Every problem the engine finds in a document (empty when it can be evaluated)."""
+    try:
+        validate(document)
+    except ScenarioError as error:
+        return list(error.problems)
+    return []
+
+
+def claim_version(*, scenario_id: int, expected_version: int | None) -> Scenario:
+    """Bump the version if it is still `expected_version` (else VersionConflict); return the fresh row.
+
+    One conditional UPDATE: correct under concurrent saves on PostgreSQL and SQLite alike. Call it
+    inside transaction.atomic(). `expected_version=None` skips the check (commands, imports).
+    """
+    rows = Scenario.objects.filter(pk=scenario_id)
+    if expected_version is not None:
+        rows = rows.filter(version=expected_version)
+    if not rows.update(version=F("version") + 1, updated_at=timezone.now()):
+        raise VersionConflict(scenario=Scenario.objects.get(pk=scenario_id), expected_version=expected_version or 0)
+    return Scenario.objects.select_for_update().get(pk=scenario_id)
+
+
+def set_history_user(instance: object, user: object | None) -> None:
+    """Attribute history rows to `user` outside a request (commands, tasks)."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        instance._history_user = user  # type: ignore[attr-defined]
+
+
+def recompute_if_valid(*, scenario: Scenario, user: object | None) -> Change:
+    """After a save: validate the new document; queue an evaluation when the engine accepts it."""
+    from tco.services.runs import run_queue
+
+    document = scenario.to_document()
+    problems = document_problems(document)
+    run = None if problems else run_queue(scenario=scenario, user=user, document=document)
+    return Change(scenario=scenario, problems=problems, run=run)

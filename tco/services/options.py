@@ -1,0 +1,178 @@
+"""Write services for a scenario's options: add (prefilled), edit, delete, pick a Market price, diligence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+
+from tco.models import (
+    DILIGENCE_KEYS,
+    DiligenceStatus,
+    OptionKind,
+    Scenario,
+    ScenarioOption,
+    SecondaryDiligenceItem,
+)
+from tco.models.option import OWNED_KINDS, RENTAL_KINDS, fields_for_kind
+from tco.prefill import owned_prefill
+from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
+from tco.services.scenarios import create_diligence_items
+
+DEFAULT_NAMES = {
+    OptionKind.OWNED: "Own {count}x {gpu} (new)",
+    OptionKind.SECONDARY: "Own {count}x {gpu} (secondary)",
+    OptionKind.HYPERSCALER: "Hyperscaler rental",
+    OptionKind.NEOCLOUD: "Neocloud rental",
+    OptionKind.MARKETPLACE: "Marketplace rental",
+    OptionKind.API: "Managed model API",
+}
+
+
+class PriceChoiceError(ValueError):
+    """A Market price that cannot be used for this option (wrong currency, not a GPU rental)."""
+
+
+def option_add(
+    *,
+    scenario: Scenario,
+    user: AbstractBaseUser | None,
+    expected_version: int | None,
+    kind: str,
+    gpu_model: Any = None,
+    name: str = "",
+) -> tuple[ScenarioOption, Change]:
+    """Append an option. Owned and secondary ones start from typical figures for `gpu_model`
+    (marked as assumptions); rentals and APIs start empty, to be picked from the Market or typed in."""
+    if kind not in OptionKind.values:
+        raise ValueError(f"{kind!r} is not an option kind")
+    with transaction.atomic():
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        position = (fresh.options.aggregate(last=Max("position"))["last"] or 0) + 1
+        option = ScenarioOption(scenario=fresh, kind=kind, position=position)
+        if kind in OWNED_KINDS and gpu_model is not None:
+            prefill = owned_prefill(
+                gpu_name=gpu_model.name,
+                gpu_count=fresh.fleet_gpus,
+                tdp_watts=gpu_model.tdp_watts,
+                server_capex_per_gpu=gpu_model.typical_server_capex_per_gpu,
+                secondary=kind == OptionKind.SECONDARY,
+            )
+            for field, value in prefill.values.items():
+                setattr(option, field, value)
+            option.gpu_model = gpu_model
+            option.assumed_fields = prefill.assumed_fields
+            option.prefill_note = prefill.note
+        gpu = gpu_model.name if gpu_model is not None else "GPU"
+        option.name = (name.strip() or DEFAULT_NAMES[kind].format(count=fresh.fleet_gpus, gpu=gpu))[:200]
+        set_history_user(option, user)
+        option.save()
+        if kind == OptionKind.SECONDARY:
+            create_diligence_items(option=option, user=user)
+        return option, recompute_if_valid(scenario=fresh, user=user)
+
+
+def option_update(
+    *,
+    option: ScenarioOption,
+    user: AbstractBaseUser | None,
+    expected_version: int | None,
+    field: str,
+    value: Any,
+) -> Change:
+    """Set one option input (already parsed). Typing a different price drops the Market provenance:
+    the price is then the user's, not the observation's."""
+    if field != "name" and field not in fields_for_kind(option.kind):
+        raise ValueError(f"{field} is not an input of a {option.kind} option")
+    with transaction.atomic():
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
+        if field == "price_per_gpu_hour" and value != fresh.price_per_gpu_hour:
+            fresh.price_source = None
+            fresh.price_observation = None
+        setattr(fresh, field, value)
+        if field in fresh.assumed_fields:
+            fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
+        set_history_user(fresh, user)
+        fresh.save()
+        return recompute_if_valid(scenario=fresh_scenario, user=user)
+
+
+def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None) -> Change:
+    with transaction.atomic():
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
+        set_history_user(fresh, user)
+        fresh.delete()
+        return recompute_if_valid(scenario=fresh_scenario, user=user)
+
+
+def price_source_for(observation: Any) -> dict[str, Any]:
+    """The provenance copied onto an option (the document's `price_source`)."""
+    return {
+        "provider": observation.provider.name,
+        "offering": observation.offering,
+        "region": observation.region or None,
+        "pricing_term": observation.pricing_term,
+        "observed_on": observation.observed_on.isoformat(),
+        "source_url": observation.source_url or None,
+        "price_observation_id": observation.pk,
+        "snapshot_id": observation.snapshot_id,
+    }
+
+
+def option_pick_price(
+    *, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None, observation: Any
+) -> Change:
+    """Use a Market price for a rental option: the $/GPU-hour and its provenance are copied onto the
+    option, so later imports never change it. The option's kind follows the provider's kind."""
+    if option.kind not in RENTAL_KINDS:
+        raise PriceChoiceError("Only hyperscaler, neocloud and marketplace options take a $/GPU-hour price.")
+    with transaction.atomic():
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        if observation.currency != fresh_scenario.currency_code:
+            raise PriceChoiceError(
+                f"That price is in {observation.currency}; this scenario is in {fresh_scenario.currency_code}. "
+                "Pick a price in the scenario's currency or change the scenario's currency first."
+            )
+        fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
+        if fresh.name in DEFAULT_NAMES.values() or not fresh.name:
+            fresh.name = f"{observation.provider.name} {observation.offering}"[:200]
+        if observation.provider.kind in RENTAL_KINDS:
+            fresh.kind = observation.provider.kind
+        fresh.price_per_gpu_hour = observation.price_per_gpu_hour
+        fresh.price_source = price_source_for(observation)
+        fresh.price_observation = observation
+        fresh.gpu_model_id = observation.gpu_model_id
+        set_history_user(fresh, user)
+        fresh.save()
+        return recompute_if_valid(scenario=fresh_scenario, user=user)
+
+
+def diligence_update(
+    *,
+    item: SecondaryDiligenceItem,
+    user: AbstractBaseUser | None,
+    expected_version: int | None,
+    status: str,
+    note: str,
+    warranty_months: int | None = None,
+) -> SecondaryDiligenceItem:
+    """Record the state of one checklist item. Bumps the version (two people must not overwrite each
+    other's notes) but queues no evaluation: the checklist does not enter the numbers."""
+    if status not in DiligenceStatus.values:
+        raise ValueError(f"{status!r} is not a checklist status")
+    if item.key not in DILIGENCE_KEYS:
+        raise ValueError(f"{item.key!r} is not a checklist item")
+    with transaction.atomic():
+        fresh_scenario = claim_version(scenario_id=item.option.scenario_id, expected_version=expected_version)
+        fresh = SecondaryDiligenceItem.objects.get(pk=item.pk, option__scenario=fresh_scenario)
+        fresh.status = status
+        fresh.note = note.strip()
+        if fresh.key == "warranty_months":
+            fresh.warranty_months = warranty_months
+        set_history_user(fresh, user)
+        fresh.save()
+        return fresh

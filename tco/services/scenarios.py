@@ -1,0 +1,204 @@
+"""Write services for scenarios: create (blank or from a document), edit, forecast, clone, rename, delete."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from tco.documents import document_to_fields
+from tco.engine import Problem, ScenarioError, validate
+from tco.forecast import ForecastError, check_forecast_parameters
+from tco.inputs import SCENARIO_EDITABLE_FIELDS
+from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
+from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
+
+BLANK_DEFAULTS: dict[str, Any] = {
+    "currency": "USD",
+    "horizon_months": 36,
+    "discount_rate": Decimal("0.08"),
+    "fleet_gpus": 8,
+    "forecast_kind": ForecastKind.FLAT,
+    "forecast_flat_utilization": Decimal("0.6"),
+}
+
+
+def scenario_create(*, user: AbstractBaseUser | None, name: str) -> Scenario:
+    """A blank scenario (8 GPUs, 36 months, 8 % discount rate, flat 60 % utilization) with no options yet."""
+    with transaction.atomic():
+        scenario = Scenario(name=name, owner=_user_or_none(user), **BLANK_DEFAULTS)
+        set_history_user(scenario, user)
+        scenario.save()
+    return scenario
+
+
+def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | None) -> Scenario:
+    """Create a scenario (and its options) from a tco-scenario/1 document and queue its evaluation.
+
+    Raises ScenarioError listing every problem (the engine's, plus values the database cannot
+    store exactly); nothing is written then. Exporting the new scenario gives the document back.
+    """
+    if not isinstance(document, dict):
+        raise ScenarioError([Problem("", "the file must hold one JSON object (a tco-scenario/1 document)")])
+    validate(document)
+    scenario_fields, option_fields, storage_problems = document_to_fields(document)
+    if storage_problems:
+        raise ScenarioError([Problem(problem.path, problem.message) for problem in storage_problems])
+    with transaction.atomic():
+        scenario = Scenario(owner=_user_or_none(user), **scenario_fields)
+        set_history_user(scenario, user)
+        scenario.save()
+        for fields in option_fields:
+            option = ScenarioOption(scenario=scenario, **fields)
+            _link_observation(option)
+            set_history_user(option, user)
+            option.save()
+            if option.kind == OptionKind.SECONDARY:
+                create_diligence_items(option=option, user=user)
+        recompute_if_valid(scenario=scenario, user=user)
+    return scenario
+
+
+def scenario_update_field(
+    *, scenario: Scenario, user: AbstractBaseUser | None, field: str, value: Any, expected_version: int | None
+) -> Change:
+    """Set one scenario input (already parsed), bump the version, recompute when the document is valid.
+
+    Invalid values are kept (the user's input is never thrown away) and reported as problems;
+    the last good results stay until the document is valid again.
+    """
+    if field not in SCENARIO_EDITABLE_FIELDS:
+        raise ValueError(f"{field} is not an editable scenario field")
+    with transaction.atomic():
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        setattr(fresh, field, value)
+        set_history_user(fresh, user)
+        fresh.save()
+        return recompute_if_valid(scenario=fresh, user=user)
+
+
+def scenario_rename(
+    *, scenario: Scenario, user: AbstractBaseUser | None, name: str, expected_version: int | None
+) -> Change:
+    return scenario_update_field(
+        scenario=scenario, user=user, field="name", value=name.strip(), expected_version=expected_version
+    )
+
+
+def forecast_update(
+    *,
+    scenario: Scenario,
+    user: AbstractBaseUser | None,
+    expected_version: int | None,
+    kind: str,
+    flat: Decimal | None = None,
+    ramp_from: Decimal | None = None,
+    ramp_to: Decimal | None = None,
+    seasonal_base: Decimal | None = None,
+    seasonal_amplitude: Decimal | None = None,
+    seasonal_peak_month: int | None = None,
+    pasted: list[float] | None = None,
+) -> Change:
+    """Replace the utilization forecast. Raises ForecastError (nothing saved) for unusable parameters."""
+    if kind not in ForecastKind.values:
+        raise ForecastError("forecast_kind", f"{kind!r} is not a forecast kind; choose flat, ramp, seasonal or pasted")
+    problems = check_forecast_parameters(
+        kind=kind,
+        flat=flat,
+        ramp_from=ramp_from,
+        ramp_to=ramp_to,
+        seasonal_base=seasonal_base,
+        seasonal_amplitude=seasonal_amplitude,
+        seasonal_peak_month=seasonal_peak_month,
+    )
+    if problems:
+        raise problems[0]
+    if kind == ForecastKind.PASTED and not pasted:
+        raise ForecastError("forecast_pasted", "paste at least one number")
+    with transaction.atomic():
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh.forecast_kind = kind
+        # Keep the other kinds' parameters so switching back and forth loses nothing.
+        if kind == ForecastKind.FLAT:
+            fresh.forecast_flat_utilization = flat
+        elif kind == ForecastKind.RAMP:
+            fresh.forecast_ramp_from_utilization = ramp_from
+            fresh.forecast_ramp_to_utilization = ramp_to
+        elif kind == ForecastKind.SEASONAL:
+            fresh.forecast_seasonal_base_utilization = seasonal_base
+            fresh.forecast_seasonal_amplitude = seasonal_amplitude
+            fresh.forecast_seasonal_peak_month = seasonal_peak_month
+        else:
+            fresh.forecast_pasted_utilization = list(pasted or [])
+        set_history_user(fresh, user)
+        fresh.save()
+        return recompute_if_valid(scenario=fresh, user=user)
+
+
+def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: str | None = None) -> Scenario:
+    """A copy with its options and diligence checklist, owned by `user`, at version 1."""
+    source_options = list(scenario.options.prefetch_related("diligence_items"))
+    with transaction.atomic():
+        copy = Scenario.objects.get(pk=scenario.pk)
+        copy.pk = None
+        copy.id = None
+        copy.name = (name or f"Copy of {scenario.name}")[:200]
+        copy.version = 1
+        copy.owner = _user_or_none(user)
+        copy._state.adding = True
+        set_history_user(copy, user)
+        copy.save()
+        for option in source_options:
+            items = list(option.diligence_items.all())
+            option.pk = None
+            option.id = None
+            option.scenario = copy
+            option._state.adding = True
+            set_history_user(option, user)
+            option.save()
+            for item in items:
+                item.pk = None
+                item.id = None
+                item.option = option
+                item._state.adding = True
+                set_history_user(item, user)
+                item.save()
+        recompute_if_valid(scenario=copy, user=user)
+    return copy
+
+
+def scenario_delete(*, scenario: Scenario, user: AbstractBaseUser | None) -> None:
+    """Delete the scenario with its options, checklist and runs (history rows are kept)."""
+    with transaction.atomic():
+        set_history_user(scenario, user)
+        scenario.delete()
+
+
+def create_diligence_items(*, option: ScenarioOption, user: AbstractBaseUser | None) -> None:
+    for key, _label, _help in DILIGENCE_ITEMS:
+        item = SecondaryDiligenceItem(option=option, key=key)
+        set_history_user(item, user)
+        item.save()
+
+
+def _link_observation(option: ScenarioOption) -> None:
+    """Re-link an imported option to its Market observation when it is the same price in this database."""
+    from pricing.models import PriceObservation
+
+    source = option.price_source or {}
+    observation_id = source.get("price_observation_id")
+    if not isinstance(observation_id, int) or isinstance(observation_id, bool) or option.price_per_gpu_hour is None:
+        return
+    observation = PriceObservation.objects.select_related("provider").filter(pk=observation_id).first()
+    if (
+        observation is not None
+        and observation.price_per_gpu_hour == option.price_per_gpu_hour
+        and observation.provider.name == source.get("provider")
+    ):
+        option.price_observation = observation
+
+
+def _user_or_none(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    return user if user is not None and user.is_authenticated else None

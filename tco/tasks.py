@@ -1,0 +1,28 @@
+"""Celery tasks of the TCO app. A task takes ids, claims its row, and calls a service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from tco.models import RunStatus, ScenarioRun
+from tco.services import run_execute
+
+
+@shared_task(bind=True, max_retries=3)
+def scenario_evaluate(self, run_id: int) -> str:
+    """Evaluate one queued run. The conditional update pending → running makes a run execute once
+    even if the message is delivered twice; a lost database connection puts it back and retries."""
+    claimed = ScenarioRun.objects.filter(pk=run_id, status=RunStatus.PENDING).update(
+        status=RunStatus.RUNNING, started_at=timezone.now()
+    )
+    if not claimed:
+        return "already claimed"
+    run = ScenarioRun.objects.get(pk=run_id)
+    try:
+        run_execute(run=run)
+    except (OperationalError, InterfaceError) as error:
+        ScenarioRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(status=RunStatus.PENDING)
+        raise self.retry(exc=error, countdown=2**self.request.retries) from error
+    return run.status

@@ -1,0 +1,1 @@
+"""Scenario pages and their htmx endpoints (the Overview stays in tco/views.py)."""

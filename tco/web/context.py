@@ -1,0 +1,141 @@
+"""Template context for the scenario page and its partials (no writes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+
+from tco.charts import figure_to_dict, utilization_forecast
+from tco.forecast import mean_utilization
+from tco.history import scenario_history
+from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
+from tco.presentation import break_even_rows, headline, option_rows
+from tco.selectors import RunState, run_state
+from tco.services import document_problems
+from tco.web.access import can_edit
+from tco.web.fields import SCENARIO_BASICS, WORKLOAD_FIELDS, error_map, input_text, option_views, scenario_field
+
+SECTION_KEYS = ("general", "options", "forecast", "workload")
+
+
+@dataclass
+class Answer:
+    """What the results panel shows for one done run."""
+
+    run: ScenarioRun
+    headline: dict
+    break_even: list[dict]
+    options: list[dict]
+    figures: list[tuple[str, str, dict]]  # (key, element id, figure)
+    currency: str
+
+
+FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "break_even_map", "forecast")
+
+
+def answer_for(run: ScenarioRun | None) -> Answer | None:
+    if run is None or not run.result:
+        return None
+    figures = run.figures or {}
+    return Answer(
+        run=run,
+        headline=headline(run.document, run.result),
+        break_even=break_even_rows(run.document, run.result),
+        options=option_rows(run.document, run.result),
+        figures=[(key, f"fig-{key}-{run.pk}", figures[key]) for key in FIGURE_ORDER if key in figures],
+        currency=run.result.get("currency", "USD"),
+    )
+
+
+def results_context(scenario: Scenario, document: dict, state: RunState, problems: list) -> dict[str, Any]:
+    done = state.done
+    return {
+        "scenario": scenario,
+        "state": state,
+        "polling": state.polling,
+        "stale": done is not None and (done.document != document or bool(problems)),
+        "has_problems": bool(problems),
+        "answer": answer_for(done),
+    }
+
+
+def forecast_context(scenario: Scenario, errors: dict[str, str], values: dict[str, str] | None = None) -> dict:
+    """The forecast editor: current parameters (or the user's rejected input) and a small preview."""
+    utilization = scenario.utilization_values()
+    preview = None
+    if utilization and (len(utilization) in (1, scenario.horizon_months)) and all(0 <= u <= 1 for u in utilization):
+        preview = figure_to_dict(utilization_forecast(utilization, scenario.horizon_months, compact=True))
+    texts = {
+        "forecast_flat_utilization": input_text(scenario.forecast_flat_utilization),
+        "forecast_ramp_from_utilization": input_text(scenario.forecast_ramp_from_utilization),
+        "forecast_ramp_to_utilization": input_text(scenario.forecast_ramp_to_utilization),
+        "forecast_seasonal_base_utilization": input_text(scenario.forecast_seasonal_base_utilization),
+        "forecast_seasonal_amplitude": input_text(scenario.forecast_seasonal_amplitude),
+        "forecast_seasonal_peak_month": input_text(scenario.forecast_seasonal_peak_month),
+        "forecast_pasted": "\n".join(repr(float(v)) for v in scenario.forecast_pasted_utilization),
+        "forecast_kind": scenario.forecast_kind,
+    }
+    texts.update(values or {})
+    return {
+        "forecast": texts,
+        "forecast_kinds": ForecastKind.choices,
+        "forecast_error": errors.get("forecast", ""),
+        "forecast_preview": preview,
+        "forecast_mean": mean_utilization(utilization),
+        "forecast_months": len(utilization),
+    }
+
+
+def workspace_context(
+    request: HttpRequest,
+    scenario: Scenario,
+    *,
+    extra_errors: dict[str, str] | None = None,
+    forecast_values: dict[str, str] | None = None,
+    conflict: str = "",
+    with_history: bool = True,
+) -> dict[str, Any]:
+    """Everything the scenario page renders. Query count is independent of the number of options."""
+    options = list(scenario.options.all())
+    document = scenario.to_document(options)
+    problems: list = document_problems(document)
+    state = run_state(scenario)
+    if not problems and state.failed is not None and state.failed.document == document:
+        problems = state.failed.problems
+    errors = error_map(problems, [option.pk for option in options])
+    errors.update(extra_errors or {})
+    basics = [scenario_field(scenario, name, errors) for name in SCENARIO_BASICS]
+    workload = [scenario_field(scenario, name, errors) for name in WORKLOAD_FIELDS]
+    name_field = scenario_field(scenario, "name", errors)
+    views = option_views(scenario, options, errors)
+    known = {f.key for f in [*basics, *workload, name_field]} | set(SECTION_KEYS)
+    for view in views:
+        known |= {view.key, view.name_field.key, *(f.key for f in view.fields), *(f"d{i.pk}" for i in view.diligence)}
+    context = {
+        "scenario": scenario,
+        "document": document,
+        "can_edit": can_edit(request),
+        "basics": basics,
+        "workload": workload,
+        "name_field": name_field,
+        "option_views": views,
+        "field_errors": {key: message for key, message in errors.items() if key in known and key != "general"},
+        "general_errors": [message for key, message in errors.items() if key not in known or key == "general"],
+        "section_errors": {key: errors.get(key, "") for key in SECTION_KEYS},
+        "conflict": conflict,
+        "option_kinds": OptionKind.choices,
+        "diligence_statuses": DiligenceStatus.choices,
+        **forecast_context(scenario, errors, forecast_values),
+        **results_context(scenario, document, state, problems),
+    }
+    if with_history:
+        context["history"] = scenario_history(scenario)
+    return context
+
+
+def gpu_models() -> list:
+    from pricing.models import GpuModel
+
+    return list(GpuModel.objects.only("id", "name", "tdp_watts", "typical_server_capex_per_gpu").order_by("name"))

@@ -1,0 +1,134 @@
+"""htmx endpoints that edit a scenario in place; each saves through a service and answers with fragments."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HTMX_STOP_POLLING
+
+from tco.forecast import ForecastError, parse_pasted_column
+from tco.inputs import InputError, parse_decimal, parse_integer, parse_option_field, parse_scenario_field
+from tco.models import ScenarioOption
+from tco.selectors import run_state
+from tco.services import (
+    VersionConflict,
+    forecast_update,
+    option_update,
+    scenario_update_field,
+)
+from tco.web.access import _get_scenario_for_user
+from tco.web.context import answer_for, workspace_context
+from tco.web.fields import option_fields, scenario_field
+from tco.web.responses import conflict_response, edit_response, input_error_response
+
+FIELD = "tco/scenario_detail.html#field"
+
+
+def expected_version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return -1  # a form without a version is treated as stale rather than trusted
+
+
+@require_POST
+def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = _get_scenario_for_user(request, pk, write=True)
+    field, text = request.POST.get("field", ""), request.POST.get("value", "")
+    try:
+        value = parse_scenario_field(field, text)
+    except InputError as error:
+        view = scenario_field(scenario, field, {f"s-{field}": error.message}) if hasattr(scenario, field) else None
+        if view is None:
+            return HttpResponse(status=400)
+        view.text = text
+        return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
+    try:
+        scenario_update_field(
+            scenario=scenario, user=request.user, field=field, value=value, expected_version=expected_version(request)
+        )
+    except VersionConflict as conflict:
+        return conflict_response(request, conflict, f" ({scenario_field(scenario, field, {}).label} → {text})")
+    return edit_response(request, scenario, FIELD, target_key=f"s-{field}")
+
+
+@require_POST
+def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
+    scenario = _get_scenario_for_user(request, pk, write=True)
+    option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
+    field, text = request.POST.get("field", ""), request.POST.get("value", "")
+    try:
+        value = parse_option_field(field, text, allowed=option.document_fields())
+    except InputError as error:
+        views = [f for f in option_fields(option, scenario.currency_code, {f"o{option.pk}-{field}": error.message})]
+        view = next((f for f in views if f.name == field), None)
+        if view is None:
+            return HttpResponse(status=400)
+        view.text = text
+        return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
+    try:
+        option_update(
+            option=option, user=request.user, expected_version=expected_version(request), field=field, value=value
+        )
+    except VersionConflict as conflict:
+        return conflict_response(request, conflict, f" ({option.name}: {field} → {text})")
+    return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}")
+
+
+FORECAST_DECIMALS = (
+    ("flat", "forecast_flat_utilization"),
+    ("ramp_from", "forecast_ramp_from_utilization"),
+    ("ramp_to", "forecast_ramp_to_utilization"),
+    ("seasonal_base", "forecast_seasonal_base_utilization"),
+    ("seasonal_amplitude", "forecast_seasonal_amplitude"),
+)
+
+
+@require_POST
+def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = _get_scenario_for_user(request, pk, write=True)
+    posted = {key: request.POST.get(key, "") for key in [name for _, name in FORECAST_DECIMALS]}
+    posted["forecast_seasonal_peak_month"] = request.POST.get("forecast_seasonal_peak_month", "")
+    posted["forecast_pasted"] = request.POST.get("forecast_pasted", "")
+    posted["forecast_kind"] = kind = request.POST.get("forecast_kind", "")
+    fragment = "tco/scenario_detail.html#forecast"
+    try:
+        params = {arg: parse_decimal(name, posted[name], percent=True) for arg, name in FORECAST_DECIMALS}
+        params["seasonal_peak_month"] = parse_integer(
+            "forecast_seasonal_peak_month", posted["forecast_seasonal_peak_month"]
+        )
+        if kind == "pasted":
+            params["pasted"] = parse_pasted_column(posted["forecast_pasted"], horizon_months=scenario.horizon_months)
+        forecast_update(
+            scenario=scenario, user=request.user, expected_version=expected_version(request), kind=kind, **params
+        )
+    except (InputError, ForecastError) as error:
+        return edit_response(
+            request, scenario, fragment, extra_errors={"forecast": f"{error.message}"}, forecast_values=posted
+        )
+    except VersionConflict as conflict:
+        return conflict_response(request, conflict, " (the utilization forecast)")
+    return edit_response(request, scenario, fragment)
+
+
+@require_GET
+def results_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results panel; htmx polls it every second while a run is pending or running."""
+    scenario = _get_scenario_for_user(request, pk, options=True)
+    state = run_state(scenario)
+    if state.polling:
+        context = {"scenario": scenario, "state": state, "polling": True, "stale": True, "answer": None}
+        if state.done is not None:
+            context["answer"] = answer_for(state.done)
+        return render(request, "tco/scenario_detail.html#results", context)
+    context = workspace_context(request, scenario, with_history=True)
+    html = render_to_string("tco/scenario_detail.html#results", context, request=request)
+    if request.htmx:
+        context["oob_skip_results"] = True
+        html += render_to_string("tco/_oob.html", context, request=request)
+    response = HttpResponse(html)
+    if request.htmx:
+        response.status_code = HTMX_STOP_POLLING
+    return response

@@ -1,0 +1,111 @@
+"""Scenario pages: list, create (blank, demo, import), the workspace, export, clone, rename, delete."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tco.demos import demo, demos
+from tco.engine import ScenarioError
+from tco.presentation import headline
+from tco.selectors import scenarios_with_latest_results
+from tco.services import scenario_clone, scenario_create, scenario_create_from_document, scenario_delete
+from tco.web.access import _get_scenario_for_user, can_edit, require_role
+from tco.web.context import gpu_models, workspace_context
+
+IMPORT_MAX_BYTES = 1024 * 1024
+
+
+@require_GET
+def scenario_list(request: HttpRequest) -> HttpResponse:
+    require_role(request, write=False)
+    rows = []
+    for scenario, run in scenarios_with_latest_results():
+        answer = headline(run.document, run.result)["sentence"] if run is not None else ""
+        stale = run is not None and run.scenario_version != scenario.version
+        rows.append({"scenario": scenario, "run": run, "answer": answer, "stale": stale})
+    context = {"rows": rows, "demos": demos(), "can_edit": can_edit(request)}
+    return render(request, "tco/scenario_list.html", context)
+
+
+@require_POST
+def scenario_new(request: HttpRequest) -> HttpResponse:
+    require_role(request, write=True)
+    slug = request.POST.get("demo", "")
+    if slug:
+        chosen = demo(slug)
+        if chosen is None:
+            messages.error(request, f"There is no demo scenario called {slug!r}.")
+            return redirect("tco:scenario_list")
+        scenario = scenario_create_from_document(document=chosen.document, user=request.user)
+    else:
+        name = request.POST.get("name", "").strip()[:200] or "Untitled scenario"
+        scenario = scenario_create(user=request.user, name=name)
+    return redirect("tco:scenario_detail", pk=scenario.pk)
+
+
+@require_POST
+def scenario_import(request: HttpRequest) -> HttpResponse:
+    """Upload a tco-scenario/1 JSON file; every problem is listed, nothing is created on error."""
+    require_role(request, write=True)
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, "Choose a scenario JSON file to import.")
+        return redirect("tco:scenario_list")
+    if upload.size > IMPORT_MAX_BYTES:
+        messages.error(request, f"{upload.name} is {upload.size:,} bytes; scenario files are at most 1 MB.")
+        return redirect("tco:scenario_list")
+    try:
+        document = json.loads(upload.read().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        messages.error(request, f"{upload.name} is not valid JSON: {error}.")
+        return redirect("tco:scenario_list")
+    try:
+        scenario = scenario_create_from_document(document=document, user=request.user)
+    except ScenarioError as error:
+        lines = "; ".join(f"{p.path or 'document'}: {p.message}" for p in error.problems)
+        messages.error(request, f"{upload.name} was not imported: {lines}")
+        return redirect("tco:scenario_list")
+    messages.success(request, f"Imported “{scenario.name}”.")
+    return redirect("tco:scenario_detail", pk=scenario.pk)
+
+
+@require_GET
+def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = _get_scenario_for_user(request, pk, options=True)
+    context = workspace_context(request, scenario)
+    context["gpu_models"] = gpu_models() if context["can_edit"] else []
+    return render(request, "tco/scenario_detail.html", context)
+
+
+@require_GET
+def scenario_export(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = _get_scenario_for_user(request, pk, options=True)
+    response = JsonResponse(scenario.to_document(), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = "".join(c if c.isalnum() or c in "-_" else "-" for c in scenario.name).strip("-")[:60] or "scenario"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.json"'
+    return response
+
+
+@require_POST
+def scenario_clone_view(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = _get_scenario_for_user(request, pk, write=True)
+    copy = scenario_clone(scenario=scenario, user=request.user)
+    messages.success(request, f"Cloned “{scenario.name}” as “{copy.name}”.")
+    return redirect("tco:scenario_detail", pk=copy.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = _get_scenario_for_user(request, pk, write=True)
+    if request.method == "GET":
+        return render(request, "tco/scenario_confirm_delete.html", {"scenario": scenario})
+    name = scenario.name
+    scenario_delete(scenario=scenario, user=request.user)
+    messages.success(request, f"Deleted “{name}”.")
+    return redirect(reverse("tco:scenario_list"))
