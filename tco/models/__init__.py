@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+from tco.models.decision import (
+    BRIEF_KEYS,
+    BRIEF_QUESTIONS,
+    DecisionAction,
+    DecisionLink,
+    DecisionRecord,
+    DecisionSnapshot,
+    ImmutableRowError,
+    ScenarioBrief,
+)
 from tco.models.option import (
     DILIGENCE_ITEMS,
     DILIGENCE_KEYS,
@@ -14,13 +24,21 @@ from tco.models.run import RunStatus, ScenarioRun
 from tco.models.scenario import ForecastKind, Scenario
 
 __all__ = [
+    "BRIEF_KEYS",
+    "BRIEF_QUESTIONS",
     "DILIGENCE_ITEMS",
     "DILIGENCE_KEYS",
+    "DecisionAction",
+    "DecisionLink",
+    "DecisionRecord",
+    "DecisionSnapshot",
     "DiligenceStatus",
     "ForecastKind",
+    "ImmutableRowError",
     "OptionKind",
     "RunStatus",
     "Scenario",
+    "ScenarioBrief",
     "ScenarioOption",
     "ScenarioRun",
     "SecondaryDiligenceItem",
