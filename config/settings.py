@@ -99,7 +99,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Scheduled price imports (pricing.ImportSource): each source runs when its own cadence has elapsed.
+    "pricing-run-due-imports": {"task": "pricing.tasks.run_due_imports", "schedule": 15 * 60},
+}
 
 # Imports: caps that protect the server from oversized uploads and fetches.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 20 * 1024 * 1024, minimum=1)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from pricing.models import GpuAlias, GpuModel, PriceObservation, PriceSnapshot, Provider
+from pricing.models import GpuAlias, GpuModel, ImportSource, PriceObservation, PriceSnapshot, Provider
 
 
 @admin.register(Provider)
@@ -33,8 +33,8 @@ class GpuAliasAdmin(admin.ModelAdmin):
 
 @admin.register(PriceSnapshot)
 class PriceSnapshotAdmin(admin.ModelAdmin):
-    list_display = ["id", "source", "file_name", "status", "rows_imported", "rows_skipped", "created_at"]
-    list_filter = ["status", "format"]
+    list_display = ["id", "source", "file_name", "origin", "status", "rows_imported", "rows_skipped", "created_at"]
+    list_filter = ["status", "format", "origin"]
     readonly_fields = [f.name for f in PriceSnapshot._meta.fields]
 
     def has_add_permission(self, request) -> bool:
@@ -60,3 +60,20 @@ class PriceObservationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(ImportSource)
+class ImportSourceAdmin(admin.ModelAdmin):
+    list_display = [
+        "name",
+        "location",
+        "format",
+        "provider",
+        "cadence_hours",
+        "enabled",
+        "last_run_at",
+        "last_snapshot",
+    ]
+    list_filter = ["enabled", "format"]
+    search_fields = ["name", "location"]
+    readonly_fields = ["last_run_at", "last_snapshot"]

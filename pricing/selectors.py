@@ -7,8 +7,9 @@ from decimal import Decimal
 
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
+from pricing.charts import PricePoint
 from pricing.importers import Catalog, ProviderRef
-from pricing.models import GpuAlias, GpuModel, PriceObservation, PriceSnapshot, Provider, SnapshotStatus
+from pricing.models import GpuAlias, GpuModel, PriceObservation, PriceSnapshot, PricingTerm, Provider, SnapshotStatus
 
 OFFERING_FIELDS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
 
@@ -74,11 +75,21 @@ def snapshot_list() -> QuerySet[PriceSnapshot]:
     return PriceSnapshot.objects.select_related("created_by").defer("skipped").order_by("-created_at", "-id")
 
 
-def snapshots_with_prices(limit: int = 200) -> QuerySet[PriceSnapshot]:
-    """Snapshots that stored observations, for choosing two to compare."""
-    return PriceSnapshot.objects.filter(status=SnapshotStatus.IMPORTED).only(
-        "id", "source", "file_name", "created_at", "provider_name"
-    )[:limit]
+def comparison_points(*, gpu_model_id: int, pricing_term: str, provider_kind: str = "") -> list[PricePoint]:
+    """Latest prices of one GPU model and term, as chart input (one query)."""
+    rows = latest_prices(gpu_model_id=gpu_model_id, pricing_term=pricing_term, provider_kind=provider_kind)
+    return [
+        PricePoint(
+            o.provider.name,
+            o.provider.kind,
+            o.offering,
+            o.region,
+            o.gpus_per_instance,
+            float(o.price_per_gpu_hour),
+            o.currency,
+        )
+        for o in rows
+    ]
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,10 @@ class PriceChange:
     old_price_per_gpu_hour: Decimal | None
     new_price_per_gpu_hour: Decimal | None
     currency: str
+
+    @property
+    def pricing_term_label(self) -> str:
+        return PricingTerm(self.pricing_term).label if self.pricing_term in PricingTerm.values else self.pricing_term
 
     @property
     def change_ratio(self) -> float | None:

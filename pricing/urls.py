@@ -7,4 +7,10 @@ from pricing import views
 app_name = "pricing"
 urlpatterns = [
     path("", views.market, name="market"),
+    path("history/<int:pk>/", views.price_history, name="price_history"),
+    path("import/", views.price_import, name="price_import"),
+    path("snapshots/", views.snapshot_list, name="snapshot_list"),
+    path("snapshots/diff/", views.snapshot_diff, name="snapshot_diff"),
+    path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),
+    path("snapshots/<int:pk>/status/", views.snapshot_status, name="snapshot_status"),
 ]

@@ -1,10 +1,129 @@
+"""Market pages: latest prices, history, snapshots, diffs and the upload of price files."""
+
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HTMX_STOP_POLLING
+
+from pricing import charts, selectors, services
+from pricing.forms import MarketFilterForm, PriceUploadForm, SnapshotDiffForm
+from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm
+from pricing.permissions import is_editor
+
+PAGE_SIZE = 100
+DEFAULT_CHART_GPU = "H100 SXM"
+
+
+def _partial(request: HttpRequest, template: str, name: str) -> str:
+    return f"{template}#{name}" if request.htmx else template
 
 
 @require_GET
 def market(request: HttpRequest) -> HttpResponse:
-    return render(request, "pricing/market.html", {})
+    gpu_models = selectors.gpu_models_with_prices()
+    form = MarketFilterForm(request.GET or None, gpu_models=gpu_models)
+    filters = form.cleaned_data if form.is_valid() else {}
+    gpu = filters.get("gpu")
+    rows = selectors.latest_prices(
+        gpu_model_id=gpu.pk if gpu else None,
+        provider_kind=filters.get("kind", ""),
+        pricing_term=filters.get("term", ""),
+        region=filters.get("region", ""),
+        descending=filters.get("sort") == "-price",
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
+        "figure": _comparison_figure(gpu or _default_chart_gpu(list(gpu_models)), filters),
+        "query": query.urlencode(),
+        "can_import": is_editor(request.user),
+    }
+    return render(request, _partial(request, "pricing/market.html", "results"), context)
+
+
+def _default_chart_gpu(gpu_models: list[GpuModel]) -> GpuModel | None:
+    return next((m for m in gpu_models if m.name == DEFAULT_CHART_GPU), gpu_models[0] if gpu_models else None)
+
+
+def _comparison_figure(gpu: GpuModel | None, filters: dict) -> dict | None:
+    if gpu is None:
+        return None
+    term = filters.get("term") or PricingTerm.ON_DEMAND
+    points = selectors.comparison_points(gpu_model_id=gpu.pk, pricing_term=term, provider_kind=filters.get("kind", ""))
+    figure = charts.provider_comparison(points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower())
+    return charts.figure_json(figure)
+
+
+@require_GET
+def price_history(request: HttpRequest, pk: int) -> HttpResponse:
+    observation = get_object_or_404(PriceObservation.objects.select_related("provider", "gpu_model"), pk=pk)
+    history = list(selectors.offering_history(observation=observation))
+    label = f"{observation.provider} {observation.offering}, {observation.region or 'no region'}, " + (
+        observation.get_pricing_term_display().lower()
+    )
+    points = [charts.HistoryPoint(o.observed_on, float(o.price_per_gpu_hour), o.snapshot_id) for o in history]
+    figure = charts.figure_json(charts.price_history(points, label=label, currency=observation.currency))
+    context = {"observation": observation, "history": history, "figure": figure, "label": label}
+    return render(request, "pricing/history.html", context)
+
+
+@require_GET
+def snapshot_list(request: HttpRequest) -> HttpResponse:
+    page = Paginator(selectors.snapshot_list(), 50).get_page(request.GET.get("page"))
+    context = {"page": page, "diff_form": SnapshotDiffForm(), "can_import": is_editor(request.user)}
+    return render(request, "pricing/snapshots.html", context)
+
+
+@require_GET
+def snapshot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    snapshot = get_object_or_404(PriceSnapshot.objects.select_related("created_by"), pk=pk)
+    return render(request, "pricing/snapshot_detail.html", {"snapshot": snapshot})
+
+
+@require_GET
+def snapshot_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """The polled region of a snapshot page; answers 286 (stop polling) once the import has finished."""
+    snapshot = get_object_or_404(PriceSnapshot.objects.select_related("created_by"), pk=pk)
+    response = render(request, "pricing/snapshot_detail.html#status", {"snapshot": snapshot})
+    if snapshot.is_finished:
+        response.status_code = HTMX_STOP_POLLING
+    return response
+
+
+@require_GET
+def snapshot_diff(request: HttpRequest) -> HttpResponse:
+    form = SnapshotDiffForm(request.GET or None)
+    diff = None
+    if form.is_valid():
+        diff = selectors.snapshot_diff(old=form.cleaned_data["a"], new=form.cleaned_data["b"])
+    return render(request, "pricing/diff.html", {"form": form, "diff": diff})
+
+
+@require_http_methods(["GET", "POST"])
+def price_import(request: HttpRequest) -> HttpResponse:
+    if not is_editor(request.user):
+        raise PermissionDenied("Only editors can import prices.")
+    form = PriceUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        provider = form.cleaned_data["provider"]
+        snapshot = services.price_snapshot_queue(
+            content=form.content,
+            source=form.cleaned_data["file"].name,
+            file_name=form.cleaned_data["file"].name,
+            format=form.cleaned_data["format"],
+            provider_name=provider.name if provider else "",
+            observed_on=form.cleaned_data["observed_on"],
+            created_by=request.user,
+        )
+        messages.success(request, f"Import of {snapshot.file_name} queued as snapshot #{snapshot.pk}.")
+        return redirect("pricing:snapshot_detail", pk=snapshot.pk)
+    caps = {"max_bytes": settings.PRICE_IMPORT_MAX_BYTES, "max_rows": settings.PRICE_IMPORT_MAX_ROWS}
+    return render(request, "pricing/import.html", {"form": form, **caps}, status=400 if form.errors else 200)

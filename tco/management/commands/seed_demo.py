@@ -17,6 +17,7 @@ class Command(BaseCommand):
     help = "Load reference data and demo data, and create the demo accounts (idempotent)."
 
     def handle(self, *args, **options) -> None:
+        self._load_pricing()
         with transaction.atomic():
             for username, password, group_name, is_staff in DEMO_ACCOUNTS:
                 user, created = User.objects.get_or_create(username=username, defaults={"is_staff": is_staff})
@@ -25,3 +26,17 @@ class Command(BaseCommand):
                     user.save()
                 user.groups.add(Group.objects.get(name=group_name))
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in as analyst / analyst-demo-2026."))
+
+    def _load_pricing(self) -> None:
+        """Reference data (missing rows only) and the demo prices, imported through the import service."""
+        from django.conf import settings
+
+        from pricing.services import demo_prices_load, reference_data_load
+
+        fixtures = settings.BASE_DIR / "fixtures"
+        created = reference_data_load(path=fixtures / "reference.json")
+        snapshots = demo_prices_load(manifest=fixtures / "prices" / "demo.json")
+        self.stdout.write(f"Reference data: {created}. Demo price files imported: {len(snapshots)}.")
+        for snapshot in snapshots:
+            if snapshot.status not in ("imported", "duplicate"):
+                self.stderr.write(f"{snapshot.source}: {snapshot.summary} {snapshot.errors[:3]}")

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+
+from pricing.models import (
+    GpuModel,
+    ImportFormat,
+    PriceSnapshot,
+    PricingTerm,
+    Provider,
+    ProviderKind,
+    SnapshotStatus,
+)
+
+SORTS = [("price", "$/GPU-hour, lowest first"), ("-price", "$/GPU-hour, highest first")]
+
+
+class MarketFilterForm(forms.Form):
+    gpu = forms.ModelChoiceField(
+        queryset=GpuModel.objects.none(), required=False, empty_label="Any GPU model", label="GPU model"
+    )
+    kind = forms.ChoiceField(choices=[("", "Any kind"), *ProviderKind.choices], required=False, label="Provider kind")
+    term = forms.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Pricing term")
+    region = forms.CharField(required=False, max_length=100, label="Region contains")
+    sort = forms.ChoiceField(choices=SORTS, required=False, label="Sort by")
+
+    def __init__(self, *args, gpu_models, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["gpu"].queryset = gpu_models
+
+
+class PriceUploadForm(forms.Form):
+    file = forms.FileField(help_text="Canonical CSV or JSON, or a SkyPilot vms.csv; UTF-8.")
+    format = forms.ChoiceField(choices=ImportFormat.choices, initial=ImportFormat.AUTO)
+    provider = forms.ModelChoiceField(
+        queryset=Provider.objects.all(),
+        required=False,
+        to_field_name="name",
+        empty_label="(from the file)",
+        help_text="Required for SkyPilot files, which have no provider column.",
+    )
+    observed_on = forms.DateField(
+        required=False,
+        label="Observed on",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="For rows without a date (SkyPilot files have none); default today.",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        max_bytes = settings.PRICE_IMPORT_MAX_BYTES
+        if upload.size > max_bytes:
+            raise forms.ValidationError(
+                f"The file has {upload.size:,} bytes; the limit is {max_bytes:,} bytes. Split it into smaller files."
+            )
+        content = upload.read()
+        max_rows = settings.PRICE_IMPORT_MAX_ROWS
+        if content.count(b"\n") > max_rows + 1:
+            raise forms.ValidationError(
+                f"The file has more than {max_rows:,} rows; the limit is {max_rows:,}. Split it into smaller files."
+            )
+        self.content = content
+        return upload
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("format") == ImportFormat.SKYPILOT and not cleaned.get("provider"):
+            self.add_error("provider", "A SkyPilot catalog has no provider column: choose the provider.")
+        return cleaned
+
+
+class SnapshotDiffForm(forms.Form):
+    a = forms.ModelChoiceField(queryset=PriceSnapshot.objects.none(), label="Older snapshot")
+    b = forms.ModelChoiceField(queryset=PriceSnapshot.objects.none(), label="Newer snapshot")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        snapshots = PriceSnapshot.objects.filter(status=SnapshotStatus.IMPORTED).order_by("-created_at", "-id")
+        self.fields["a"].queryset = self.fields["b"].queryset = snapshots
+        self.fields["a"].label_from_instance = self.fields["b"].label_from_instance = _snapshot_label
+
+
+def _snapshot_label(snapshot: PriceSnapshot) -> str:
+    return f"#{snapshot.pk} {snapshot.source} ({snapshot.created_at:%Y-%m-%d %H:%M})"
