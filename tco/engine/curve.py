@@ -15,14 +15,17 @@ from .model import build_context
 from .validation import validate
 
 
-def annual_costs_at(doc: Mapping[str, Any], utilizations: np.ndarray) -> list[np.ndarray]:
-    """Every option's annual cost at each flat reference utilization (today's prices).
+def annual_costs_at(
+    doc: Mapping[str, Any], utilizations: np.ndarray, options: Sequence[Mapping[str, Any]] | None = None
+) -> list[np.ndarray]:
+    """Annual cost of each of ``options`` (default: all) at each flat reference utilization.
 
-    One context whose "months" axis holds the utilizations as separate scenarios; entries are NaN
-    where demand exceeds an option's capacity and the document has no burst price.
+    One context whose leading axis holds the utilizations as separate scenarios (today's prices);
+    entries are NaN where demand exceeds an option's capacity and the document has no burst price.
     """
     ctx = build_context({**doc, "horizon_months": 1}, np.asarray(utilizations, dtype=float)[:, None])
-    return [np.asarray(option_flows(option, ctx).annual_cost, dtype=float)[:, 0] for option in doc["options"]]
+    chosen = doc["options"] if options is None else options
+    return [np.asarray(option_flows(option, ctx).annual_cost, dtype=float)[:, 0] for option in chosen]
 
 
 def annual_cost_curve(document: Mapping[str, Any], utilizations: Sequence[float]) -> dict[str, Any]:

@@ -15,15 +15,18 @@ committed_gpus
 money, power, tokens            not negative; throughput and output tokens more than 0
 ==============================  =====================================================
 
-Every number must be finite; ``bool`` is not a number; ``Decimal`` is accepted and read as float.
+Every number must be finite; ``bool`` is not a number; ``Decimal`` and numpy scalars are read as float.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
+
+import numpy as np
 
 RATE_HINT = " (0.08 means 8%)"
 
@@ -53,15 +56,15 @@ def describe(value: Any) -> str:
     """What a non-number value looks like to the user, for "got ..." in messages."""
     if value is None:
         return "nothing (null)"
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a yes/no value)"
+    if isinstance(value, bool | np.bool_):
+        return f"{str(bool(value)).lower()} (a yes/no value)"
     if isinstance(value, str):
         return f"'{value}' (text)"
     if isinstance(value, list | tuple):
         return "a list" if value else "an empty list"
     if isinstance(value, dict):
         return "an object"
-    if isinstance(value, int | float | Decimal):
+    if isinstance(value, numbers.Real | Decimal):
         return fmt(float(value))
     return type(value).__name__
 
@@ -89,7 +92,7 @@ def _range_text(spec: NumberField) -> str:
 
 def check_number(value: Any, spec: NumberField) -> tuple[float | int | None, str | None]:
     """Return ``(number, None)`` or ``(None, message)`` for one supplied (non-null) value."""
-    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real | Decimal):
         kind = "a whole number" if spec.integer else "a number"
         return None, f"{spec.label} must be {kind}; got {describe(value)}"
     number = float(value)

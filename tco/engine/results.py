@@ -111,7 +111,7 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]]) -> list[d
     # Kinks: where an owned option's demand H(u) = work factor · fleet · u reaches its G GPUs.
     kinks = {option["gpu_count"] / (fleet * work_factor(workload, option)) for option in (options[i] for i in owned)}
     grid = np.array(sorted({0.0, 1.0} | {k for k in kinks if 0.0 < k < 1.0}))
-    curves = annual_costs_at(doc, grid)
+    curves = dict(zip(owned + rentals, annual_costs_at(doc, grid, [options[i] for i in owned + rentals]), strict=True))
     pairs = []
     for i in owned:
         for j in rentals:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
+import numpy as np
 import pytest
 
 from tco.engine import ScenarioError, evaluate, validate
@@ -259,3 +260,10 @@ def test_it_passes_price_source_through_untouched():
 def test_its_normalised_document_is_valid_and_stable():
     once = validate(scenario())
     assert validate(once) == once
+
+
+def test_it_reads_numpy_scalars_as_numbers_but_not_numpy_bools():
+    doc = scenario(owned(capex=np.float32(320000), gpu_count=np.int64(8)), rental(price_per_gpu_hour=np.bool_(True)))
+    (problem,) = _problems(doc)
+    assert problem.path == "options[1].price_per_gpu_hour"
+    assert "a yes/no value" in problem.message
