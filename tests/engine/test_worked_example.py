@@ -64,3 +64,13 @@ def test_it_charges_85_463_87_a_year_for_the_example_server():
 def test_it_reports_the_example_capital_charge_on_the_owned_option():
     result = evaluate(scenario())
     assert cents(result["options"][0]["capital_charge_per_year"]) == Decimal("85463.87")
+
+
+def test_it_reproduces_the_headline_numbers_of_design_section_7():
+    # DESIGN 7's sample headline for the 5.1 document: "Renting Lambda 8x H100 is $107k cheaper over
+    # 36 months; owning breaks even above 62 % utilization, forecast is 55 %".
+    result = evaluate(scenario())
+    own, lambda_, _ = result["options"]
+    assert round((own["npv"] - lambda_["npv"]) / 1000) == 107
+    assert round(result["break_even"][0]["utilization"] * 100) == 62
+    assert result["cheapest"] == "Lambda"
