@@ -1,0 +1,44 @@
+"""Small builders for Market rows the scenario tests pick prices from."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from pricing.models import GpuModel, PriceObservation, PriceSnapshot, Provider
+
+
+def gpu_model(name: str = "H100 SXM") -> GpuModel:
+    model, _ = GpuModel.objects.get_or_create(
+        name=name,
+        defaults={"memory_gb": 80, "tdp_watts": 700, "typical_server_capex_per_gpu": Decimal("35625")},
+    )
+    return model
+
+
+def observation(
+    *,
+    provider: str = "Lambda",
+    kind: str = "neocloud",
+    price: str = "3.99",
+    observed_on: datetime.date = datetime.date(2026, 9, 1),
+    offering: str = "8-GPU instance",
+    term: str = "on_demand",
+    currency: str = "USD",
+) -> PriceObservation:
+    snapshot = PriceSnapshot.objects.create(source="test", format="csv", sha256=f"{provider}{price}{observed_on}")
+    provider_row, _ = Provider.objects.get_or_create(name=provider, defaults={"kind": kind})
+    return PriceObservation.objects.create(
+        snapshot=snapshot,
+        provider=provider_row,
+        offering=offering,
+        gpu_model=gpu_model(),
+        gpus_per_instance=8,
+        region="us-east-1",
+        pricing_term=term,
+        observed_on=observed_on,
+        price_per_instance_hour=Decimal(price) * 8,
+        price_per_gpu_hour=Decimal(price),
+        currency=currency,
+        source_url="https://example.com/prices",
+    )

@@ -1,0 +1,80 @@
+"""The utilization forecast editor's math and the spreadsheet-column parser."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import pytest
+
+from tco.forecast import ForecastError, check_forecast_parameters, expand_forecast, parse_pasted_column, parse_share
+
+
+def test_a_flat_forecast_is_one_value():
+    assert expand_forecast(kind="flat", horizon_months=36, flat=Decimal("0.55")) == [0.55]
+
+
+def test_a_ramp_runs_linearly_from_the_first_to_the_last_month():
+    values = expand_forecast(kind="ramp", horizon_months=5, ramp_from=Decimal("0.2"), ramp_to=Decimal("0.6"))
+    assert values == pytest.approx([0.2, 0.3, 0.4, 0.5, 0.6])
+
+
+def test_a_seasonal_forecast_peaks_in_its_peak_month_and_troughs_six_months_later():
+    values = expand_forecast(
+        kind="seasonal",
+        horizon_months=24,
+        seasonal_base=Decimal("0.5"),
+        seasonal_amplitude=Decimal("0.2"),
+        seasonal_peak_month=3,
+    )
+    assert len(values) == 24
+    assert values[2] == pytest.approx(0.7) and values[14] == pytest.approx(0.7)
+    assert values[8] == pytest.approx(0.3)
+    assert values[0] == pytest.approx(0.5 + 0.2 * math.cos(2 * math.pi * -2 / 12))
+
+
+def test_a_seasonal_forecast_must_stay_within_zero_and_one():
+    problems = check_forecast_parameters(
+        kind="seasonal", seasonal_base=Decimal("0.8"), seasonal_amplitude=Decimal("0.3"), seasonal_peak_month=1
+    )
+    assert [p.field for p in problems] == ["forecast_seasonal_amplitude"]
+    assert "0.5 to 1.1" in problems[0].message
+
+
+@pytest.mark.parametrize(("text", "expected"), [("55%", "0.55"), ("55 %", "0.55"), ("0.55", "0.55"), ("0,55", "0.55")])
+def test_it_reads_percentages_and_fractions(text, expected):
+    assert parse_share(text) == Decimal(expected)
+
+
+def test_a_pasted_column_accepts_mixed_percentages_and_fractions():
+    assert parse_pasted_column("50%\n0.6\n 70 % \n") == pytest.approx([0.5, 0.6, 0.7])
+
+
+def test_a_pasted_number_above_one_without_a_percent_sign_names_its_line():
+    with pytest.raises(ForecastError) as caught:
+        parse_pasted_column("0.5\n0.6\n55\n")
+    assert caught.value.message.startswith("line 3: 55 is above 1")
+
+
+def test_a_pasted_word_names_its_line_and_value():
+    with pytest.raises(ForecastError) as caught:
+        parse_pasted_column("0.5\nhigh\n")
+    assert caught.value.message == "line 2: 'high' is not a number; write e.g. 55% or 0.55"
+
+
+def test_a_blank_line_in_the_middle_is_refused():
+    with pytest.raises(ForecastError) as caught:
+        parse_pasted_column("0.5\n\n0.6")
+    assert "line 2 is empty" in caught.value.message
+
+
+def test_two_columns_are_refused():
+    with pytest.raises(ForecastError) as caught:
+        parse_pasted_column("0.5\t0.6")
+    assert "several columns" in caught.value.message
+
+
+def test_a_pasted_column_must_match_the_horizon():
+    with pytest.raises(ForecastError) as caught:
+        parse_pasted_column("0.5\n0.6\n0.7", horizon_months=12)
+    assert caught.value.message == "3 values pasted; paste 1 value or exactly 12 (one per month of the horizon)"
