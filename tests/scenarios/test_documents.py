@@ -25,7 +25,7 @@ def _round_trip(document: dict) -> dict:
 def test_there_are_three_demo_scenarios():
     names = {json.loads(path.read_text())["name"] for path in DEMO_FILES}
     assert names == {
-        "8× H100 inference: own vs rent",
+        "8\u00d7 H100 inference: own vs rent",
         "Secondary H100 for steady inference",
         "Training burst capacity",
     }
@@ -143,7 +143,8 @@ def documents(draw) -> dict:
         if draw(st.booleans()):
             rental["price_source"] = {"provider": "P", "observed_on": "2026-09-01", "price_observation_id": index}
         options.append(rental)
-    utilization = draw(st.one_of(st.lists(share, min_size=1, max_size=1), st.lists(share, min_size=horizon, max_size=horizon)))
+    monthly = st.lists(share, min_size=horizon, max_size=horizon)
+    utilization = draw(st.one_of(st.lists(share, min_size=1, max_size=1), monthly))
     document = {
         "schema": "tco-scenario/1",
         "name": draw(st.text(min_size=1, max_size=40).filter(str.strip)),

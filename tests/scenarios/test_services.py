@@ -103,7 +103,7 @@ def test_a_price_in_another_currency_is_refused(scenario, editor):
 
 
 def test_an_added_secondary_option_is_prefilled_and_carries_the_checklist(scenario, editor):
-    option, change = option_add(
+    option, _ = option_add(
         scenario=scenario, user=editor, expected_version=1, kind=OptionKind.SECONDARY, gpu_model=factories.gpu_model()
     )
     assert option.name == "Own 8x H100 SXM (secondary)"
@@ -128,7 +128,9 @@ def test_a_checklist_item_records_status_note_and_warranty(scenario, editor):
         scenario=scenario, user=editor, expected_version=1, kind=OptionKind.SECONDARY, gpu_model=factories.gpu_model()
     )
     item = option.diligence_items.get(key="warranty_months")
-    diligence_update(item=item, user=editor, expected_version=2, status="ok", note="90 days from seller", warranty_months=3)
+    diligence_update(
+        item=item, user=editor, expected_version=2, status="ok", note="90 days from seller", warranty_months=3
+    )
     item.refresh_from_db()
     assert (item.status, item.note, item.warranty_months) == ("ok", "90 days from seller", 3)
 
