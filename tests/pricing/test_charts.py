@@ -1,0 +1,53 @@
+"""Chart functions are pure: plain points in, a plotly Figure out (no database)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pricing.charts import HistoryPoint, PricePoint, price_history, provider_comparison
+
+
+def _point(provider: str, kind: str, price: float, offering: str = "box") -> PricePoint:
+    return PricePoint(provider, kind, offering, "us", 8, price)
+
+
+def test_the_comparison_shows_each_providers_cheapest_offering_grouped_by_kind():
+    figure = provider_comparison(
+        [
+            _point("AWS", "hyperscaler", 6.88),
+            _point("Lambda", "neocloud", 3.99, "big"),
+            _point("Lambda", "neocloud", 2.99, "small"),
+            _point("Vast.ai", "marketplace", 1.87),
+            _point("Google Cloud", "hyperscaler", 5.38),
+        ],
+        gpu_model="H100 SXM",
+        term_label="on demand",
+    )
+    traces = {trace.name: (list(trace.x), list(trace.y)) for trace in figure.data}
+    assert traces == {
+        "Hyperscaler": (["Google Cloud", "AWS"], [5.38, 6.88]),
+        "Neocloud": (["Lambda"], [2.99]),
+        "Marketplace": (["Vast.ai"], [1.87]),
+    }
+    assert figure.data[1].customdata[0][0] == "small"
+    assert list(figure.layout.xaxis.categoryarray) == ["Google Cloud", "AWS", "Lambda", "Vast.ai"]
+    assert figure.layout.yaxis.title.text == "USD per GPU-hour"
+    assert "H100 SXM" in figure.layout.title.text
+    assert "per GPU-hour" in figure.data[0].hovertemplate
+
+
+def test_the_comparison_says_so_when_there_are_no_prices():
+    figure = provider_comparison([], gpu_model="B300", term_label="spot")
+    assert figure.data == ()
+    assert figure.layout.annotations[0].text == "No spot prices for B300 yet."
+
+
+def test_the_history_is_a_step_line_of_price_over_date():
+    figure = price_history(
+        [HistoryPoint(date(2026, 10, 1), 3.75, 1), HistoryPoint(date(2026, 11, 1), 2.99, 2)], label="Lambda box"
+    )
+    (trace,) = figure.data
+    assert list(trace.x) == ["2026-10-01", "2026-11-01"]
+    assert list(trace.y) == [3.75, 2.99]
+    assert figure.layout.xaxis.title.text == "Observed on"
+    assert figure.layout.title.text == "Price history: Lambda box"
