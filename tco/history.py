@@ -51,7 +51,7 @@ def _show(value: Any) -> str:
 
 def _tracked_fields(model: type) -> list[tuple[str, str]]:
     return [
-        (f.attname, str(f.verbose_name))
+        (f.attname, str(f.verbose_name)[:1].upper() + str(f.verbose_name)[1:])
         for f in model._meta.concrete_fields
         if f.name not in SKIPPED_FIELDS and f.attname not in SKIPPED_FIELDS
     ]

@@ -59,6 +59,12 @@ EXAMPLE_DOCUMENT = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """The shared user fixtures set passwords; a fast hasher keeps these web tests quick."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def example_document() -> dict:
     return copy.deepcopy(EXAMPLE_DOCUMENT)

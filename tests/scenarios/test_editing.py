@@ -1,0 +1,246 @@
+"""htmx editing: saves, engine errors next to their field, stale results, version conflicts, polling."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tco.models import Scenario, ScenarioOption, ScenarioRun, SecondaryDiligenceItem
+from tests.scenarios import factories
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _field(client, scenario, field, value, version=None, *, run_jobs=None):
+    url = reverse("tco:scenario_field", args=[scenario.pk])
+    data = {"field": field, "value": value, "version": scenario.version if version is None else version}
+    if run_jobs is None:
+        return client.post(url, data, **HTMX)
+    with run_jobs():
+        return client.post(url, data, **HTMX)
+
+
+def _option_field(client, scenario, option, field, value, version=None):
+    url = reverse("tco:option_field", args=[scenario.pk, option.pk])
+    data = {"field": field, "value": value, "version": scenario.version if version is None else version}
+    return client.post(url, data, **HTMX)
+
+
+def _results(client, scenario):
+    return client.get(reverse("tco:scenario_results", args=[scenario.pk]), **HTMX)
+
+
+def test_a_valid_change_saves_and_returns_the_field_the_new_version_and_pending_results(editor_client, scenario):
+    response = _field(editor_client, scenario, "fleet_gpus", "16")
+    html = response.content.decode()
+    assert Scenario.objects.get(pk=scenario.pk).fleet_gpus == 16
+    assert (
+        html.startswith('\n<div class="field" id="f-s-fleet_gpus">') or 'id="f-s-fleet_gpus"' in html.split("\n", 3)[1]
+    )
+    assert '<input type="hidden" id="scenario-version" name="version" value="2" hx-swap-oob="true">' in html
+    assert 'hx-trigger="every 1s"' in html  # the results panel starts polling the new run
+
+
+def test_the_results_panel_polls_until_the_run_is_done_then_stops(editor_client, scenario, run_jobs):
+    _field(editor_client, scenario, "fleet_gpus", "16")
+    run = ScenarioRun.objects.latest("id")
+    pending = _results(editor_client, scenario)
+    assert pending.status_code == 200
+    assert 'data-status="pending"' in pending.content.decode()
+    assert 'hx-trigger="every 1s"' in pending.content.decode()
+
+    from tco.tasks import scenario_evaluate
+
+    scenario_evaluate(run.pk)
+    done = _results(editor_client, scenario)
+    html = done.content.decode()
+    assert done.status_code == 286  # django-htmx HTMX_STOP_POLLING
+    assert 'data-status="done"' in html and "every 1s" not in html
+    assert "Up to date" in html and "version 2" in html
+
+
+def test_the_new_answer_reflects_the_change(editor_client, scenario, run_jobs):
+    _field(editor_client, scenario, "discount_rate", "0", run_jobs=run_jobs)
+    html = _results(editor_client, scenario).content.decode()
+    run = ScenarioRun.objects.latest("id")
+    assert run.document["discount_rate"] == 0
+    assert run.result["options"][1]["npv"] == pytest.approx(run.result["options"][1]["total_cost"])
+    assert "$" in re.search(r'id="card-savings">([^<]+)<', html).group(1)
+
+
+def test_percentages_are_accepted_for_rates(editor_client, scenario):
+    _field(editor_client, scenario, "discount_rate", "6.5%")
+    assert str(Scenario.objects.get(pk=scenario.pk).discount_rate.normalize()) == "0.065"
+
+
+def test_an_engine_error_appears_next_to_its_field_and_old_results_stay_marked_stale(editor_client, scenario):
+    option = scenario.options.get(kind="owned")
+    html = _option_field(editor_client, scenario, option, "capex", "-5").content.decode()
+    error = re.search(rf'<p class="field-error" id="err-o{option.pk}-capex" role="alert">([^<]*)</p>', html)
+    assert error.group(1) == "Capex must not be negative; got -5"
+    assert 'class="answer stale"' in html
+    assert "Renting Lambda 8x H100 SXM is $107k cheaper" in html  # the last good answer is still shown
+    assert "fix the inputs marked in red" in html
+
+
+def test_the_error_stays_on_the_page_after_a_reload(editor_client, scenario):
+    option = scenario.options.get(kind="neocloud")
+    _option_field(editor_client, scenario, option, "price_per_gpu_hour", "-1")
+    html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    assert re.search(rf'id="err-o{option.pk}-price_per_gpu_hour" role="alert">[^<]*must not be negative', html)
+    assert 'class="answer stale"' in html
+
+
+def test_fixing_the_value_clears_the_error_and_recomputes(editor_client, scenario, run_jobs):
+    option = scenario.options.get(kind="owned")
+    _option_field(editor_client, scenario, option, "capex", "-5")
+    scenario.refresh_from_db()
+    with run_jobs():
+        html = _option_field(editor_client, scenario, option, "capex", "300,000").content.decode()
+    assert '<div hx-swap-oob="innerHTML:#inputs .field-error"></div>' in html
+    assert f'id="err-o{option.pk}-capex" role="alert" hx-swap-oob' not in html
+    assert ScenarioOption.objects.get(pk=option.pk).capex == 300000
+    assert ScenarioRun.objects.latest("id").status == "done"
+
+
+def test_a_value_that_is_not_a_number_is_not_saved(editor_client, scenario):
+    html = _field(editor_client, scenario, "fleet_gpus", "eight").content.decode()
+    assert "&#x27;eight&#x27; is not a whole number" in html
+    assert 'value="eight"' in html  # the typed text stays for correction
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    assert (fresh.fleet_gpus, fresh.version) == (8, 1)
+
+
+def test_a_stale_save_is_refused_with_a_message_and_the_newer_values(editor_client, scenario, client, editor):
+    _field(editor_client, scenario, "fleet_gpus", "16", version=1)  # someone saves version 1 → 2
+    response = _field(editor_client, scenario, "horizon_months", "24", version=1)  # a second tab still on 1
+    html = response.content.decode()
+    assert response["HX-Retarget"] == "#inputs"
+    assert "was changed by edna-editor" in html
+    assert "Your change (Horizon (months) → 24) was not saved" in html
+    assert re.search(r'id="f-s-fleet_gpus-input"[^>]*value="16"', html)
+    assert Scenario.objects.get(pk=scenario.pk).horizon_months == 36
+
+
+def test_a_save_without_a_version_is_treated_as_stale(editor_client, scenario):
+    url = reverse("tco:scenario_field", args=[scenario.pk])
+    editor_client.post(url, {"field": "fleet_gpus", "value": "4"}, **HTMX)
+    assert Scenario.objects.get(pk=scenario.pk).fleet_gpus == 8
+
+
+def test_history_shows_who_changed_which_field_from_what_to_what(editor_client, scenario):
+    html = _field(editor_client, scenario, "fleet_gpus", "16").content.decode()
+    assert re.search(
+        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet \(GPUs\)</em> from <code>8</code> "
+        r"to <code>16</code>",
+        html,
+    )
+
+
+def test_option_changes_appear_in_the_history_on_the_page(editor_client, scenario):
+    option = scenario.options.get(kind="neocloud")
+    _option_field(editor_client, scenario, option, "price_per_gpu_hour", "3.5")
+    html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    assert (
+        "changed option “Lambda 8x H100 SXM” <em>Price (per GPU-hour)</em> from <code>3.99</code> to <code>3.5</code>"
+        in html
+    )
+
+
+def test_the_forecast_editor_saves_a_ramp_and_shows_its_preview(editor_client, scenario):
+    url = reverse("tco:scenario_forecast", args=[scenario.pk])
+    data = {
+        "forecast_kind": "ramp",
+        "forecast_ramp_from_utilization": "30%",
+        "forecast_ramp_to_utilization": "0.9",
+        "version": 1,
+    }
+    html = editor_client.post(url, data, **HTMX).content.decode()
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    values = fresh.utilization_values()
+    assert (len(values), values[0], values[-1]) == (36, pytest.approx(0.3), pytest.approx(0.9))
+    assert 'data-figure="forecast-preview"' in html
+    assert "mean 60.0%" in html
+
+
+def test_a_pasted_forecast_error_names_the_line_and_saves_nothing(editor_client, scenario):
+    url = reverse("tco:scenario_forecast", args=[scenario.pk])
+    pasted = "\n".join(["50%"] * 10 + ["lots"] + ["50%"] * 25)
+    html = editor_client.post(
+        url, {"forecast_kind": "pasted", "forecast_pasted": pasted, "version": 1}, **HTMX
+    ).content.decode()
+    assert "line 11: &#x27;lots&#x27; is not a number" in html
+    assert Scenario.objects.get(pk=scenario.pk).forecast_kind == "flat"
+
+
+def test_a_pasted_column_becomes_the_monthly_forecast(editor_client, scenario):
+    url = reverse("tco:scenario_forecast", args=[scenario.pk])
+    pasted = "\n".join(f"{40 + m}%" for m in range(36))
+    editor_client.post(url, {"forecast_kind": "pasted", "forecast_pasted": pasted, "version": 1}, **HTMX)
+    values = Scenario.objects.get(pk=scenario.pk).utilization_values()
+    assert values[0] == pytest.approx(0.40) and values[35] == pytest.approx(0.75)
+
+
+def test_adding_an_owned_option_prefills_it_and_marks_assumptions(editor_client, scenario):
+    gpu = factories.gpu_model()
+    url = reverse("tco:option_add", args=[scenario.pk])
+    html = editor_client.post(url, {"kind": "owned", "gpu_model": gpu.pk, "version": 1}, **HTMX).content.decode()
+    option = scenario.options.get(name="Own 8x H100 SXM (new)")
+    assert str(option.power_kw.normalize()) == "10.2"
+    assert html.startswith('\n<section id="options"')
+    assert "assumption</span>" in html and "not a quote" in html
+
+
+def test_deleting_an_option_removes_it(editor_client, scenario):
+    option = scenario.options.get(kind="api")
+    url = reverse("tco:option_delete", args=[scenario.pk, option.pk])
+    editor_client.post(url, {"version": 1}, **HTMX)
+    assert not ScenarioOption.objects.filter(pk=option.pk).exists()
+
+
+def test_the_price_picker_searches_the_market_by_gpu_and_provider(editor_client, scenario):
+    factories.observation(provider="Lambda", price="3.99")
+    factories.observation(provider="CoreWeave", price="6.16", offering="HGX H100")
+    option = scenario.options.get(kind="neocloud")
+    url = reverse("tco:price_picker", args=[scenario.pk, option.pk])
+    html = editor_client.get(url, {"gpu": "h100", "provider": "core"}, **HTMX).content.decode()
+    assert "CoreWeave" in html and "HGX H100" in html and "$6.16" in html
+    assert "Lambda" not in html
+
+
+def test_picking_a_price_shows_its_provenance_on_the_option(editor_client, scenario):
+    observation = factories.observation(provider="CoreWeave", kind="neocloud", price="6.16", offering="HGX H100")
+    option = scenario.options.get(kind="neocloud")
+    url = reverse("tco:option_pick", args=[scenario.pk, option.pk])
+    html = editor_client.post(url, {"observation": observation.pk, "version": 1}, **HTMX).content.decode()
+    assert "Price from the Market: <strong>CoreWeave</strong> · HGX H100 · us-east-1 · on_demand" in html
+    assert "<time>2026-09-01</time>" in html
+    assert ScenarioOption.objects.get(pk=option.pk).price_per_gpu_hour == observation.price_per_gpu_hour
+
+
+def test_a_checklist_item_is_saved_from_the_page(editor_client, scenario, editor):
+    from tco.services import option_add
+
+    option, _ = option_add(
+        scenario=scenario, user=editor, expected_version=1, kind="secondary", gpu_model=factories.gpu_model()
+    )
+    item = option.diligence_items.get(key="nic_fabric")
+    url = reverse("tco:diligence_update", args=[scenario.pk, item.pk])
+    editor_client.post(url, {"status": "concern", "note": "ConnectX-6 only", "version": 2}, **HTMX)
+    item = SecondaryDiligenceItem.objects.get(pk=item.pk)
+    assert (item.status, item.note) == ("concern", "ConnectX-6 only")
+
+
+def test_rename_changes_the_name(editor_client, scenario):
+    url = reverse("tco:scenario_rename", args=[scenario.pk])
+    editor_client.post(url, {"name": "H100 plan B", "version": 1}, **HTMX)
+    assert Scenario.objects.get(pk=scenario.pk).name == "H100 plan B"
+
+
+def test_rename_refuses_an_empty_name(editor_client, scenario):
+    url = reverse("tco:scenario_rename", args=[scenario.pk])
+    html = editor_client.post(url, {"name": "  ", "version": 1}, **HTMX).content.decode()
+    assert "Give the scenario a name" in html
+    assert Scenario.objects.get(pk=scenario.pk).name == "H100 inference 2027"
