@@ -25,6 +25,7 @@ class Command(BaseCommand):
                     user.set_password(password)
                     user.save()
                 user.groups.add(Group.objects.get(name=group_name))
+        self._load_scenarios()
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in as analyst / analyst-demo-2026."))
 
     def _load_pricing(self) -> None:
@@ -40,3 +41,17 @@ class Command(BaseCommand):
         for snapshot in snapshots:
             if snapshot.status not in ("imported", "duplicate"):
                 self.stderr.write(f"{snapshot.source}: {snapshot.summary} {snapshot.errors[:3]}")
+
+    def _load_scenarios(self) -> None:
+        """The demo scenarios of fixtures/scenarios/, owned by the analyst; existing names are left alone."""
+        from tco.demos import demos
+        from tco.models import Scenario
+        from tco.services import scenario_create_from_document
+
+        analyst = User.objects.get(username="analyst")
+        loaded = 0
+        for demo in demos():
+            if not Scenario.objects.filter(name=demo.name).exists():
+                scenario_create_from_document(document=demo.document, user=analyst)
+                loaded += 1
+        self.stdout.write(f"Demo scenarios loaded: {loaded}.")
