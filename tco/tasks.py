@@ -14,9 +14,12 @@ from tco.services import run_execute
 def scenario_evaluate(self, run_id: int) -> str:
     """Evaluate one queued run. The conditional update pending → running makes a run execute once
     even if the message is delivered twice; a lost database connection puts it back and retries."""
-    claimed = ScenarioRun.objects.filter(pk=run_id, status=RunStatus.PENDING).update(
-        status=RunStatus.RUNNING, started_at=timezone.now()
-    )
+    try:
+        claimed = ScenarioRun.objects.filter(pk=run_id, status=RunStatus.PENDING).update(
+            status=RunStatus.RUNNING, started_at=timezone.now()
+        )
+    except (OperationalError, InterfaceError) as error:
+        raise self.retry(exc=error, countdown=2**self.request.retries) from error
     if not claimed:
         return "already claimed"
     run = ScenarioRun.objects.get(pk=run_id)
