@@ -104,6 +104,19 @@ CELERY_BEAT_SCHEDULE: dict = {
     "pricing-run-due-imports": {"task": "pricing.tasks.run_due_imports", "schedule": 15 * 60},
 }
 
+# Cache: shared by every web process through Redis when REDIS_URL is set (rate limits must hold across
+# gunicorn instances); a per-process memory cache otherwise.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "gpucost"}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# Decision links: openings per client IP per minute; proxies in front that append to X-Forwarded-For.
+DECISION_LINK_OPENS_PER_MINUTE = env_int("DECISION_LINK_OPENS_PER_MINUTE", 60, minimum=1)
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0, minimum=0)
+
 # Imports: caps that protect the server from oversized uploads and fetches.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 20 * 1024 * 1024, minimum=1)
 PRICE_IMPORT_MAX_ROWS = env_int("PRICE_IMPORT_MAX_ROWS", 200_000, minimum=1)
