@@ -2,12 +2,22 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
+
+from tco.web import decisions
 
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("market/", include("pricing.urls")),
+    # Decision links: public, read-only, one frozen snapshot per token (tco/web/decisions.py).
+    path("d/<str:token>", decisions.decision_page, name="decision_page"),
+    re_path(
+        r"^d/(?P<token>[^/]+)/(?P<what>options\.csv|monthly\.csv|results\.xlsx|snapshot\.json)$",
+        decisions.decision_export,
+        name="decision_export",
+    ),
+    re_path(r"^d(?:/.*)?$", decisions.decision_not_found),
     path("", include("tco.urls")),
 ]

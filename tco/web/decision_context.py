@@ -1,0 +1,123 @@
+"""Template context for the decision panel (scenario page) and the frozen decision page (no writes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from tco.exports.inputs import input_groups
+from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
+from tco.presentation import break_even_rows, format_money, headline, kind_label, option_rows
+from tco.presentation.formatting import format_unit_money
+from tco.selectors_decisions import (
+    DEFAULT_QUESTION,
+    brief_for,
+    brief_questions,
+    current_decision,
+    decision_history,
+    is_decided,
+    scenario_links,
+)
+from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
+from tco.web.access import can_edit
+
+BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
+FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "break_even_map", "forecast")
+TERM_WORDS = {
+    "on_demand": "on demand",
+    "spot": "spot",
+    "reserved_1y": "reserved 1 year",
+    "reserved_3y": "reserved 3 years",
+    "committed": "committed",
+}
+STATUS_WORDS = {"decided": "Decided", "reopened": "Re-opened, no decision in force", "open": "Open, not decided yet"}
+
+
+def panel_context(
+    request: HttpRequest,
+    scenario: Scenario,
+    *,
+    errors: dict[str, str] | None = None,
+    notice: str = "",
+    new_link: Any = None,
+    new_link_url: str = "",
+    brief: ScenarioBrief | None = None,
+    form: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The decision panel: status, decision form, brief, links (and a new link's URL, once), exports, history."""
+    brief = brief or brief_for(scenario)
+    current = current_decision(scenario)
+    errors = errors or {}
+    questions = [
+        {**question, "error": errors.get(f"answer_{question['key']}", "")} for question in brief_questions(brief)
+    ]
+    return {
+        "scenario": scenario,
+        "can_edit": can_edit(request),
+        "current": current,
+        "decided": is_decided(current),
+        "history": decision_history(scenario),
+        "option_names": list(scenario.options.values_list("name", flat=True)),
+        "brief": brief,
+        "brief_questions": questions,
+        "open_questions": sum(1 for question in questions if not question["answer"]),
+        "brief_open": any(key in errors for key in BRIEF_ERROR_KEYS),
+        "default_question": DEFAULT_QUESTION,
+        "links": scenario_links(scenario),
+        "new_link": new_link,
+        "new_link_url": new_link_url,
+        "errors": errors,
+        "notice": notice,
+        "form": form or {},
+        "days_default": LINK_DAYS_DEFAULT,
+        "days_min": LINK_DAYS_MIN,
+        "days_max": LINK_DAYS_MAX,
+    }
+
+
+def _price_rows(prices: list[dict]) -> list[dict]:
+    rows = []
+    for entry in prices:
+        per_unit = entry["quantity"] == "GPU-hour"
+        text = format_money(entry["price"], entry["currency"], places=2) if per_unit else None
+        rows.append(
+            {
+                **entry,
+                "kind_label": kind_label(entry["kind"]) if entry["kind"] != "burst" else "Burst",
+                "price_text": text or format_unit_money(entry["price"], entry["currency"]),
+                "term_text": TERM_WORDS.get(
+                    entry["pricing_term"] or "", (entry["pricing_term"] or "").replace("_", " ")
+                ),
+            }
+        )
+    return rows
+
+
+def frozen_page_context(snapshot: DecisionSnapshot, *, expires_at: Any) -> dict[str, Any]:
+    """Everything the decision page shows, computed only from the snapshot's frozen content."""
+    data = snapshot.data
+    document, result = data["document"], data["result"]
+    figures = data.get("figures") or {}
+    decision = data["decision"]
+    return {
+        "data": data,
+        "scenario_name": data["scenario"]["name"],
+        "brief": data["brief"],
+        "open_questions": sum(1 for question in data["brief"]["questions"] if not question["answer"]),
+        "decision": decision,
+        "decision_status_text": STATUS_WORDS.get(decision["status"], decision["status"]),
+        "decided_on_other_version": decision.get("scenario_version") not in (None, data["scenario"]["version"]),
+        "headline": headline(document, result),
+        "options": option_rows(document, result),
+        "break_even": break_even_rows(document, result),
+        "figures": [(key, f"fig-{key}", figures[key]) for key in FIGURE_ORDER if key in figures],
+        "inputs": input_groups(document),
+        "prices": _price_rows(data["prices"]),
+        "currency": result.get("currency", "USD"),
+        "horizon_months": result["horizon_months"],
+        "content_hash": snapshot.content_hash,
+        "engine_version": data["engine_version"],
+        "frozen_at": data["frozen_at"],
+        "expires_on": expires_at.date().isoformat(),
+    }
