@@ -24,7 +24,15 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "kwargs"), [*PAGES, ("pricing:snapshot_detail", {"pk": 1})])
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        *PAGES,
+        ("pricing:snapshot_detail", {"pk": 1}),
+        ("pricing:snapshot_status", {"pk": 1}),
+        ("pricing:price_history", {"pk": 1}),
+    ],
+)
 def test_every_page_requires_login(client, name, kwargs):
     response = client.get(reverse(name, kwargs=kwargs))
     assert response.status_code == 302

@@ -1,35 +1,26 @@
-"""Writes of the pricing app: reference data, price snapshot imports and scheduled import sources.
-
-Every entry point (upload job, command, schedule, demo seed) ends in `price_snapshot_run`, which is
-atomic (a file with any invalid row writes no observation) and idempotent (prices already known are
-counted, not stored again; a re-observed price on a new date is a new observation).
+"""Price snapshot imports. Every entry point (upload job, command, schedule, demo seed) ends in
+`price_snapshot_run`, which is atomic (a file with any invalid row writes no observation) and idempotent
+(prices already known are counted, not stored again; a re-observed price on a new date is a new observation).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import socket
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from pricing import fetch
 from pricing.importers import ParseResult, PriceRow, RowError, parse_prices
 from pricing.models import (
-    GpuAlias,
-    GpuModel,
-    ImportSource,
     PriceImportFile,
     PriceObservation,
     PriceSnapshot,
-    Provider,
     SnapshotOrigin,
     SnapshotStatus,
 )
@@ -37,34 +28,6 @@ from pricing.selectors import import_catalog
 
 MAX_STORED_SKIPS = 2000
 BULK_BATCH_SIZE = 2000
-
-
-def reference_data_load(*, path: Path) -> dict[str, int]:
-    """Create the providers, GPU models and aliases of a reference fixture that are missing.
-
-    Rows that already exist (matched by name) are left as they are, so edits made in the admin survive.
-    """
-    records = json.loads(Path(path).read_text(encoding="utf-8"))
-    by_model: dict[str, list[dict]] = {}
-    for record in records:
-        by_model.setdefault(record["model"], []).append(record["fields"])
-    created = {}
-    with transaction.atomic():
-        known = set(Provider.objects.values_list("name", flat=True))
-        new = [Provider(**f) for f in by_model.get("pricing.provider", []) if f["name"] not in known]
-        created["providers"] = len(Provider.objects.bulk_create(new))
-        known = set(GpuModel.objects.values_list("name", flat=True))
-        new = [GpuModel(**f) for f in by_model.get("pricing.gpumodel", []) if f["name"] not in known]
-        created["gpu_models"] = len(GpuModel.objects.bulk_create(new))
-        model_ids = dict(GpuModel.objects.values_list("name", "id"))
-        known = set(GpuAlias.objects.values_list("alias", flat=True))
-        new = [
-            GpuAlias(alias=f["alias"], gpu_model_id=model_ids[f["gpu_model"][0]])
-            for f in by_model.get("pricing.gpualias", [])
-            if f["alias"] not in known
-        ]
-        created["aliases"] = len(GpuAlias.objects.bulk_create(new))
-    return created
 
 
 def _worker_label() -> str:
@@ -246,70 +209,3 @@ def price_snapshot_fail(*, snapshot_id: int, reason: str) -> None:
         errors=[{"line": 0, "column": "", "value": "", "reason": reason}],
         finished_at=timezone.now(),
     )
-
-
-def import_source_run(*, source: ImportSource) -> PriceSnapshot:
-    """Fetch and import one scheduled source; a fetch that fails is recorded as a failed snapshot."""
-    options = {
-        "origin": SnapshotOrigin.SCHEDULE,
-        "source": f"schedule: {source.name}",
-        "format": source.format,
-        "provider_name": source.provider.name if source.provider_id else "",
-    }
-    try:
-        fetched = fetch.read_location(source.location, relative_to=Path(settings.BASE_DIR))
-    except fetch.FetchError as exc:
-        snapshot = price_snapshot_create(content=b"", file_name=source.location, **options)
-        _finish(snapshot, SnapshotStatus.FAILED, errors=[{"line": 0, "column": "", "value": "", "reason": str(exc)}])
-    else:
-        snapshot = price_snapshot_import(
-            content=fetched.content, file_name=fetched.file_name, url=fetched.url, **options
-        )
-    ImportSource.objects.filter(pk=source.pk).update(last_snapshot=snapshot)
-    return snapshot
-
-
-def import_sources_run_due(*, force: bool = False) -> list[PriceSnapshot]:
-    """Run every enabled source whose cadence has elapsed. Each source is claimed with a conditional
-    update of `last_run_at`, so two schedulers running at once never import the same source twice."""
-    now = timezone.now()
-    snapshots = []
-    for source in ImportSource.objects.filter(enabled=True).select_related("provider"):
-        due = source.last_run_at is None or source.last_run_at + timedelta(hours=source.cadence_hours) <= now
-        if not (due or force):
-            continue
-        claimed = ImportSource.objects.filter(pk=source.pk, last_run_at=source.last_run_at)
-        if source.last_run_at is None:
-            claimed = ImportSource.objects.filter(pk=source.pk, last_run_at__isnull=True)
-        if claimed.update(last_run_at=now):
-            snapshots.append(import_source_run(source=source))
-    return snapshots
-
-
-def demo_prices_load(*, manifest: Path) -> list[PriceSnapshot]:
-    """Import the demo price files a manifest lists, skipping files already imported with the same options."""
-    snapshots = []
-    for entry in json.loads(manifest.read_text(encoding="utf-8")):
-        content = (manifest.parent / entry["path"]).read_bytes()
-        sha256 = hashlib.sha256(content).hexdigest()
-        provider_name = entry.get("provider", "")
-        done = PriceSnapshot.objects.filter(
-            sha256=sha256,
-            provider_name=provider_name,
-            status__in=[SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE],
-        )
-        if done.exists():
-            continue
-        observed_on = date.fromisoformat(entry["observed_on"]) if entry.get("observed_on") else None
-        snapshot = price_snapshot_import(
-            content=content,
-            origin=SnapshotOrigin.SEED,
-            source=f"demo: {entry['path']}",
-            file_name=entry["path"],
-            url=entry.get("source_url", ""),
-            format=entry.get("format", "auto"),
-            provider_name=provider_name,
-            observed_on=observed_on,
-        )
-        snapshots.append(snapshot)
-    return snapshots
