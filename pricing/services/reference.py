@@ -1,0 +1,70 @@
+"""Reference data and demo prices, loaded by `manage.py seed_demo`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import date
+from pathlib import Path
+
+from django.db import transaction
+
+from pricing.models import GpuAlias, GpuModel, PriceSnapshot, Provider, SnapshotOrigin, SnapshotStatus
+from pricing.services.snapshots import price_snapshot_import
+
+
+def reference_data_load(*, path: Path) -> dict[str, int]:
+    """Create the providers, GPU models and aliases of a reference fixture that are missing.
+
+    Rows that already exist (matched by name) are left as they are, so edits made in the admin survive.
+    """
+    records = json.loads(Path(path).read_text(encoding="utf-8"))
+    by_model: dict[str, list[dict]] = {}
+    for record in records:
+        by_model.setdefault(record["model"], []).append(record["fields"])
+    created = {}
+    with transaction.atomic():
+        known = set(Provider.objects.values_list("name", flat=True))
+        new = [Provider(**f) for f in by_model.get("pricing.provider", []) if f["name"] not in known]
+        created["providers"] = len(Provider.objects.bulk_create(new))
+        known = set(GpuModel.objects.values_list("name", flat=True))
+        new = [GpuModel(**f) for f in by_model.get("pricing.gpumodel", []) if f["name"] not in known]
+        created["gpu_models"] = len(GpuModel.objects.bulk_create(new))
+        model_ids = dict(GpuModel.objects.values_list("name", "id"))
+        known = set(GpuAlias.objects.values_list("alias", flat=True))
+        new = [
+            GpuAlias(alias=f["alias"], gpu_model_id=model_ids[f["gpu_model"][0]])
+            for f in by_model.get("pricing.gpualias", [])
+            if f["alias"] not in known
+        ]
+        created["aliases"] = len(GpuAlias.objects.bulk_create(new))
+    return created
+
+
+def demo_prices_load(*, manifest: Path) -> list[PriceSnapshot]:
+    """Import the demo price files a manifest lists, skipping files already imported with the same options."""
+    snapshots = []
+    for entry in json.loads(manifest.read_text(encoding="utf-8")):
+        content = (manifest.parent / entry["path"]).read_bytes()
+        sha256 = hashlib.sha256(content).hexdigest()
+        provider_name = entry.get("provider", "")
+        done = PriceSnapshot.objects.filter(
+            sha256=sha256,
+            provider_name=provider_name,
+            status__in=[SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE],
+        )
+        if done.exists():
+            continue
+        observed_on = date.fromisoformat(entry["observed_on"]) if entry.get("observed_on") else None
+        snapshot = price_snapshot_import(
+            content=content,
+            origin=SnapshotOrigin.SEED,
+            source=f"demo: {entry['path']}",
+            file_name=entry["path"],
+            url=entry.get("source_url", ""),
+            format=entry.get("format", "auto"),
+            provider_name=provider_name,
+            observed_on=observed_on,
+        )
+        snapshots.append(snapshot)
+    return snapshots
