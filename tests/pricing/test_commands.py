@@ -153,6 +153,12 @@ def test_export_prices_of_one_snapshot(price_file):
     assert [row["observed_on"] for row in csv.DictReader(io.StringIO(out))] == ["2026-11-02"]
 
 
+def test_export_prices_latest_keeps_one_row_per_offering(price_file):
+    command("import_prices", price_file(canonical(ROW, ROW.replace("2026-11-01", "2026-10-01", 1))))
+    out, _ = command("export_prices", "--latest")
+    assert [row["observed_on"] for row in csv.DictReader(io.StringIO(out))] == ["2026-11-01"]
+
+
 def test_export_prices_refuses_an_unknown_snapshot():
     with pytest.raises(CommandError, match="no such snapshot"):
         call_command("export_prices", "--snapshot", "999")
