@@ -24,9 +24,13 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
+def _now() -> float:
+    return time.time()
+
+
 def hit(*, scope: str, ident: str, limit: int, window_seconds: int = 60) -> bool:
     """Count one request of `ident` in the current fixed window; True while the count is within `limit`."""
-    window = int(time.time() // window_seconds)
+    window = int(_now() // window_seconds)
     digest = hashlib.sha256(ident.encode("utf-8")).hexdigest()[:32]
     key = f"throttle:{scope}:{digest}:{window}"
     cache.add(key, 0, timeout=window_seconds * 2)

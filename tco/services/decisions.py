@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
@@ -19,23 +17,12 @@ from tco.models import (
     DecisionAction,
     DecisionLink,
     DecisionRecord,
-    DecisionSnapshot,
     Scenario,
     ScenarioBrief,
 )
-from tco.selectors_decisions import (
-    DEFAULT_QUESTION,
-    Evaluation,
-    NotEvaluable,
-    brief_for,
-    brief_questions,
-    current_decision,
-    current_evaluation,
-    is_decided,
-    token_hash,
-)
+from tco.selectors_decisions import NotEvaluable, current_decision, is_decided, token_hash
+from tco.services.decision_snapshots import snapshot_freeze
 
-SNAPSHOT_SCHEMA = "tco-decision/1"
 LINK_DAYS_DEFAULT = 30
 LINK_DAYS_MIN = 1
 LINK_DAYS_MAX = 365
@@ -68,10 +55,6 @@ class BriefConflict(DecisionError):
 
 def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
     return user if user is not None and user.is_authenticated else None
-
-
-def _username(user: AbstractBaseUser | None) -> str:
-    return user.get_username() if user is not None else "system"
 
 
 def _check_length(value: str, limit: int, field: str, label: str) -> str:
@@ -156,138 +139,6 @@ def decision_reopen(*, scenario: Scenario, user: AbstractBaseUser | None, reason
     )
 
 
-def canonical_json(content: Any) -> str:
-    """One text per value: sorted keys, no spaces, UTF-8 kept, NaN refused. What snapshots store and hash."""
-    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-PROVENANCE_KEYS = (
-    "provider",
-    "offering",
-    "region",
-    "pricing_term",
-    "observed_on",
-    "source_url",
-    "price_observation_id",
-    "snapshot_id",
-)
-
-
-def _price_entry(option: dict, quantity: str, price: float, currency: str) -> dict:
-    source = option.get("price_source") or {}
-    entry = {
-        "option": option["name"],
-        "kind": option["kind"],
-        "quantity": quantity,
-        "price": price,
-        "currency": currency,
-        "origin": "market" if source.get("provider") else "typed",
-    }
-    entry.update({key: source.get(key) for key in PROVENANCE_KEYS})
-    return entry
-
-
-def prices_used(document: dict) -> list[dict]:
-    """Every price the numbers rest on, with its provenance copied as data (later imports cannot change it).
-
-    One entry per priced quantity: rentals per GPU-hour, APIs per million input and output tokens, and the
-    scenario's burst price. Typed-in prices have origin "typed" and no provider.
-    """
-    currency = document.get("currency", "USD")
-    entries = []
-    for option in document["options"]:
-        if "price_per_gpu_hour" in option:
-            entries.append(_price_entry(option, "GPU-hour", option["price_per_gpu_hour"], currency))
-        if "price_per_million_input_tokens" in option:
-            entries.append(
-                _price_entry(option, "million input tokens", option["price_per_million_input_tokens"], currency)
-            )
-        if "price_per_million_output_tokens" in option:
-            entries.append(
-                _price_entry(option, "million output tokens", option["price_per_million_output_tokens"], currency)
-            )
-    if document.get("burst_price_per_gpu_hour") is not None:
-        burst = {"name": "Burst capacity (demand above owned or committed GPUs)", "kind": "burst"}
-        entries.append(_price_entry(burst, "GPU-hour", document["burst_price_per_gpu_hour"], currency))
-    _add_gpu_models(entries)
-    return entries
-
-
-def _add_gpu_models(entries: list[dict]) -> None:
-    """Name the GPU of each Market price whose observation still exists with the same price (one query)."""
-    from pricing.models import PriceObservation
-
-    ids = {entry["price_observation_id"] for entry in entries if isinstance(entry["price_observation_id"], int)}
-    rows = PriceObservation.objects.filter(pk__in=ids).values_list("pk", "gpu_model__name", "price_per_gpu_hour")
-    found = {pk: (gpu, price) for pk, gpu, price in rows}
-    for entry in entries:
-        gpu, price = found.get(entry["price_observation_id"], (None, None))
-        same_price = price is not None and entry["quantity"] == "GPU-hour" and float(price) == float(entry["price"])
-        entry["gpu_model"] = gpu if same_price else None
-
-
-def _decision_content(record: DecisionRecord | None) -> dict:
-    if record is None:
-        return {"status": "open"}
-    return {
-        "status": record.action,
-        "option": record.option_name,
-        "option_kind": record.option_kind,
-        "rationale": record.rationale,
-        "by": _username(record.created_by),
-        "at": record.created_at.isoformat(timespec="seconds"),
-        "scenario_version": record.scenario_version,
-    }
-
-
-def _brief_content(brief: ScenarioBrief) -> dict:
-    return {
-        "question": brief.question.strip() or DEFAULT_QUESTION,
-        "workload_brief": brief.workload_brief.strip(),
-        "questions": brief_questions(brief),
-    }
-
-
-def snapshot_content(
-    *, scenario: Scenario, evaluation: Evaluation, user: AbstractBaseUser | None, frozen_at: Any
-) -> dict:
-    """Everything a decision page shows, as plain JSON data (no references into rows that may change)."""
-    return {
-        "schema": SNAPSHOT_SCHEMA,
-        "frozen_at": frozen_at.isoformat(timespec="seconds"),
-        "frozen_by": _username(_user(user)),
-        "scenario": {"id": scenario.pk, "name": scenario.name, "version": scenario.version},
-        "run_id": evaluation.run_id,
-        "engine_version": evaluation.engine_version,
-        "document": evaluation.document,
-        "result": evaluation.result,
-        "figures": evaluation.figures or {},
-        "prices": prices_used(evaluation.document),
-        "decision": _decision_content(current_decision(scenario)),
-        "brief": _brief_content(brief_for(scenario)),
-    }
-
-
-def snapshot_freeze(*, scenario: Scenario, user: AbstractBaseUser | None) -> DecisionSnapshot:
-    """Freeze the scenario's current numbers, prices, decision and brief. Refuses when it cannot be evaluated."""
-    scenario = Scenario.objects.get(pk=scenario.pk)
-    try:
-        evaluation = current_evaluation(scenario, with_figures=True)
-    except NotEvaluable as error:
-        raise DecisionError(f"No link was created. {error}") from None
-    frozen_at = timezone.now().replace(microsecond=0)
-    content = canonical_json(snapshot_content(scenario=scenario, evaluation=evaluation, user=user, frozen_at=frozen_at))
-    return DecisionSnapshot.objects.create(
-        scenario=scenario,
-        content=content,
-        content_hash=hashlib.sha256(content.encode("utf-8")).hexdigest(),
-        engine_version=evaluation.engine_version,
-        scenario_version=scenario.version,
-        created_by=_user(user),
-        created_at=frozen_at,
-    )
-
-
 def parse_expires_in_days(text: str | None) -> int:
     """The form's `expires_in_days`: blank means the default (30); otherwise a whole number of days 1..365."""
     raw = (text or "").strip()
@@ -314,7 +165,10 @@ def link_create(
     note = _check_length(note, NOTE_MAX, "note", "The note")
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
-        snapshot = snapshot_freeze(scenario=scenario, user=user)
+        try:
+            snapshot = snapshot_freeze(scenario=scenario, user=user)
+        except NotEvaluable as error:
+            raise DecisionError(f"No link was created. {error}") from None
         link = DecisionLink.objects.create(
             scenario=scenario,
             snapshot=snapshot,

@@ -1,0 +1,160 @@
+"""Decision snapshots: everything a decision link shows, frozen as canonical JSON with its SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from tco.models import DecisionRecord, DecisionSnapshot, Scenario, ScenarioBrief
+from tco.selectors_decisions import (
+    DEFAULT_QUESTION,
+    Evaluation,
+    brief_for,
+    brief_questions,
+    current_decision,
+    current_evaluation,
+)
+
+SNAPSHOT_SCHEMA = "tco-decision/1"
+
+
+def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _username(user: AbstractBaseUser | None) -> str:
+    return user.get_username() if user is not None else "system"
+
+
+def canonical_json(content: Any) -> str:
+    """One text per value: sorted keys, no spaces, UTF-8 kept, NaN refused. What snapshots store and hash."""
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+PROVENANCE_KEYS = (
+    "provider",
+    "offering",
+    "region",
+    "pricing_term",
+    "observed_on",
+    "source_url",
+    "price_observation_id",
+    "snapshot_id",
+)
+
+
+def _price_entry(option: dict, quantity: str, price: float, currency: str) -> dict:
+    source = option.get("price_source") or {}
+    entry = {
+        "option": option["name"],
+        "kind": option["kind"],
+        "quantity": quantity,
+        "price": price,
+        "currency": currency,
+        "origin": "market" if source.get("provider") else "typed",
+    }
+    entry.update({key: source.get(key) for key in PROVENANCE_KEYS})
+    return entry
+
+
+def prices_used(document: dict) -> list[dict]:
+    """Every price the numbers rest on, with its provenance copied as data (later imports cannot change it).
+
+    One entry per priced quantity: rentals per GPU-hour, APIs per million input and output tokens, and the
+    scenario's burst price. Typed-in prices have origin "typed" and no provider.
+    """
+    currency = document.get("currency", "USD")
+    entries = []
+    for option in document["options"]:
+        if "price_per_gpu_hour" in option:
+            entries.append(_price_entry(option, "GPU-hour", option["price_per_gpu_hour"], currency))
+        if "price_per_million_input_tokens" in option:
+            entries.append(
+                _price_entry(option, "million input tokens", option["price_per_million_input_tokens"], currency)
+            )
+        if "price_per_million_output_tokens" in option:
+            entries.append(
+                _price_entry(option, "million output tokens", option["price_per_million_output_tokens"], currency)
+            )
+    if document.get("burst_price_per_gpu_hour") is not None:
+        burst = {"name": "Burst capacity (demand above owned or committed GPUs)", "kind": "burst"}
+        entries.append(_price_entry(burst, "GPU-hour", document["burst_price_per_gpu_hour"], currency))
+    _add_gpu_models(entries)
+    return entries
+
+
+def _add_gpu_models(entries: list[dict]) -> None:
+    """Name the GPU of each Market price whose observation still exists with the same price (one query)."""
+    from pricing.models import PriceObservation
+
+    ids = {entry["price_observation_id"] for entry in entries if isinstance(entry["price_observation_id"], int)}
+    rows = PriceObservation.objects.filter(pk__in=ids).values_list("pk", "gpu_model__name", "price_per_gpu_hour")
+    found = {pk: (gpu, price) for pk, gpu, price in rows}
+    for entry in entries:
+        gpu, price = found.get(entry["price_observation_id"], (None, None))
+        same_price = price is not None and entry["quantity"] == "GPU-hour" and float(price) == float(entry["price"])
+        entry["gpu_model"] = gpu if same_price else None
+
+
+def _decision_content(record: DecisionRecord | None) -> dict:
+    if record is None:
+        return {"status": "open"}
+    return {
+        "status": record.action,
+        "option": record.option_name,
+        "option_kind": record.option_kind,
+        "rationale": record.rationale,
+        "by": _username(record.created_by),
+        "at": record.created_at.isoformat(timespec="seconds"),
+        "scenario_version": record.scenario_version,
+    }
+
+
+def _brief_content(brief: ScenarioBrief) -> dict:
+    return {
+        "question": brief.question.strip() or DEFAULT_QUESTION,
+        "workload_brief": brief.workload_brief.strip(),
+        "questions": brief_questions(brief),
+    }
+
+
+def snapshot_content(
+    *, scenario: Scenario, evaluation: Evaluation, user: AbstractBaseUser | None, frozen_at: Any
+) -> dict:
+    """Everything a decision page shows, as plain JSON data (no references into rows that may change)."""
+    return {
+        "schema": SNAPSHOT_SCHEMA,
+        "frozen_at": frozen_at.isoformat(timespec="seconds"),
+        "frozen_by": _username(_user(user)),
+        "scenario": {"id": scenario.pk, "name": scenario.name, "version": scenario.version},
+        "run_id": evaluation.run_id,
+        "engine_version": evaluation.engine_version,
+        "document": evaluation.document,
+        "result": evaluation.result,
+        "figures": evaluation.figures or {},
+        "prices": prices_used(evaluation.document),
+        "decision": _decision_content(current_decision(scenario)),
+        "brief": _brief_content(brief_for(scenario)),
+    }
+
+
+def snapshot_freeze(*, scenario: Scenario, user: AbstractBaseUser | None) -> DecisionSnapshot:
+    """Freeze the scenario's current numbers, prices, decision and brief. Raises NotEvaluable when the engine
+    refuses the current inputs (nothing is written then)."""
+    scenario = Scenario.objects.get(pk=scenario.pk)
+    evaluation = current_evaluation(scenario, with_figures=True)
+    frozen_at = timezone.now().replace(microsecond=0)
+    content = canonical_json(snapshot_content(scenario=scenario, evaluation=evaluation, user=user, frozen_at=frozen_at))
+    return DecisionSnapshot.objects.create(
+        scenario=scenario,
+        content=content,
+        content_hash=hashlib.sha256(content.encode("utf-8")).hexdigest(),
+        engine_version=evaluation.engine_version,
+        scenario_version=scenario.version,
+        created_by=_user(user),
+        created_at=frozen_at,
+    )

@@ -1,0 +1,211 @@
+from __future__ import annotations
+
+import hashlib
+import json
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from pricing.models import PriceObservation
+from tco.engine import evaluate
+from tco.models import DecisionRecord, DecisionSnapshot, ImmutableRowError, RunStatus, ScenarioRun
+from tco.services import option_pick_price, option_update, run_queue, scenario_update_field
+from tco.services.decisions import brief_update, decision_record
+from tests.decisions.conftest import create_link, import_prices
+
+
+def test_the_link_is_byte_for_byte_unchanged_after_edits_new_prices_and_a_rerun(
+    editor, editor_client, scenario, link_path, anon, django_capture_on_commit_callbacks
+):
+    before = anon.get(link_path)
+    before_csv = anon.get(f"{link_path}/options.csv").content
+
+    scenario_update_field(scenario=scenario, user=editor, field="fleet_gpus", value=16, expected_version=None)
+    scenario_update_field(
+        scenario=scenario, user=editor, field="burst_price_per_gpu_hour", value=Decimal("6.16"), expected_version=None
+    )
+    owned = scenario.options.get(kind="owned")
+    option_update(option=owned, user=editor, expected_version=None, field="capex", value=Decimal("250000"))
+    import_prices(
+        "Lambda,neocloud,H100 SXM,8,8-GPU instance,us-east-1,on_demand,,2.49,USD,2026-10-01,https://lambda.ai/pricing",
+        "Nebius,neocloud,H100 SXM,8,HGX H100,eu-north1,on_demand,,2.95,USD,2026-10-01,https://nebius.com/prices",
+    )
+    cheaper = PriceObservation.objects.get(provider__name="Lambda", observed_on="2026-10-01")
+    rental = scenario.options.get(kind="neocloud")
+    option_pick_price(option=rental, user=editor, expected_version=None, observation=cheaper)
+    decision_record(scenario=scenario, user=editor, option_name="Own 8x H100", rationale="Steady load all year.")
+    brief_update(
+        scenario=scenario, user=editor, expected_version=None, question="Own or rent?", workload_brief="", answers={}
+    )
+    scenario.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        run = run_queue(scenario=scenario, user=editor)
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE
+    assert run.document["fleet_gpus"] == 16
+    assert run.result != json.loads(DecisionSnapshot.objects.get().content)["result"]  # the numbers did move
+
+    after = anon.get(link_path)
+
+    assert after.status_code == before.status_code == 200
+    assert after.content == before.content
+    assert anon.get(f"{link_path}/options.csv").content == before_csv
+
+
+def test_the_page_is_identical_on_every_opening(link_path, anon, client_factory):
+    first = anon.get(link_path).content
+
+    assert client_factory(REMOTE_ADDR="198.51.100.1").get(link_path).content == first
+    assert anon.get(link_path).content == first
+
+
+def test_saving_an_existing_snapshot_raises(link_path):
+    snapshot = DecisionSnapshot.objects.get()
+    snapshot.content = "{}"
+
+    with pytest.raises(ImmutableRowError):
+        snapshot.save()
+
+    assert DecisionSnapshot.objects.get().content != "{}"
+
+
+def test_snapshots_have_no_bulk_update_path(link_path):
+    with pytest.raises(ImmutableRowError):
+        DecisionSnapshot.objects.update(content="{}")
+
+
+def test_decision_records_are_append_only(editor, scenario):
+    record = decision_record(scenario=scenario, user=editor, option_name="Own 8x H100", rationale="Steady load.")
+    record.rationale = "rewritten"
+
+    with pytest.raises(ImmutableRowError):
+        record.save()
+    with pytest.raises(ImmutableRowError):
+        DecisionRecord.objects.filter(pk=record.pk).update(rationale="rewritten")
+
+
+def test_the_content_hash_is_the_sha256_of_the_frozen_json_and_is_on_the_page(link_path, anon):
+    snapshot = DecisionSnapshot.objects.get()
+    frozen = anon.get(f"{link_path}/snapshot.json").content
+
+    assert snapshot.content_hash == hashlib.sha256(frozen).hexdigest()
+    assert frozen == json.dumps(json.loads(frozen), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
+    assert snapshot.content_hash in anon.get(link_path).content.decode()
+
+
+def test_the_snapshot_freezes_document_result_figures_prices_engine_and_brief(link_path, scenario):
+    frozen = json.loads(DecisionSnapshot.objects.get().content)
+
+    assert frozen["document"] == scenario.to_document()
+    assert frozen["result"] == evaluate(scenario.to_document())
+    assert {"annual_cost", "cumulative", "cost_per_output", "forecast", "break_even_map"} <= set(frozen["figures"])
+    assert frozen["engine_version"] == frozen["result"]["engine_version"]
+    assert frozen["decision"] == {"status": "open"}
+    assert [question["key"] for question in frozen["brief"]["questions"]] == [
+        "requirements",
+        "utilization",
+        "data_location",
+        "infrastructure",
+        "time_to_capacity",
+        "support",
+        "economics",
+    ]
+
+
+def test_the_snapshot_copies_each_price_with_its_provenance_as_data(link_path, lambda_price):
+    prices = json.loads(DecisionSnapshot.objects.get().content)["prices"]
+
+    assert prices == [
+        {
+            "option": "Lambda rental",
+            "kind": "neocloud",
+            "quantity": "GPU-hour",
+            "price": 3.99,
+            "currency": "USD",
+            "origin": "market",
+            "provider": "Lambda",
+            "offering": "8-GPU instance",
+            "region": "us-east-1",
+            "pricing_term": "on_demand",
+            "observed_on": "2026-09-01",
+            "source_url": "https://lambda.ai/pricing",
+            "price_observation_id": lambda_price.pk,
+            "snapshot_id": lambda_price.snapshot_id,
+            "gpu_model": "H100 SXM",
+        }
+    ]
+
+
+def test_the_page_lists_every_price_with_provider_as_of_date_and_source(link_path, anon):
+    body = anon.get(link_path).content.decode()
+    table = body[body.index('id="prices-table"') : body.index("</table>", body.index('id="prices-table"'))]
+
+    for text in ("Lambda", "8-GPU instance", "$3.99", "2026-09-01", "https://lambda.ai/pricing", "us-east-1"):
+        assert text in table
+
+
+def test_a_finished_run_of_the_same_inputs_is_reused(
+    editor, editor_client, scenario, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        run = run_queue(scenario=scenario, user=editor)
+
+    create_link(editor_client, scenario)
+
+    frozen = json.loads(DecisionSnapshot.objects.get().content)
+    run.refresh_from_db()
+    assert frozen["run_id"] == run.pk
+    assert frozen["result"] == run.result
+    assert frozen["figures"] == run.figures
+
+
+def test_without_a_finished_run_the_link_is_evaluated_on_the_spot(editor_client, scenario):
+    assert not ScenarioRun.objects.filter(status=RunStatus.DONE).exists()
+
+    create_link(editor_client, scenario)
+
+    frozen = json.loads(DecisionSnapshot.objects.get().content)
+    assert frozen["run_id"] is None
+    assert frozen["result"] == evaluate(scenario.to_document())
+
+
+def test_a_finished_run_of_older_inputs_is_not_used(
+    editor, editor_client, scenario, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        old_run = run_queue(scenario=scenario, user=editor)
+    scenario_update_field(
+        scenario=scenario, user=editor, field="discount_rate", value=Decimal("0.12"), expected_version=None
+    )
+
+    create_link(editor_client, scenario)
+
+    frozen = json.loads(DecisionSnapshot.objects.get().content)
+    assert frozen["run_id"] != old_run.pk
+    assert frozen["document"]["discount_rate"] == 0.12
+    assert frozen["result"] == evaluate(frozen["document"])
+
+
+def test_a_scenario_the_engine_refuses_cannot_be_shared(editor, editor_client, scenario):
+    owned = scenario.options.get(kind="owned")
+    option_update(option=owned, user=editor, expected_version=None, field="useful_life_years", value=Decimal("0"))
+
+    response, path = create_link(editor_client, scenario)
+
+    assert response.status_code == 400
+    assert "No link was created" in response.content.decode()
+    assert "options[0].useful_life_years" in response.content.decode()
+    assert path == ""
+    assert not DecisionSnapshot.objects.exists()
+
+
+def test_the_share_form_answers_htmx_with_the_panel(editor_client, scenario):
+    response = editor_client.post(reverse("tco:link_create", args=[scenario.pk]), {}, HTTP_HX_REQUEST="true")
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<section id="decision-panel"')
+    assert "/d/" in body
