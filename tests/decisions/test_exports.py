@@ -143,7 +143,9 @@ def formula_scenario(editor, lambda_price):
 
 
 def test_csv_text_that_looks_like_a_formula_is_neutralised_and_numbers_stay_numbers(viewer_client, formula_scenario):
-    header, *rows = _rows(_export(viewer_client, formula_scenario, "options.csv"))
+    result = evaluate(formula_scenario.to_document())
+
+    _, *rows = _rows(_export(viewer_client, formula_scenario, "options.csv"))
     monthly_header, *_ = _rows(_export(viewer_client, formula_scenario, "monthly.csv"))
 
     assert [row[0] for row in rows] == [
@@ -153,7 +155,8 @@ def test_csv_text_that_looks_like_a_formula_is_neutralised_and_numbers_stay_numb
         "'+1 api",
     ]
     assert monthly_header[2].startswith("'=HYPERLINK")
-    assert all(cell == "" or float(cell) == float(cell) for row in rows for cell in row[2:12])
+    for row, option in zip(rows, result["options"], strict=True):
+        assert [_number(cell) for cell in row[2:12]] == [option[key] for key in RESULT_KEYS]
 
 
 def test_excel_text_that_looks_like_a_formula_is_stored_as_text_not_as_a_formula(viewer_client, formula_scenario):
