@@ -83,9 +83,9 @@ def _lines(records: list, fields: list[tuple[str, str]], subject_of, *, show_cre
     return lines
 
 
-def scenario_history(scenario: Scenario, *, limit: int = 30) -> list[HistoryLine]:
+def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine]:
     """The latest changes to the scenario, its options and checklists, newest first (three queries)."""
-    window = limit * 3
+    window = limit * 2  # enough rows per table to diff the newest `limit` changes against their predecessors
     scenario_rows = list(
         Scenario.history.filter(id=scenario.pk).select_related("history_user").order_by("-history_id")[:window]
     )

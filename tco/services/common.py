@@ -30,6 +30,8 @@ class Change:
     scenario: Scenario
     problems: list[Problem] = field(default_factory=list)
     run: ScenarioRun | None = None
+    options: list | None = None  # the scenario's options as saved (with checklists), in document order
+    document: dict | None = None
 
 
 def document_problems(document: dict) -> list[Problem]:
@@ -65,7 +67,8 @@ def recompute_if_valid(*, scenario: Scenario, user: object | None) -> Change:
     """After a save: validate the new document; queue an evaluation when the engine accepts it."""
     from tco.services.runs import run_queue
 
-    document = scenario.to_document()
+    options = list(scenario.options.prefetch_related("diligence_items"))
+    document = scenario.to_document(options)
     problems = document_problems(document)
     run = None if problems else run_queue(scenario=scenario, user=user, document=document)
-    return Change(scenario=scenario, problems=problems, run=run)
+    return Change(scenario=scenario, problems=problems, run=run, options=options, document=document)

@@ -13,7 +13,7 @@ from tco.history import scenario_history
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
 from tco.selectors import RunState, run_state
-from tco.services import document_problems
+from tco.services import Change, document_problems
 from tco.web.access import can_edit
 from tco.web.fields import SCENARIO_BASICS, WORKLOAD_FIELDS, error_map, input_text, option_views, scenario_field
 
@@ -61,11 +61,19 @@ def results_context(scenario: Scenario, document: dict, state: RunState, problem
     }
 
 
-def forecast_context(scenario: Scenario, errors: dict[str, str], values: dict[str, str] | None = None) -> dict:
-    """The forecast editor: current parameters (or the user's rejected input) and a small preview."""
+def forecast_context(
+    scenario: Scenario, errors: dict[str, str], values: dict[str, str] | None = None, *, preview: bool = True
+) -> dict:
+    """The forecast editor: current parameters (or the user's rejected input) and a small preview chart
+    (built only when the editor is rendered: the page itself or a forecast edit)."""
     utilization = scenario.utilization_values()
-    preview = None
-    if utilization and (len(utilization) in (1, scenario.horizon_months)) and all(0 <= u <= 1 for u in utilization):
+    wanted, preview = preview, None
+    if (
+        wanted
+        and utilization
+        and (len(utilization) in (1, scenario.horizon_months))
+        and all(0 <= u <= 1 for u in utilization)
+    ):
         preview = figure_to_dict(utilization_forecast(utilization, scenario.horizon_months, compact=True))
     texts = {
         "forecast_flat_utilization": input_text(scenario.forecast_flat_utilization),
@@ -96,11 +104,16 @@ def workspace_context(
     forecast_values: dict[str, str] | None = None,
     conflict: str = "",
     with_history: bool = True,
+    with_forecast_preview: bool = True,
+    change: Change | None = None,
 ) -> dict[str, Any]:
     """Everything the scenario page renders. Query count is independent of the number of options."""
-    options = list(scenario.options.all())
-    document = scenario.to_document(options)
-    problems: list = document_problems(document)
+    if change is not None and change.options is not None:  # reuse what the save just computed
+        options, document, problems = change.options, change.document, list(change.problems)
+    else:
+        options = list(scenario.options.all())
+        document = scenario.to_document(options)
+        problems = document_problems(document)
     state = run_state(scenario)
     if not problems and state.failed is not None and state.failed.document == document:
         problems = state.failed.problems
@@ -127,7 +140,7 @@ def workspace_context(
         "conflict": conflict,
         "option_kinds": OptionKind.choices,
         "diligence_statuses": DiligenceStatus.choices,
-        **forecast_context(scenario, errors, forecast_values),
+        **forecast_context(scenario, errors, forecast_values, preview=with_forecast_preview),
         **results_context(scenario, document, state, problems),
     }
     if with_history:

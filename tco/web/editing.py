@@ -46,12 +46,15 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
         view.text = text
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
     try:
-        scenario_update_field(
+        change = scenario_update_field(
             scenario=scenario, user=request.user, field=field, value=value, expected_version=expected_version(request)
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" ({scenario_field(scenario, field, {}).label} → {text})")
-    return edit_response(request, scenario, FIELD, target_key=f"s-{field}")
+    # The horizon changes the forecast's months: redraw its preview too.
+    return edit_response(
+        request, scenario, FIELD, target_key=f"s-{field}", refresh_forecast=field == "horizon_months", change=change
+    )
 
 
 @require_POST
@@ -69,12 +72,12 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
         view.text = text
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
     try:
-        option_update(
+        change = option_update(
             option=option, user=request.user, expected_version=expected_version(request), field=field, value=value
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" ({option.name}: {field} → {text})")
-    return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}")
+    return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}", change=change)
 
 
 FORECAST_DECIMALS = (
@@ -101,7 +104,7 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
         if kind == "pasted":
             params["pasted"] = parse_pasted_column(posted["forecast_pasted"], horizon_months=scenario.horizon_months)
-        forecast_update(
+        change = forecast_update(
             scenario=scenario, user=request.user, expected_version=expected_version(request), kind=kind, **params
         )
     except (InputError, ForecastError) as error:
@@ -110,7 +113,7 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, " (the utilization forecast)")
-    return edit_response(request, scenario, fragment)
+    return edit_response(request, scenario, fragment, change=change)
 
 
 @require_GET
@@ -123,7 +126,7 @@ def results_view(request: HttpRequest, pk: int) -> HttpResponse:
         if state.done is not None:
             context["answer"] = answer_for(state.done)
         return render(request, "tco/scenario_detail.html#results", context)
-    context = workspace_context(request, scenario, with_history=True)
+    context = workspace_context(request, scenario, with_history=True, with_forecast_preview=False)
     html = render_to_string("tco/scenario_detail.html#results", context, request=request)
     if request.htmx:
         context["oob_skip_results"] = True

@@ -13,7 +13,7 @@ from django_htmx.http import reswap, retarget
 from tco.history import scenario_history
 from tco.models import Scenario
 from tco.selectors import scenario_with_options
-from tco.services import VersionConflict
+from tco.services import Change, VersionConflict
 from tco.web.context import gpu_models, workspace_context
 
 
@@ -26,14 +26,25 @@ def edit_response(
     extra_errors: dict[str, str] | None = None,
     forecast_values: dict[str, str] | None = None,
     target_key: str = "",
+    refresh_forecast: bool = False,
+    change: Change | None = None,
 ) -> HttpResponse:
-    """Render `fragment` (a partial of the scenario page) and the out-of-band bundle after a save."""
+    """Render `fragment` (a partial of the scenario page) and the out-of-band bundle after a save.
+
+    With the service's `change`, the saved scenario, options and validation are reused as they are."""
     if not request.htmx:
         return redirect("tco:scenario_detail", pk=scenario.pk)
-    fresh = scenario_with_options(scenario.pk)
+    fresh = change.scenario if change is not None else scenario_with_options(scenario.pk)
     context = workspace_context(
-        request, fresh, extra_errors=extra_errors, forecast_values=forecast_values, with_history=False
+        request,
+        fresh,
+        change=change,
+        extra_errors=extra_errors,
+        forecast_values=forecast_values,
+        with_history=False,
+        with_forecast_preview=refresh_forecast or fragment.endswith("#forecast"),
     )
+    context["oob_forecast"] = refresh_forecast
     context["history"] = scenario_history(fresh)
     context["gpu_models"] = gpu_models() if fragment.endswith("#options") else []
     context.update(extra or {})

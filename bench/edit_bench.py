@@ -1,0 +1,123 @@
+"""Edit latency vs page latency in the scenario workspace, measured side by side in one run.
+
+Run from the repository root: ``.venv/bin/python bench/edit_bench.py``. It sets up Django on a temporary
+SQLite database (jobs run in-process, as in the embedded mode), migrates it, loads the reference data and
+the demo scenario "8x H100 inference: own vs rent", then through the real views with django.test.Client:
+
+- edit: what the browser does for one change. POST one input (the Lambda price per GPU-hour, a new value
+  each time): validate, save, queue and run the evaluation (engine + figures), answer with the field, the
+  new results partial (headline, tables, figures) and history as out-of-band swaps. When the run has not
+  finished by then (a real worker), the results partial polls; the bench then GETs it until it is done,
+  timed as part of the edit. In-process the POST's own answer already carries the finished results;
+- page: a plain GET of the same scenario page (inputs, answer, charts, history).
+
+Both are run 200 times, interleaved; p50 and p95 in ms are printed. Target: edit p95 <= 1.5x page p95.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ROUNDS = 200
+WARMUP = 10
+TARGET_RATIO = 1.5
+
+
+def setup_django(database: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    os.environ.pop("REDIS_URL", None)  # jobs in-process
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    warnings.filterwarnings("ignore", message="No directory at")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    from pricing.services import reference_data_load
+
+    reference_data_load(path=ROOT / "fixtures" / "reference.json")
+
+
+def percentile(samples: list[float], share: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        setup_django(Path(folder) / "bench.sqlite3")
+        from django.contrib.auth.models import Group, User
+        from django.test import Client
+        from django.urls import reverse
+
+        from tco.models import Scenario
+        from tco.services import scenario_create_from_document
+
+        editor = User.objects.create_user("bench-editor", password="bench-password-1")
+        editor.groups.add(Group.objects.get(name="editors"))
+        demo = json.loads((ROOT / "fixtures" / "scenarios" / "01-h100-inference-own-vs-rent.json").read_text())
+        scenario = scenario_create_from_document(document=demo, user=editor)
+        option = scenario.options.get(name="Lambda 8x H100 SXM")
+        client = Client()
+        client.force_login(editor)
+        page_url = reverse("tco:scenario_detail", args=[scenario.pk])
+        field_url = reverse("tco:option_field", args=[scenario.pk, option.pk])
+        results_url = reverse("tco:scenario_results", args=[scenario.pk])
+        htmx = {"HTTP_HX_REQUEST": "true"}
+
+        def edit(round_number: int) -> float:
+            version = Scenario.objects.values_list("version", flat=True).get(pk=scenario.pk)
+            price = f"{3.0 + round_number / 1000:.3f}"  # 3.000, 3.001, ...: a new document every time
+            started = time.perf_counter()
+            saved = client.post(field_url, {"field": "price_per_gpu_hour", "value": price, "version": version}, **htmx)
+            shown = saved
+            while b'hx-trigger="every 1s"' in shown.content:  # still computing: poll like the page does
+                shown = client.get(results_url, **htmx)
+            elapsed = time.perf_counter() - started
+            assert saved.status_code == 200, saved.status_code
+            assert b"Up to date" in shown.content and b'data-figure="fig-annual_cost' in shown.content
+            return elapsed * 1000
+
+        def page() -> float:
+            started = time.perf_counter()
+            response = client.get(page_url)
+            elapsed = time.perf_counter() - started
+            assert response.status_code == 200
+            return elapsed * 1000
+
+        for number in range(WARMUP):
+            edit(number)
+            page()
+        edits, pages = [], []
+        for number in range(ROUNDS):
+            edits.append(edit(WARMUP + number))
+            pages.append(page())
+
+        print(f"{'request':<42} {'n':>4} {'p50 ms':>8} {'p95 ms':>8}")
+        print(
+            f"{'edit (save + evaluate + results partial)':<42} {ROUNDS:>4} "
+            f"{statistics.median(edits):>8.1f} {percentile(edits, 0.95):>8.1f}"
+        )
+        print(
+            f"{'page (GET scenario page)':<42} {ROUNDS:>4} "
+            f"{statistics.median(pages):>8.1f} {percentile(pages, 0.95):>8.1f}"
+        )
+        ratio = percentile(edits, 0.95) / percentile(pages, 0.95)
+        verdict = "within" if ratio <= TARGET_RATIO else "ABOVE"
+        print(f"edit p95 / page p95 = {ratio:.2f}x: {verdict} the target of {TARGET_RATIO}x")
+        return 0 if ratio <= TARGET_RATIO else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
