@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-ENGINE_VERSION = "1.0.0"
+ENGINE_VERSION = "1.0.1"
 SCENARIO_SCHEMA = "tco-scenario/1"
 RESULT_SCHEMA = "tco-result/1"
 

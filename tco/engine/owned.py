@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,14 +22,17 @@ def capital_charge(*, capex: Num, residual_value: Num, useful_life_years: Num, c
     ``numpy_financial.pmt(r, L, -C, S)``. Example: C = 320,000, S = 40,000, L = 4, r = 0.07 gives
     85,463.87. Accepts floats (returns a float) or numpy arrays (returns an array).
     """
+    # 1 - (1+r)^-L is taken as -expm1(-L·log1p(r)): the plain form cancels for a tiny r (a crash
+    # below r ≈ 1e-16, the wrong charge for r ≈ 1e-13), this one keeps full precision for every r.
     if not isinstance(cost_of_capital, np.ndarray):
         if cost_of_capital == 0:
             return (capex - residual_value) / useful_life_years
-        factor = (1.0 + cost_of_capital) ** -useful_life_years
-        return (capex - residual_value * factor) * cost_of_capital / (1.0 - factor)
+        log_factor = -useful_life_years * math.log1p(cost_of_capital)  # an array when a sweep varies L
+        charge = (capex - residual_value * np.exp(log_factor)) * cost_of_capital / -np.expm1(log_factor)
+        return charge if isinstance(charge, np.ndarray) else float(charge)
     rate = np.where(cost_of_capital == 0, 1.0, cost_of_capital)
-    factor = (1.0 + rate) ** -np.asarray(useful_life_years, dtype=float)
-    annuity = (capex - residual_value * factor) * rate / (1.0 - factor)
+    log_factor = -np.asarray(useful_life_years, dtype=float) * np.log1p(rate)
+    annuity = (capex - residual_value * np.exp(log_factor)) * rate / -np.expm1(log_factor)
     return np.where(cost_of_capital == 0, (capex - residual_value) / useful_life_years, annuity)
 
 

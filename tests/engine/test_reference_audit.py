@@ -657,3 +657,14 @@ def test_the_annual_cost_curve_matches_evaluate_and_the_reference_at_flat_utiliz
         for option in curve["options"]:
             _assert_close(option["annual_cost"][i], got[option["name"]], f"{option['name']} at u={u} vs evaluate")
             _assert_close(option["annual_cost"][i], want[option["name"]], f"{option['name']} at u={u} vs reference")
+
+
+# ---------------------------------------------------------------- findings of the audit
+
+
+@pytest.mark.parametrize("rate", [1e-17, 2e-16, 3e-13])
+def test_it_keeps_the_capital_charge_exact_for_a_tiny_cost_of_capital(rate: float) -> None:
+    # A -> (C - S)/L as r -> 0; 1 - (1+r)^-L must not cancel to 0 (a crash) or to a few ulps (10 % off).
+    doc = _doc([_own(cost_of_capital=rate), _rent()])
+    got = evaluate(doc)["options"][0]["capital_charge_per_year"]
+    assert got == pytest.approx(ref_capital_charge(320000, 40000, 4, rate), rel=1e-9)
