@@ -95,7 +95,12 @@ def check_number(value: Any, spec: NumberField) -> tuple[float | int | None, str
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real | Decimal):
         kind = "a whole number" if spec.integer else "a number"
         return None, f"{spec.label} must be {kind}; got {describe(value)}"
-    number = float(value)
+    if isinstance(value, Decimal) and value.is_snan():  # float() raises on a signalling NaN
+        return None, f"{spec.label} must be a number; got NaN (not a number)"
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond float range, e.g. a 400-digit JSON integer
+        return None, f"{spec.label} must be a finite number; got a number too large to compute with"
     if math.isnan(number):
         return None, f"{spec.label} must be a number; got NaN (not a number)"
     if math.isinf(number):

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tco.engine import annual_cost_curve, evaluate, sweep
+from tco.engine import ScenarioError, annual_cost_curve, evaluate, sweep
 
 HPM = 730.0
 HPY = 8760.0
@@ -668,3 +668,19 @@ def test_it_keeps_the_capital_charge_exact_for_a_tiny_cost_of_capital(rate: floa
     doc = _doc([_own(cost_of_capital=rate), _rent()])
     got = evaluate(doc)["options"][0]["capital_charge_per_year"]
     assert got == pytest.approx(ref_capital_charge(320000, 40000, 4, rate), rel=1e-9)
+
+
+@pytest.mark.parametrize("value", [Decimal("sNaN"), Decimal("-sNaN")])
+def test_it_rejects_a_signalling_nan_decimal_with_the_field_path(value: Decimal) -> None:
+    doc = _doc([_own(capex=value), _rent()])
+    with pytest.raises(ScenarioError) as error:
+        evaluate(doc)
+    assert [p.path for p in error.value.problems] == ["options[0].capex"]
+
+
+@pytest.mark.parametrize("field", ["horizon_months", "discount_rate"])
+def test_it_rejects_an_integer_too_large_for_a_float_with_the_field_path(field: str) -> None:
+    doc = _doc([_own(), _rent()], **{field: 10**400})
+    with pytest.raises(ScenarioError) as error:
+        evaluate(doc)
+    assert [p.path for p in error.value.problems] == [field]
