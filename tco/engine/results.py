@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +12,7 @@ from .breakeven import break_even_utilization, break_even_utilization_closed_for
 from .constants import ENGINE_VERSION, OWNED_KINDS, RESULT_SCHEMA, SECONDS_PER_HOUR
 from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
+from .errors import Problem, ScenarioError
 from .flows import is_on_demand_rental, option_flows
 from .model import Flows, build_context
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
@@ -36,6 +38,7 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
     flows = [option_flows(option, ctx) for option in doc["options"]]
     reference = _reference(doc, ctx.demand, ctx.utilization)
     options = [_option_result(option, f, ctx, reference) for option, f in zip(doc["options"], flows, strict=True)]
+    _refuse_overflow(reference, options)
     npvs = [o["npv"] for o in options]
     return {
         "schema": RESULT_SCHEMA,
@@ -48,6 +51,29 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
         "break_even": _break_even(doc, options),
         "cheapest": options[npvs.index(min(npvs))]["name"],
     }
+
+
+def _refuse_overflow(reference: Mapping[str, Any], options: list[dict[str, Any]]) -> None:
+    """Finite but extreme inputs (an acceptance rate of 1e-300, a price of 1e306) can overflow
+    float64; refuse them with the culprit's path rather than return Infinity or NaN, which is not JSON."""
+    problems = []
+    if not _all_finite(list(reference.values())):
+        problems.append(Problem("workload", "The accepted output per year is too large to compute; check for a typo"))
+    for i, option in enumerate(options):
+        if not _all_finite([*option.values(), *option["monthly_cost"], *option["cumulative_cost"]]):
+            problems.append(
+                Problem(
+                    f"options[{i}]",
+                    f"The costs of '{option['name']}' are too large to compute (beyond 1e308); "
+                    "check its numbers, the workload and the utilization for a typo",
+                )
+            )
+    if problems:
+        raise ScenarioError(problems)
+
+
+def _all_finite(values: list[Any]) -> bool:
+    return all(math.isfinite(v) for v in values if isinstance(v, float))
 
 
 def _reference(doc: Mapping[str, Any], demand: np.ndarray, utilization: np.ndarray) -> dict[str, Any]:

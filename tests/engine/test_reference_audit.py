@@ -7,6 +7,7 @@ document is evaluated by both and the money must agree to 1e-6 relative.
 from __future__ import annotations
 
 import copy
+import json
 import math
 import os
 from decimal import Decimal, localcontext
@@ -684,3 +685,26 @@ def test_it_rejects_an_integer_too_large_for_a_float_with_the_field_path(field: 
     with pytest.raises(ScenarioError) as error:
         evaluate(doc)
     assert [p.path for p in error.value.problems] == [field]
+
+
+OVERFLOWING = {
+    "api acceptance": (lambda d: d["options"][2].update(acceptance_rate=1e-300), "options[2]"),
+    "owned throughput": (lambda d: d["options"][0].update(tokens_per_second_per_gpu=1e-300), "options[0]"),
+    "useful life": (lambda d: d["options"][0].update(useful_life_years=1e-300), "options[0]"),
+    "rental price": (lambda d: d["options"][1].update(price_per_gpu_hour=1e306), "options[1]"),
+    "workload throughput": (lambda d: d["workload"].update(tokens_per_second_per_gpu=1e306), "workload"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OVERFLOWING))
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy reports the overflow it hits
+def test_it_refuses_inputs_whose_costs_overflow_instead_of_returning_infinity(case: str) -> None:
+    mutate, path = OVERFLOWING[case]
+    doc = copy.deepcopy(HAND_DOCS["design_5_1_example"])
+    mutate(doc)
+    try:
+        result = evaluate(doc)
+    except ScenarioError as error:
+        assert path in [p.path for p in error.problems]
+    else:  # whatever it returns must be strict JSON (no Infinity/NaN) for the database's jsonb
+        json.dumps(result, allow_nan=False)
