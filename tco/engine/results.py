@@ -53,14 +53,22 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+PER_UNIT_COSTS = ("cost_per_gpu_hour", "cost_per_accepted_response", "cost_per_million_accepted_tokens")
+
+
 def _refuse_overflow(reference: Mapping[str, Any], options: list[dict[str, Any]]) -> None:
     """Finite but extreme inputs (an acceptance rate of 1e-300, a price of 1e306) can overflow
     float64; refuse them with the culprit's path rather than return Infinity or NaN, which is not JSON."""
     problems = []
     if not _all_finite(list(reference.values())):
         problems.append(Problem("workload", "The accepted output per year is too large to compute; check for a typo"))
+    if not _all_finite([option[key] for option in options for key in PER_UNIT_COSTS]):
+        problems.append(
+            Problem("utilization", "Utilization is so close to 0 that the cost per unit is too large to compute")
+        )
     for i, option in enumerate(options):
-        if not _all_finite([*option.values(), *option["monthly_cost"], *option["cumulative_cost"]]):
+        totals = [value for key, value in option.items() if key not in PER_UNIT_COSTS]
+        if not _all_finite([*totals, *option["monthly_cost"], *option["cumulative_cost"]]):
             problems.append(
                 Problem(
                     f"options[{i}]",
