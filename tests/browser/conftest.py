@@ -28,3 +28,15 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _roles_after_flush(request):
+    """transactional_db (live_server) empties every table after each test, the roles migration's groups
+    included; put the `editors` and `viewers` groups back so every browser test starts the same."""
+    if "live_server" in request.fixturenames or "transactional_db" in request.fixturenames:
+        request.getfixturevalue("transactional_db")
+        from django.contrib.auth.models import Group
+
+        for name in ("viewers", "editors"):
+            Group.objects.get_or_create(name=name)
