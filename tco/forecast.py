@@ -173,3 +173,32 @@ def parse_pasted_column(text: str, *, horizon_months: int | None = None) -> list
 
 def mean_utilization(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
+
+
+def starting_parameters(*, kind: str, current: Sequence[float], horizon_months: int) -> dict[str, str]:
+    """Form values for a newly chosen forecast kind, continuing the current forecast.
+
+    Flat takes the current mean; a ramp runs from the current first to last month; a seasonal
+    cycle keeps the mean with a ±10-point swing peaking in month 12; a pasted column lists the
+    current monthly values. Keyed by the forecast form's field names.
+    """
+    months = [float(v) for v in current] if current else [0.6]
+    if len(months) == 1:
+        months = months * horizon_months
+    mean = sum(months) / len(months)
+
+    def text(value: float) -> str:
+        return format(Decimal(str(round(value, 4))).normalize(), "f")
+
+    if kind == "flat":
+        return {"forecast_flat_utilization": text(mean)}
+    if kind == "ramp":
+        return {"forecast_ramp_from_utilization": text(months[0]), "forecast_ramp_to_utilization": text(months[-1])}
+    if kind == "seasonal":
+        swing = min(0.1, mean, 1 - mean)
+        return {
+            "forecast_seasonal_base_utilization": text(mean),
+            "forecast_seasonal_amplitude": text(swing),
+            "forecast_seasonal_peak_month": "12",
+        }
+    return {"forecast_pasted": "\n".join(text(v) for v in months)}

@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
-from tco.forecast import ForecastError, parse_pasted_column
+from tco.forecast import ForecastError, parse_pasted_column, starting_parameters
 from tco.inputs import InputError, parse_decimal, parse_integer, parse_option_field, parse_scenario_field
 from tco.models import ScenarioOption
 from tco.selectors import run_state
@@ -19,7 +19,7 @@ from tco.services import (
     scenario_update_field,
 )
 from tco.web.access import _get_scenario_for_user
-from tco.web.context import answer_for, workspace_context
+from tco.web.context import answer_for, forecast_context, workspace_context
 from tco.web.fields import option_fields, scenario_field
 from tco.web.responses import conflict_response, edit_response, input_error_response
 
@@ -96,6 +96,9 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
     posted["forecast_seasonal_peak_month"] = request.POST.get("forecast_seasonal_peak_month", "")
     posted["forecast_pasted"] = request.POST.get("forecast_pasted", "")
     posted["forecast_kind"] = kind = request.POST.get("forecast_kind", "")
+    if kind != scenario.forecast_kind:  # switching kinds: start from its saved parameters, else the current forecast
+        for name, text in _switch_values(scenario, kind).items():
+            posted[name] = posted[name].strip() or text
     fragment = "tco/scenario_detail.html#forecast"
     try:
         params = {arg: parse_decimal(name, posted[name], percent=True) for arg, name in FORECAST_DECIMALS}
@@ -114,6 +117,14 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
     except VersionConflict as conflict:
         return conflict_response(request, conflict, " (the utilization forecast)")
     return edit_response(request, scenario, fragment, change=change)
+
+
+def _switch_values(scenario, kind: str) -> dict[str, str]:
+    texts = forecast_context(scenario, {}, preview=False)["forecast"]
+    starting = starting_parameters(
+        kind=kind, current=scenario.utilization_values(), horizon_months=scenario.horizon_months
+    )
+    return {name: texts.get(name) or text for name, text in starting.items()}
 
 
 @require_GET

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -244,3 +245,23 @@ def test_rename_refuses_an_empty_name(editor_client, scenario):
     html = editor_client.post(url, {"name": "  ", "version": 1}, **HTMX).content.decode()
     assert "Give the scenario a name" in html
     assert Scenario.objects.get(pk=scenario.pk).name == "H100 inference 2027"
+
+
+def test_switching_the_forecast_kind_starts_from_the_current_forecast(editor_client, scenario):
+    url = reverse("tco:scenario_forecast", args=[scenario.pk])
+    editor_client.post(url, {"forecast_kind": "seasonal", "version": 1}, **HTMX)
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    assert fresh.forecast_kind == "seasonal"
+    assert (fresh.forecast_seasonal_base_utilization, fresh.forecast_seasonal_amplitude) == (
+        Decimal("0.55"),
+        Decimal("0.1"),
+    )
+    assert fresh.forecast_seasonal_peak_month == 12
+
+
+def test_switching_back_restores_the_kinds_saved_parameters(editor_client, scenario):
+    url = reverse("tco:scenario_forecast", args=[scenario.pk])
+    editor_client.post(url, {"forecast_kind": "ramp", "version": 1}, **HTMX)
+    editor_client.post(url, {"forecast_kind": "flat", "version": 2}, **HTMX)
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    assert (fresh.forecast_kind, fresh.forecast_flat_utilization, fresh.version) == ("flat", Decimal("0.55"), 3)
