@@ -36,7 +36,7 @@ from tco.web.decision_context import frozen_page_context, panel_context
 
 PANEL = "decisions/panel.html"
 PRIVATE_HEADERS = {
-    "X-Robots-Tag": "noindex, nofollow",
+    "X-Robots-Tag": "noindex",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "private, no-store",
 }

@@ -14,7 +14,7 @@ from tco.services import scenario_create_from_document
 from tests.decisions.conftest import DOCUMENT, create_link
 
 PRIVATE_HEADERS = {
-    "X-Robots-Tag": "noindex, nofollow",
+    "X-Robots-Tag": "noindex",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "private, no-store",
 }
