@@ -76,6 +76,13 @@ def panel_context(
     }
 
 
+def _web_link(url: object) -> str | None:
+    """A source URL safe to put in an href: http(s) only (a document's provenance is free text)."""
+    if isinstance(url, str) and url.lower().startswith(("https://", "http://")):
+        return url
+    return None
+
+
 def _price_rows(prices: list[dict]) -> list[dict]:
     rows = []
     for entry in prices:
@@ -86,6 +93,7 @@ def _price_rows(prices: list[dict]) -> list[dict]:
                 **entry,
                 "kind_label": kind_label(entry["kind"]) if entry["kind"] != "burst" else "Burst",
                 "price_text": text or format_unit_money(entry["price"], entry["currency"]),
+                "source_link": _web_link(entry.get("source_url")),
                 "term_text": TERM_WORDS.get(
                     entry["pricing_term"] or "", (entry["pricing_term"] or "").replace("_", " ")
                 ),

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from decimal import Decimal
@@ -10,9 +11,15 @@ from django.urls import reverse
 from pricing.models import PriceObservation
 from tco.engine import evaluate
 from tco.models import DecisionRecord, DecisionSnapshot, ImmutableRowError, RunStatus, ScenarioRun
-from tco.services import option_pick_price, option_update, run_queue, scenario_update_field
+from tco.services import (
+    option_pick_price,
+    option_update,
+    run_queue,
+    scenario_create_from_document,
+    scenario_update_field,
+)
 from tco.services.decisions import brief_update, decision_record
-from tests.decisions.conftest import create_link, import_prices
+from tests.decisions.conftest import DOCUMENT, create_link, import_prices
 
 
 def test_the_link_is_byte_for_byte_unchanged_after_edits_new_prices_and_a_rerun(
@@ -209,3 +216,15 @@ def test_the_share_form_answers_htmx_with_the_panel(editor_client, scenario):
     assert response.status_code == 200
     assert body.lstrip().startswith('<section id="decision-panel"')
     assert "/d/" in body
+
+
+def test_a_source_url_that_is_not_http_is_shown_as_text_not_as_a_link(editor, editor_client, anon):
+    document = copy.deepcopy(DOCUMENT)
+    document["options"][1]["price_source"] = {"provider": "Mallory", "source_url": "javascript:alert(document.cookie)"}
+    scenario = scenario_create_from_document(document=document, user=editor)
+    _, path = create_link(editor_client, scenario)
+
+    body = anon.get(path).content.decode()
+
+    assert 'href="javascript:' not in body
+    assert "javascript:alert(document.cookie)" in body
