@@ -336,3 +336,21 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_the_client(settings, li
 
     assert first.get(link_path).status_code == 429
     assert second.get(link_path).status_code == 200
+
+
+def test_deleting_the_scenario_takes_its_links_with_it(editor, scenario, link_path, anon):
+    from tco.services import scenario_delete
+
+    scenario_delete(scenario=scenario, user=editor)
+
+    assert not DecisionLink.objects.exists()
+    assert not DecisionSnapshot.objects.exists()
+    assert anon.get(link_path).status_code == 404
+
+
+def test_a_link_keeps_working_after_its_creator_account_is_deleted(editor, link_path, anon):
+    before = anon.get(link_path).content
+
+    editor.delete()
+
+    assert anon.get(link_path).content == before
