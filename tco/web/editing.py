@@ -53,7 +53,13 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
         return conflict_response(request, conflict, f" ({scenario_field(scenario, field, {}).label} → {text})")
     # The horizon changes the forecast's months: redraw its preview too.
     return edit_response(
-        request, scenario, FIELD, target_key=f"s-{field}", refresh_forecast=field == "horizon_months", change=change
+        request,
+        scenario,
+        FIELD,
+        target_key=f"s-{field}",
+        refresh_forecast=field == "horizon_months",
+        change=change,
+        changed=change.scenario,
     )
 
 
@@ -77,7 +83,7 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" ({option.name}: {field} → {text})")
-    return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}", change=change)
+    return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}", change=change, changed=option)
 
 
 FORECAST_DECIMALS = (
@@ -116,7 +122,7 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, " (the utilization forecast)")
-    return edit_response(request, scenario, fragment, change=change)
+    return edit_response(request, scenario, fragment, change=change, changed=change.scenario)
 
 
 def _switch_values(scenario, kind: str) -> dict[str, str]:

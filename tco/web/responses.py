@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
 
-from tco.history import scenario_history
+from tco.history import latest_change_lines, scenario_history
 from tco.models import Scenario
 from tco.selectors import scenario_with_options
 from tco.services import Change, VersionConflict
@@ -28,10 +28,12 @@ def edit_response(
     target_key: str = "",
     refresh_forecast: bool = False,
     change: Change | None = None,
+    changed: Any = None,
 ) -> HttpResponse:
     """Render `fragment` (a partial of the scenario page) and the out-of-band bundle after a save.
 
-    With the service's `change`, the saved scenario, options and validation are reused as they are."""
+    With the service's `change`, the saved scenario, options and validation are reused as they are; with
+    `changed` (the one scenario or option saved) only its new history lines are sent."""
     if not request.htmx:
         return redirect("tco:scenario_detail", pk=scenario.pk)
     fresh = change.scenario if change is not None else scenario_with_options(scenario.pk)
@@ -45,7 +47,10 @@ def edit_response(
         with_forecast_preview=refresh_forecast or fragment.endswith("#forecast"),
     )
     context["oob_forecast"] = refresh_forecast
-    context["history"] = scenario_history(fresh)
+    if changed is not None:  # one input saved: append its history lines instead of re-reading the history
+        context["history_added"] = latest_change_lines(changed)
+    else:
+        context["history"] = scenario_history(fresh)
     context["gpu_models"] = gpu_models() if fragment.endswith("#options") else []
     context.update(extra or {})
     if target_key:
