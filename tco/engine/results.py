@@ -62,10 +62,6 @@ def _refuse_overflow(reference: Mapping[str, Any], options: list[dict[str, Any]]
     problems = []
     if not _all_finite(list(reference.values())):
         problems.append(Problem("workload", "The accepted output per year is too large to compute; check for a typo"))
-    if not _all_finite([option[key] for option in options for key in PER_UNIT_COSTS]):
-        problems.append(
-            Problem("utilization", "Utilization is so close to 0 that the cost per unit is too large to compute")
-        )
     for i, option in enumerate(options):
         totals = [value for key, value in option.items() if key not in PER_UNIT_COSTS]
         if not _all_finite([*totals, *option["monthly_cost"], *option["cumulative_cost"]]):
@@ -105,7 +101,11 @@ def _first(value: Any) -> float:
 
 
 def _per(amount: float, quantity: float | None, scale: float = 1.0) -> float | None:
-    return amount / quantity * scale if quantity else None
+    """Cost per unit; None when there are no units, or so few (utilization of 1e-320) that it overflows."""
+    if not quantity:
+        return None
+    value = amount / quantity * scale
+    return value if math.isfinite(value) else None
 
 
 def _option_result(option: Mapping[str, Any], flows: Flows, ctx: Any, reference: Mapping[str, Any]) -> dict[str, Any]:
