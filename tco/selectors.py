@@ -46,19 +46,15 @@ def run_state(scenario: Scenario) -> RunState:
     return RunState(latest=latest, done=done)
 
 
-def scenarios_with_latest_results() -> list[tuple[Scenario, ScenarioRun | None]]:
-    """Every scenario with its latest done run (two queries)."""
+def scenarios_with_latest_results(limit: int | None = None) -> list[tuple[Scenario, ScenarioRun | None]]:
+    """Scenarios, most recently updated first, each with its latest done run (two queries)."""
     latest_done = ScenarioRun.objects.filter(scenario=OuterRef("pk"), status=RunStatus.DONE).order_by("-id")
     scenarios = list(
-        Scenario.objects.select_related("owner").annotate(latest_done_id=Subquery(latest_done.values("id")[:1]))
+        Scenario.objects.select_related("owner").annotate(latest_done_id=Subquery(latest_done.values("id")[:1]))[:limit]
     )
     ids = [s.latest_done_id for s in scenarios if s.latest_done_id]
     runs = ScenarioRun.objects.in_bulk(ids) if ids else {}
     return [(s, runs.get(s.latest_done_id)) for s in scenarios]
-
-
-def recent_scenarios(limit: int = 5) -> list[tuple[Scenario, ScenarioRun | None]]:
-    return scenarios_with_latest_results()[:limit]
 
 
 def market_prices(

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tco.demos import demo, demos
 from tco.engine import ScenarioError
+from tco.models import Scenario, ScenarioRun
 from tco.presentation import headline
 from tco.selectors import scenarios_with_latest_results
 from tco.services import scenario_clone, scenario_create, scenario_create_from_document, scenario_delete
@@ -21,15 +22,20 @@ from tco.web.context import gpu_models, workspace_context
 IMPORT_MAX_BYTES = 1024 * 1024
 
 
-@require_GET
-def scenario_list(request: HttpRequest) -> HttpResponse:
-    require_role(request, write=False)
+def scenario_rows(pairs: list[tuple[Scenario, ScenarioRun | None]]) -> list[dict]:
+    """Each scenario with its latest answer in words, marked stale when the inputs changed since."""
     rows = []
-    for scenario, run in scenarios_with_latest_results():
+    for scenario, run in pairs:
         answer = headline(run.document, run.result)["sentence"] if run is not None else ""
         stale = run is not None and run.scenario_version != scenario.version
         rows.append({"scenario": scenario, "run": run, "answer": answer, "stale": stale})
-    context = {"rows": rows, "demos": demos(), "can_edit": can_edit(request)}
+    return rows
+
+
+@require_GET
+def scenario_list(request: HttpRequest) -> HttpResponse:
+    require_role(request, write=False)
+    context = {"rows": scenario_rows(scenarios_with_latest_results()), "demos": demos(), "can_edit": can_edit(request)}
     return render(request, "tco/scenario_list.html", context)
 
 

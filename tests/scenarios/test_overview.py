@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from django.urls import reverse
+
+from pricing.models import PriceSnapshot, SnapshotStatus
+
+
+def test_overview_shows_recent_scenarios_with_their_answer(editor_client, scenario):
+    response = editor_client.get(reverse("tco:home"))
+    assert response.status_code == 200
+    row = response.context["scenario_rows"][0]
+    assert row["scenario"] == scenario
+    # DESIGN 5.1's example: renting Lambda at $3.99 wins; the sentence names it and is on the page.
+    assert "Lambda 8x H100 SXM" in row["answer"]
+    assert row["answer"] in response.content.decode()
+
+
+def test_overview_lists_failed_imports_and_latest_import_per_source(editor_client, db):
+    PriceSnapshot.objects.create(
+        source="upload",
+        file_name="ok.csv",
+        format="canonical",
+        sha256="a" * 64,
+        status=SnapshotStatus.IMPORTED,
+        rows_imported=3,
+    )
+    bad = PriceSnapshot.objects.create(
+        source="upload",
+        file_name="bad.csv",
+        format="canonical",
+        sha256="b" * 64,
+        status=SnapshotStatus.REJECTED,
+        errors=[{"line": 2, "reason": "x"}],
+    )
+    response = editor_client.get(reverse("tco:home"))
+    assert list(response.context["failed_snapshots"]) == [bad]
+    assert [s.pk for s in response.context["latest_snapshots"]] == [bad.pk]
+    assert "bad.csv" in response.content.decode()
+
+
+def test_overview_hides_scenarios_from_users_without_a_role(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("nobody", password="pw-for-tests-1"))
+    response = client.get(reverse("tco:home"))
+    assert response.status_code == 200
+    assert response.context["scenario_rows"] is None
+
+
+def test_overview_query_count_does_not_grow_with_scenarios(editor_client, scenario, django_assert_max_num_queries):
+    with django_assert_max_num_queries(10):
+        editor_client.get(reverse("tco:home"))
