@@ -209,9 +209,9 @@ def ref_evaluate(doc: dict) -> dict:
                 "name": opt["name"],
                 "kind": kind,
                 "annual_cost": annual,
-                "cost_per_gpu_hour": annual / (12 * mean_d) if mean_d > 0 else None,
-                "cost_per_accepted_response": annual / responses if responses else None,
-                "cost_per_million_accepted_tokens": annual / tokens * 1e6 if tokens else None,
+                "cost_per_gpu_hour": _unit_cost(annual, 12 * mean_d),
+                "cost_per_accepted_response": _unit_cost(annual, responses),
+                "cost_per_million_accepted_tokens": _unit_cost(annual, tokens, 1e6),
                 "monthly_cost": cash,
                 "cumulative_cost": cumulative,
                 "resale_value": resale,
@@ -253,6 +253,14 @@ def ref_evaluate(doc: dict) -> dict:
 
 REL = 1e-6
 MONEY_KEYS = ("annual_cost", "resale_value", "total_cost", "npv", "capital_charge_per_year", "overflow_gpu_hours")
+def _unit_cost(amount: float, units: float | None, scale: float = 1.0) -> float | None:
+    """No units, or so few that the quotient overflows (utilization 1e-320): no per-unit cost."""
+    if not units:
+        return None
+    value = amount / units * scale
+    return value if math.isfinite(value) else None
+
+
 PER_UNIT_KEYS = ("cost_per_gpu_hour", "cost_per_accepted_response", "cost_per_million_accepted_tokens")
 
 
