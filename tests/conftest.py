@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth.models import Group, User
+from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
+
+# CI explores the same examples on every run, so a red build always means a change broke something;
+# local runs keep exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)
