@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
+from pricing.selectors import latest_prices
 from tco.models import RunStatus, Scenario, ScenarioOption, ScenarioRun, SecondaryDiligenceItem
 
 
@@ -61,14 +62,7 @@ def market_prices(
     *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25
 ) -> QuerySet:
     """Latest observation per offering for the price picker, cheapest first, filtered by the search."""
-    from pricing.models import PriceObservation
-
-    try:  # the Market's own notion of "latest" when it provides one
-        from pricing.selectors import latest_prices
-
-        rows = latest_prices()
-    except (ImportError, TypeError):
-        rows = PriceObservation.objects.all()
+    rows = latest_prices()
     if gpu:
         rows = rows.filter(gpu_model__name__icontains=gpu)
     if provider:
@@ -77,6 +71,4 @@ def market_prices(
         rows = rows.filter(pricing_term=term)
     if currency:
         rows = rows.filter(currency=currency)
-    return rows.select_related("provider", "gpu_model", "snapshot").order_by(
-        "price_per_gpu_hour", "provider__name", "-observed_on"
-    )[:limit]
+    return rows.select_related("snapshot")[:limit]

@@ -27,6 +27,12 @@ def _jobs_in_process_unless_integration(request):
     celery_app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Tests create users with passwords; the production hasher would cost ~0.3 s each."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def _user_in_group(username: str, group: str) -> User:
     user = User.objects.create_user(username=username, password="pw-for-tests-1")
     user.groups.add(Group.objects.get(name=group))

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
-from tests.scenarios.conftest import EXAMPLE_DOCUMENT
+from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
 
@@ -30,7 +30,7 @@ def analyst(transactional_db) -> User:
 
 @pytest.fixture
 def scenario(analyst):
-    return scenario_create_from_document(document=EXAMPLE_DOCUMENT, user=analyst)
+    return scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def log_in(page, live_server, user: User) -> None:
 
 def owned_break_even(price_per_gpu_hour: float) -> float:
     """DESIGN 5.6 closed form for the example's own 8x H100 vs an on-demand rental (same throughput, G = fleet)."""
-    owned = EXAMPLE_DOCUMENT["options"][0]
+    owned = DESIGN_EXAMPLE["options"][0]
     capital = npf.pmt(owned["cost_of_capital"], owned["useful_life_years"], -owned["capex"], owned["residual_value"])
     energy_idle = owned["idle_power_kw"] * owned["pue"] * 8760 * owned["electricity_per_kwh"]
     fixed = sum(owned[key] for key in owned if key.endswith("_per_year"))

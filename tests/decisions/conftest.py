@@ -60,11 +60,6 @@ DOCUMENT = {
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _own_rate_limit_counters(settings):
     """Each test counts link openings under its own cache prefix (the cache may be a shared Redis)."""
     caches = copy.deepcopy(settings.CACHES)

@@ -18,12 +18,6 @@ HEADER = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Test users are created per test; the production hasher would cost ~0.3 s each."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def reference(db) -> None:
     """Providers, GPU models and aliases from fixtures/reference.json."""
