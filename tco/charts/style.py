@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import plotly.graph_objects as go
-
 from tco.presentation import currency_prefix, round_half_up
 
 # Okabe-Ito colours (distinguishable with the common colour-vision deficiencies); the kind is also always
@@ -32,16 +30,19 @@ EXTRA_COLORS = ("#332288", "#F0E442", "#882255", "#44AA99", "#999999", "#000000"
 MARK_COLOR = "#222222"
 GRID_COLOR = "#E5E5E5"
 
-TEMPLATE = go.layout.Template(
-    layout={
-        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13, "color": "#222"},
-        "paper_bgcolor": "white",
-        "plot_bgcolor": "white",
-        "xaxis": {"gridcolor": GRID_COLOR, "linecolor": "#999", "zeroline": False, "automargin": True},
-        "yaxis": {"gridcolor": GRID_COLOR, "linecolor": "#999", "zeroline": False, "automargin": True},
-        "hoverlabel": {"bgcolor": "white", "font": {"size": 12}},
+
+def template() -> dict:
+    """The charts' plotly layout template as plain JSON, a fresh copy for each figure (callers may edit theirs)."""
+    return {
+        "layout": {
+            "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13, "color": "#222"},
+            "paper_bgcolor": "white",
+            "plot_bgcolor": "white",
+            "xaxis": {"gridcolor": GRID_COLOR, "linecolor": "#999", "zeroline": False, "automargin": True},
+            "yaxis": {"gridcolor": GRID_COLOR, "linecolor": "#999", "zeroline": False, "automargin": True},
+            "hoverlabel": {"bgcolor": "white", "font": {"size": 12}},
+        }
     }
-)
 
 
 def kind_color(kind: str) -> str:
@@ -53,10 +54,10 @@ def kind_dash(kind: str) -> str:
 
 
 def base_layout(title: str, x_title: str, y_title: str, *, compact: bool = False) -> dict:
-    """Responsive: autosize and no width, so the chart takes its container's width; small margins."""
+    """Responsive: autosize and no width, so the chart takes its container's width; small margins (a plain dict)."""
     if compact:
         return {
-            "template": TEMPLATE,
+            "template": template(),
             "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 12}},
             "autosize": True,
             "height": 160,
@@ -67,7 +68,7 @@ def base_layout(title: str, x_title: str, y_title: str, *, compact: bool = False
             "yaxis": {"title": {"text": y_title, "standoff": 2}},
         }
     return {
-        "template": TEMPLATE,
+        "template": template(),
         "title": {"text": title, "x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8}, "font": {"size": 15}},
         "autosize": True,
         "margin": {"l": 8, "r": 24, "t": 40, "b": 8},
