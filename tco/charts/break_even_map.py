@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import plotly.graph_objects as go
-
 from tco.presentation import (
     currency_prefix,
     format_money,
@@ -67,7 +65,7 @@ def break_even_map(
     rental_name: str | None = None,
     forecast_utilization: float | None = None,
     current_price: float | None = None,
-) -> go.Figure:
+) -> dict:
     """Heatmap of the cheapest option over x = reference utilization (%) and y = a rental's price per GPU-hour.
 
     Each cheapest option is one colour band, named in the legend (with its kind), written on its region and in
@@ -94,36 +92,38 @@ def break_even_map(
         for names, row_differences in zip(grid, differences, strict=True)
     ]
     rental = rental_name or "rental"
-    traces: list[go.Heatmap | go.Scatter] = [
-        go.Heatmap(
-            x=x,
-            y=y,
-            z=z,
-            text=text,
-            zmin=-0.5,
-            zmax=len(categories) - 0.5,
-            colorscale=_discrete_colorscale(colors),
-            showscale=False,
-            xgap=1,
-            ygap=1,
-            name="Cheapest option",
-            hovertemplate=(
+    traces: list[dict] = [
+        {
+            "type": "heatmap",
+            "x": x,
+            "y": y,
+            "z": z,
+            "text": text,
+            "zmin": -0.5,
+            "zmax": len(categories) - 0.5,
+            "colorscale": _discrete_colorscale(colors),
+            "showscale": False,
+            "xgap": 1,
+            "ygap": 1,
+            "name": "Cheapest option",
+            "hovertemplate": (
                 f"Utilization %{{x:.0f}}%<br>{rental} price {currency_prefix(currency)}%{{y:,.2f}} per GPU-hour<br>"
                 "Cheapest: %{text}<br>(negative: owning is cheaper)<extra></extra>"
             ),
-        )
+        }
     ]
     # The legend names each colour band (with its kind): colour is never the only carrier.
     for name, color in zip(categories, colors, strict=True):
         traces.append(
-            go.Scatter(
-                x=[None],
-                y=[None],
-                mode="markers",
-                name=f"Cheapest: {legend_name(name, kinds[name]) if name in kinds else name}",
-                marker={"symbol": "square", "size": 12, "color": color},
-                hoverinfo="skip",
-            )
+            {
+                "type": "scatter",
+                "x": [None],
+                "y": [None],
+                "mode": "markers",
+                "name": f"Cheapest: {legend_name(name, kinds[name]) if name in kinds else name}",
+                "marker": {"symbol": "square", "size": 12, "color": color},
+                "hoverinfo": "skip",
+            }
         )
 
     annotations, shapes = [], []
@@ -161,4 +161,4 @@ def break_even_map(
     layout.update(shapes=shapes, annotations=annotations)
     layout["xaxis"].update(ticksuffix="%", showgrid=False)
     layout["yaxis"].update(showgrid=False)
-    return go.Figure(data=traces, layout=layout)
+    return {"data": traces, "layout": layout}

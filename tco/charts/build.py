@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
-import plotly.graph_objects as go
-
 from tco.presentation import OWNED_KINDS, is_on_demand_rental
 
 from .break_even_map import break_even_map
@@ -33,11 +29,6 @@ def map_rental_index(document: dict, map_rental: str | None = None) -> int | Non
     ]
     chosen = [index for index in candidates if options[index].get("name") == map_rental]
     return (chosen or candidates or [None])[0]
-
-
-def figure_to_dict(figure: go.Figure) -> dict:
-    """Plain JSON types only (lists, not numpy typed arrays): storable, diffable, json.dumps-able."""
-    return json.loads(figure.to_json())
 
 
 def build_figures(document: dict, result: dict, *, map_rental: str | None = None) -> dict[str, dict]:
@@ -73,4 +64,4 @@ def build_figures(document: dict, result: dict, *, map_rental: str | None = None
             forecast_utilization=result["reference"]["mean_utilization"],
             current_price=price,
         )
-    return {key: figure_to_dict(figure) for key, figure in figures.items()}
+    return figures

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from tco.presentation import KINDS, format_pct, format_unit_money, kind_label, legend_name
 
@@ -26,25 +25,26 @@ def _first_by_name(options: list[dict]) -> dict[str, dict]:
     return by_name
 
 
-def annual_cost_vs_utilization(result: dict, curve: dict) -> go.Figure:
+def annual_cost_vs_utilization(result: dict, curve: dict) -> dict:
     """One line per option (the engine's annual_cost_curve), each break-even point and the forecast mean marked."""
     currency = result.get("currency", "USD")
     utilizations = curve["utilization"]
     x = percent_values(utilizations)
-    traces: list[go.Scatter | go.Bar] = []
+    traces: list[dict] = []
     for option in curve["options"]:
         traces.append(
-            go.Scatter(
-                x=x,
-                y=rounded(option["annual_cost"], 0),
-                mode="lines",
-                name=legend_name(option["name"], option["kind"]),
-                line={"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
-                hovertemplate=(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": rounded(option["annual_cost"], 0),
+                "mode": "lines",
+                "name": legend_name(option["name"], option["kind"]),
+                "line": {"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
+                "hovertemplate": (
                     "%{fullData.name}<br>Utilization %{x:.1f}%<br>"
                     f"Annual cost {money_hover(currency)} per year<extra></extra>"
                 ),
-            )
+            }
         )
 
     curves = _first_by_name(curve["options"])
@@ -60,18 +60,24 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> go.Figure:
         labels.append([pair["owned"], pair["rental"], format_pct(pair["utilization"])])
     if points_x:
         traces.append(
-            go.Scatter(
-                x=points_x,
-                y=points_y,
-                mode="markers",
-                name="Break-even (owned = rental)",
-                marker={"symbol": "diamond", "size": 11, "color": MARK_COLOR, "line": {"color": "white", "width": 1}},
-                customdata=labels,
-                hovertemplate=(
+            {
+                "type": "scatter",
+                "x": points_x,
+                "y": points_y,
+                "mode": "markers",
+                "name": "Break-even (owned = rental)",
+                "marker": {
+                    "symbol": "diamond",
+                    "size": 11,
+                    "color": MARK_COLOR,
+                    "line": {"color": "white", "width": 1},
+                },
+                "customdata": labels,
+                "hovertemplate": (
                     "Break-even: %{customdata[0]} vs %{customdata[1]}<br>at %{customdata[2]} utilization<br>"
                     f"Annual cost {money_hover(currency)} per year<extra></extra>"
                 ),
-            )
+            }
         )
 
     layout = base_layout(
@@ -82,31 +88,32 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> go.Figure:
     layout.update(shapes=[shape], annotations=[annotation])
     layout["xaxis"].update(range=[-0.5, 100.5], ticksuffix="%")
     layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
-    return go.Figure(data=traces, layout=layout)
+    return {"data": traces, "layout": layout}
 
 
 def _tick_prefix(currency: str) -> str:
     return "$" if currency == "USD" else ""
 
 
-def cumulative_cost(result: dict) -> go.Figure:
+def cumulative_cost(result: dict) -> dict:
     """Cumulative cash cost per option by month (owned lines start with the capex), crossover months marked."""
     currency = result.get("currency", "USD")
     horizon = result["horizon_months"]
     months = list(range(1, horizon + 1))
-    traces: list[go.Scatter | go.Bar] = []
+    traces: list[dict] = []
     for option in result["options"]:
         traces.append(
-            go.Scatter(
-                x=months,
-                y=rounded(option["cumulative_cost"], 0),
-                mode="lines",
-                name=legend_name(option["name"], option["kind"]),
-                line={"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
-                hovertemplate=(
+            {
+                "type": "scatter",
+                "x": months,
+                "y": rounded(option["cumulative_cost"], 0),
+                "mode": "lines",
+                "name": legend_name(option["name"], option["kind"]),
+                "line": {"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
+                "hovertemplate": (
                     f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative cost {money_hover(currency)}<extra></extra>"
                 ),
-            )
+            }
         )
 
     options = _first_by_name(result["options"])
@@ -121,18 +128,19 @@ def cumulative_cost(result: dict) -> go.Figure:
         labels.append([pair["owned"], pair["rental"]])
     if points_x:
         traces.append(
-            go.Scatter(
-                x=points_x,
-                y=points_y,
-                mode="markers",
-                name="Crossover (owned ≤ rental)",
-                marker={"symbol": "x", "size": 11, "color": MARK_COLOR},
-                customdata=labels,
-                hovertemplate=(
+            {
+                "type": "scatter",
+                "x": points_x,
+                "y": points_y,
+                "mode": "markers",
+                "name": "Crossover (owned ≤ rental)",
+                "marker": {"symbol": "x", "size": 11, "color": MARK_COLOR},
+                "customdata": labels,
+                "hovertemplate": (
                     "Crossover: %{customdata[0]} costs no more than %{customdata[1]}<br>from month %{x}<br>"
                     f"Cumulative cost {money_hover(currency)}<extra></extra>"
                 ),
-            )
+            }
         )
 
     layout = base_layout(
@@ -140,14 +148,14 @@ def cumulative_cost(result: dict) -> go.Figure:
     )
     layout["xaxis"].update(range=[0.5, horizon + 0.5])
     layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
-    return go.Figure(data=traces, layout=layout)
+    return {"data": traces, "layout": layout}
 
 
 def _significant(value: float | None) -> float | None:
     return None if value is None else float(f"{value:.6g}")
 
 
-def cost_per_accepted_output(result: dict) -> go.Figure:
+def cost_per_accepted_output(result: dict) -> dict:
     """Horizontal bars per option, cheapest on top, coloured and labelled by kind.
 
     Primary metric: cost per million accepted output tokens; without a workload, cost per busy GPU-hour.
@@ -165,33 +173,34 @@ def cost_per_accepted_output(result: dict) -> go.Figure:
     shown = [option for option in result["options"] if option[key] is not None]
     missing = [option["name"] for option in result["options"] if option[key] is None]
     shown.sort(key=lambda option: option[key])
-    traces: list[go.Scatter | go.Bar] = []
+    traces: list[dict] = []
     for kind in [*KINDS, *sorted({option["kind"] for option in shown} - set(KINDS))]:
         bars = [option for option in shown if option["kind"] == kind]
         if not bars:
             continue
         traces.append(
-            go.Bar(
-                orientation="h",
-                y=[legend_name(option["name"], option["kind"]) for option in bars],
-                x=[_significant(option[key]) for option in bars],
-                name=kind_label(kind),
-                marker={"color": kind_color(kind)},
-                text=[format_unit_money(option[key], currency) for option in bars],
-                textposition="auto",
-                customdata=[
+            {
+                "type": "bar",
+                "orientation": "h",
+                "y": [legend_name(option["name"], option["kind"]) for option in bars],
+                "x": [_significant(option[key]) for option in bars],
+                "name": kind_label(kind),
+                "marker": {"color": kind_color(kind)},
+                "text": [format_unit_money(option[key], currency) for option in bars],
+                "textposition": "auto",
+                "customdata": [
                     [
                         format_unit_money(option[key], currency),
                         format_unit_money(option["cost_per_accepted_response"], currency),
                     ]
                     for option in bars
                 ],
-                hovertemplate=(
+                "hovertemplate": (
                     f"%{{y}}<br>%{{customdata[0]}} {unit}"
                     + ("<br>%{customdata[1]} per accepted response" if with_workload else "")
                     + "<extra></extra>"
                 ),
-            )
+            }
         )
 
     layout = base_layout(title, axis, "")
@@ -216,4 +225,4 @@ def cost_per_accepted_output(result: dict) -> go.Figure:
                 "font": {"size": 11},
             }
         ]
-    return go.Figure(data=traces, layout=layout)
+    return {"data": traces, "layout": layout}

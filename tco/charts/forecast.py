@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import plotly.graph_objects as go
-
 from tco.presentation import format_pct
 
 from .style import base_layout, horizontal_marker, percent_values
@@ -25,22 +23,23 @@ def expand_utilization(utilization: Sequence[float], horizon_months: int) -> lis
     return [float(value) for value in utilization]
 
 
-def utilization_forecast(utilization: Sequence[float], horizon_months: int, *, compact: bool = False) -> go.Figure:
+def utilization_forecast(utilization: Sequence[float], horizon_months: int, *, compact: bool = False) -> dict:
     """Utilization (%) by month with its mean marked; ``compact`` is the small editor preview (160 px high)."""
     monthly = expand_utilization(utilization, horizon_months)
     mean = sum(monthly) / len(monthly)
     months = list(range(1, horizon_months + 1))
-    trace = go.Scatter(
-        x=months,
-        y=percent_values(monthly),
-        mode="lines+markers" if horizon_months <= 60 and not compact else "lines",
-        name="Utilization forecast",
-        line={"color": LINE_COLOR, "width": 2},
-        marker={"size": 5},
-        fill="tozeroy",
-        fillcolor=FILL_COLOR,
-        hovertemplate="Month %{x}<br>Utilization %{y:.1f}%<extra></extra>",
-    )
+    trace = {
+        "type": "scatter",
+        "x": months,
+        "y": percent_values(monthly),
+        "mode": "lines+markers" if horizon_months <= 60 and not compact else "lines",
+        "name": "Utilization forecast",
+        "line": {"color": LINE_COLOR, "width": 2},
+        "marker": {"size": 5},
+        "fill": "tozeroy",
+        "fillcolor": FILL_COLOR,
+        "hovertemplate": "Month %{x}<br>Utilization %{y:.1f}%<extra></extra>",
+    }
     if compact:
         layout = base_layout(
             f"Utilization forecast (mean {format_pct(mean)})", "Month", "Utilization (%)", compact=True
@@ -52,4 +51,4 @@ def utilization_forecast(utilization: Sequence[float], horizon_months: int, *, c
         shape, annotation = horizontal_marker(percent_values([mean])[0], f"Mean {format_pct(mean)}")
         layout.update(shapes=[shape], annotations=[annotation], showlegend=False)
     layout["xaxis"].update(range=[0.5, horizon_months + 0.5])
-    return go.Figure(data=[trace], layout=layout)
+    return {"data": [trace], "layout": layout}

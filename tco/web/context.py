@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from tco.charts import figure_to_dict, utilization_forecast
+from tco.charts import utilization_forecast
 from tco.forecast import mean_utilization
 from tco.history import scenario_history
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
@@ -74,7 +74,7 @@ def forecast_context(
         and (len(utilization) in (1, scenario.horizon_months))
         and all(0 <= u <= 1 for u in utilization)
     ):
-        preview = figure_to_dict(utilization_forecast(utilization, scenario.horizon_months, compact=True))
+        preview = utilization_forecast(utilization, scenario.horizon_months, compact=True)
     texts = {
         "forecast_flat_utilization": input_text(scenario.forecast_flat_utilization),
         "forecast_ramp_from_utilization": input_text(scenario.forecast_ramp_from_utilization),

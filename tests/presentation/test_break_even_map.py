@@ -24,15 +24,15 @@ def _map(**kwargs):
 
 
 def test_it_maps_each_cell_to_the_cheapest_option_as_a_category():
-    heatmap = _map().data[0]
+    heatmap = _map()["data"][0]
     # Categories present, in option order: Own = 0, Lambda = 1 (the API is never cheapest, so no category).
-    assert [list(row) for row in heatmap.z] == [[1, 1, 1], [1, 1, 0]]
-    assert (heatmap.zmin, heatmap.zmax) == (-0.5, 1.5)
+    assert [list(row) for row in heatmap["z"]] == [[1, 1, 1], [1, 1, 0]]
+    assert (heatmap["zmin"], heatmap["zmax"]) == (-0.5, 1.5)
 
 
 def test_it_uses_one_flat_colour_band_per_category():
-    heatmap = _map().data[0]
-    assert [list(stop) for stop in heatmap.colorscale] == [
+    heatmap = _map()["data"][0]
+    assert [list(stop) for stop in heatmap["colorscale"]] == [
         [0.0, KIND_COLORS["owned"]],
         [0.5, KIND_COLORS["owned"]],
         [0.5, KIND_COLORS["neocloud"]],
@@ -41,7 +41,7 @@ def test_it_uses_one_flat_colour_band_per_category():
 
 
 def test_it_names_each_colour_in_the_legend_with_its_kind():
-    legend = [(trace.name, trace.marker.color) for trace in _map().data[1:]]
+    legend = [(trace["name"], trace["marker"]["color"]) for trace in _map()["data"][1:]]
     assert legend == [
         ("Cheapest: Own 8x H100 (owned)", KIND_COLORS["owned"]),
         ("Cheapest: Lambda (neocloud)", KIND_COLORS["neocloud"]),
@@ -49,35 +49,35 @@ def test_it_names_each_colour_in_the_legend_with_its_kind():
 
 
 def test_it_hovers_the_option_name_and_the_owned_minus_rental_npv():
-    heatmap = _map().data[0]
-    assert heatmap.text[1][2] == f"{OWN}<br>Owned {MINUS} rental NPV {MINUS}$174,784"
-    assert heatmap.text[0][0] == f"{LAMBDA}<br>Owned {MINUS} rental NPV +$450,448"
-    assert "price $%{y:,.2f} per GPU-hour" in heatmap.hovertemplate
-    assert "Utilization %{x:.0f}%" in heatmap.hovertemplate
+    heatmap = _map()["data"][0]
+    assert heatmap["text"][1][2] == f"{OWN}<br>Owned {MINUS} rental NPV {MINUS}$174,784"
+    assert heatmap["text"][0][0] == f"{LAMBDA}<br>Owned {MINUS} rental NPV +$450,448"
+    assert "price $%{y:,.2f} per GPU-hour" in heatmap["hovertemplate"]
+    assert "Utilization %{x:.0f}%" in heatmap["hovertemplate"]
 
 
 def test_it_writes_each_option_name_on_its_region():
-    texts = [annotation.text for annotation in _map().layout.annotations]
+    texts = [annotation["text"] for annotation in _map()["layout"]["annotations"]]
     assert texts == [OWN, LAMBDA]
 
 
 def test_it_puts_utilization_in_percent_and_the_price_per_gpu_hour_on_the_axes():
     figure = _map()
-    assert list(figure.data[0].x) == [0.0, 50.0, 100.0]
-    assert figure.layout.xaxis.title.text == "Reference utilization (%)"
-    assert figure.layout.yaxis.title.text == "Lambda price (USD per GPU-hour)"
-    assert figure.layout.title.text == "Cheapest option by utilization and Lambda price"
+    assert list(figure["data"][0]["x"]) == [0.0, 50.0, 100.0]
+    assert figure["layout"]["xaxis"]["title"]["text"] == "Reference utilization (%)"
+    assert figure["layout"]["yaxis"]["title"]["text"] == "Lambda price (USD per GPU-hour)"
+    assert figure["layout"]["title"]["text"] == "Cheapest option by utilization and Lambda price"
 
 
 def test_it_marks_the_forecast_and_the_current_price():
     figure = _map(forecast_utilization=0.55, current_price=3.99)
-    assert [(shape.x0, shape.y0) for shape in figure.layout.shapes] == [(55.0, 0), (0, 3.99)]
-    texts = [annotation.text for annotation in figure.layout.annotations]
+    assert [(shape["x0"], shape["y0"]) for shape in figure["layout"]["shapes"]] == [(55.0, 0), (0, 3.99)]
+    texts = [annotation["text"] for annotation in figure["layout"]["annotations"]]
     assert texts[-2:] == ["Forecast mean 55.0%", "Current price $3.99"]
 
 
 def test_it_gives_two_options_of_one_kind_different_colours():
     sweep = _sweep() | {"cheapest": [["A", "A", "B"], ["A", "B", "B"]]}
     figure = break_even_map(sweep, ["A", "B"], option_kinds=["neocloud", "neocloud"])
-    colours = [trace.marker.color for trace in figure.data[1:]]
+    colours = [trace["marker"]["color"] for trace in figure["data"][1:]]
     assert len(set(colours)) == 2

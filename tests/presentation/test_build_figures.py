@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 import json
 
+import plotly.graph_objects as go
 import pytest
 
-from tco.charts import build_figures
+from tco.charts import build_figures, utilization_forecast
 from tco.engine import evaluate
 from tco.presentation import headline
 
@@ -97,6 +98,15 @@ def test_it_uses_only_plain_json_and_cartesian_trace_types(document):
     assert types <= {"scatter", "bar", "heatmap", "histogram", "box"}
     assert "bdata" not in json.dumps(figures)  # no numpy typed arrays: plain lists only
     assert "uid" not in json.dumps(figures)
+
+
+def test_it_builds_figures_that_plotly_accepts_and_reads_back_unchanged(document):
+    # The charts are built as plain dicts, not go.Figure: plotly's validation here catches any misspelt property
+    # (plotly.js would silently ignore it), and its own serialisation must give back exactly the same JSON.
+    figures = _build(document)
+    figures["forecast_preview"] = utilization_forecast([0.2, 0.4, 0.6], 3, compact=True)
+    for key, figure in figures.items():
+        assert json.loads(go.Figure(figure).to_json()) == figure, key
 
 
 def test_it_draws_the_rental_annual_cost_at_todays_price(document):

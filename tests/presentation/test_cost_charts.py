@@ -39,91 +39,98 @@ def _result(break_even=None, **kwargs):
 
 
 def _lines(figure):
-    return [trace for trace in figure.data if trace.mode == "lines"]
+    return [trace for trace in figure["data"] if trace["mode"] == "lines"]
 
 
 def test_it_draws_one_annual_cost_line_per_option_named_with_its_kind():
     figure = annual_cost_vs_utilization(_result(), _curve())
-    assert [trace.name for trace in _lines(figure)] == ["Own 8x H100 (owned)", "Lambda (neocloud)", "Hosted API (API)"]
+    assert [trace["name"] for trace in _lines(figure)] == [
+        "Own 8x H100 (owned)",
+        "Lambda (neocloud)",
+        "Hosted API (API)",
+    ]
 
 
 def test_it_colours_annual_cost_lines_by_kind():
     figure = annual_cost_vs_utilization(_result(), _curve())
-    colours = [trace.line.color for trace in _lines(figure)]
+    colours = [trace["line"]["color"] for trace in _lines(figure)]
     assert colours == [KIND_COLORS["owned"], KIND_COLORS["neocloud"], KIND_COLORS["api"]]
 
 
 def test_it_puts_utilization_in_percent_on_the_annual_cost_x_axis():
     figure = annual_cost_vs_utilization(_result(), _curve())
-    assert _lines(figure)[0].x[25] == 50.0
-    assert figure.layout.xaxis.title.text == "Reference utilization (%)"
-    assert figure.layout.yaxis.title.text == "Annual cost (USD per year)"
-    assert "Annual cost" in figure.layout.title.text
+    assert _lines(figure)[0]["x"][25] == 50.0
+    assert figure["layout"]["xaxis"]["title"]["text"] == "Reference utilization (%)"
+    assert figure["layout"]["yaxis"]["title"]["text"] == "Annual cost (USD per year)"
+    assert "Annual cost" in figure["layout"]["title"]["text"]
 
 
 def test_it_rounds_annual_costs_to_whole_dollars():
     figure = annual_cost_vs_utilization(_result(), _curve())
-    assert _lines(figure)[1].y[-1] == 280_320
+    assert _lines(figure)[1]["y"][-1] == 280_320
 
 
 def test_it_hovers_annual_costs_with_currency_and_units():
-    template = _lines(annual_cost_vs_utilization(_result(), _curve()))[0].hovertemplate
+    template = _lines(annual_cost_vs_utilization(_result(), _curve()))[0]["hovertemplate"]
     assert "$%{y:,.0f} per year" in template
     assert "%{x:.1f}%" in template
 
 
 def test_it_marks_the_break_even_point_where_the_lines_cross():
     figure = annual_cost_vs_utilization(_result(), _curve())
-    (points,) = [trace for trace in figure.data if trace.mode == "markers"]
-    assert points.name == "Break-even (owned = rental)"
-    assert (points.x[0], points.y[0]) == (62.5, 175_200)
-    assert list(points.customdata[0]) == [OWN, LAMBDA, "62.5%"]
+    (points,) = [trace for trace in figure["data"] if trace["mode"] == "markers"]
+    assert points["name"] == "Break-even (owned = rental)"
+    assert (points["x"][0], points["y"][0]) == (62.5, 175_200)
+    assert list(points["customdata"][0]) == [OWN, LAMBDA, "62.5%"]
 
 
 def test_it_marks_no_break_even_point_when_owning_never_pays():
     figure = annual_cost_vs_utilization(_result([pair(OWN, LAMBDA, None)]), _curve())
-    assert [trace for trace in figure.data if trace.mode == "markers"] == []
+    assert [trace for trace in figure["data"] if trace["mode"] == "markers"] == []
 
 
 def test_it_marks_the_forecast_mean_utilization():
     figure = annual_cost_vs_utilization(_result(mean_utilization=0.55), _curve())
-    (line,) = figure.layout.shapes
-    assert (line.x0, line.x1) == (55.0, 55.0)
-    assert figure.layout.annotations[0].text == "Forecast mean 55.0%"
+    (line,) = figure["layout"]["shapes"]
+    assert (line["x0"], line["x1"]) == (55.0, 55.0)
+    assert figure["layout"]["annotations"][0]["text"] == "Forecast mean 55.0%"
 
 
 def test_it_names_other_currencies_on_axes_and_hovers():
     figure = annual_cost_vs_utilization(_result(currency="EUR"), _curve())
-    assert figure.layout.yaxis.title.text == "Annual cost (EUR per year)"
-    assert "EUR %{y:,.0f} per year" in _lines(figure)[0].hovertemplate
+    assert figure["layout"]["yaxis"]["title"]["text"] == "Annual cost (EUR per year)"
+    assert "EUR %{y:,.0f} per year" in _lines(figure)[0]["hovertemplate"]
 
 
 def test_it_draws_cumulative_cost_over_every_month_of_the_horizon():
     figure = cumulative_cost(_result())
     owned = _lines(figure)[0]
-    assert list(owned.x) == list(range(1, 37))
-    assert owned.y[0] == 300_000  # the capex jump in month 1
-    assert figure.layout.title.text == "Cumulative cash cost over 36 months (before resale)"
-    assert (figure.layout.xaxis.title.text, figure.layout.yaxis.title.text) == ("Month", "Cumulative cost (USD)")
+    assert list(owned["x"]) == list(range(1, 37))
+    assert owned["y"][0] == 300_000  # the capex jump in month 1
+    assert figure["layout"]["title"]["text"] == "Cumulative cash cost over 36 months (before resale)"
+    assert (figure["layout"]["xaxis"]["title"]["text"], figure["layout"]["yaxis"]["title"]["text"]) == (
+        "Month",
+        "Cumulative cost (USD)",
+    )
 
 
 def test_it_hovers_cumulative_cost_with_month_and_currency():
-    template = _lines(cumulative_cost(_result()))[1].hovertemplate
+    template = _lines(cumulative_cost(_result()))[1]["hovertemplate"]
     assert "Month %{x}" in template
     assert "$%{y:,.0f}" in template
 
 
 def test_it_marks_the_crossover_month_on_the_owned_line():
     figure = cumulative_cost(_result())
-    (points,) = [trace for trace in figure.data if trace.mode == "markers"]
-    assert (points.x[0], points.y[0]) == (20, 300_000 + 6_000 * 19)
+    (points,) = [trace for trace in figure["data"] if trace["mode"] == "markers"]
+    assert (points["x"][0], points["y"][0]) == (20, 300_000 + 6_000 * 19)
 
 
 def _bars(figure):
     return {
-        name: (trace.name, x, text)
-        for trace in figure.data
-        for name, x, text in zip(trace.y, trace.x, trace.text, strict=True)
+        name: (trace["name"], x, text)
+        for trace in figure["data"]
+        for name, x, text in zip(trace["y"], trace["x"], trace["text"], strict=True)
     }
 
 
@@ -132,12 +139,12 @@ def test_it_shows_cost_per_million_accepted_tokens_per_option_labelled_by_kind()
     bars = _bars(figure)
     assert bars["Lambda (neocloud)"] == ("Neocloud", 0.5131, "$0.51")
     assert bars["Hosted API (API)"] == ("Managed API", 3.5714, "$3.57")
-    assert figure.layout.xaxis.title.text == "Cost per million accepted output tokens (USD)"
+    assert figure["layout"]["xaxis"]["title"]["text"] == "Cost per million accepted output tokens (USD)"
 
 
 def test_it_colours_bars_by_kind():
     figure = cost_per_accepted_output(_result())
-    assert {trace.name: trace.marker.color for trace in figure.data} == {
+    assert {trace["name"]: trace["marker"]["color"] for trace in figure["data"]} == {
         "Owned (new)": KIND_COLORS["owned"],
         "Neocloud": KIND_COLORS["neocloud"],
         "Managed API": KIND_COLORS["api"],
@@ -146,20 +153,24 @@ def test_it_colours_bars_by_kind():
 
 def test_it_lists_the_cheapest_output_first():
     figure = cost_per_accepted_output(_result())
-    assert list(figure.layout.yaxis.categoryarray) == ["Lambda (neocloud)", "Own 8x H100 (owned)", "Hosted API (API)"]
-    assert figure.layout.yaxis.autorange == "reversed"
+    assert list(figure["layout"]["yaxis"]["categoryarray"]) == [
+        "Lambda (neocloud)",
+        "Own 8x H100 (owned)",
+        "Hosted API (API)",
+    ]
+    assert figure["layout"]["yaxis"]["autorange"] == "reversed"
 
 
 def test_it_hovers_bars_with_the_cost_per_accepted_response_too():
     figure = cost_per_accepted_output(_result())
-    api = next(trace for trace in figure.data if trace.name == "Managed API")
-    assert list(api.customdata[0]) == ["$3.57", "$0.0013"]
-    assert "per accepted response" in api.hovertemplate
+    api = next(trace for trace in figure["data"] if trace["name"] == "Managed API")
+    assert list(api["customdata"][0]) == ["$3.57", "$0.0013"]
+    assert "per accepted response" in api["hovertemplate"]
 
 
 def test_it_falls_back_to_cost_per_gpu_hour_without_a_workload():
     figure = cost_per_accepted_output(_result(workload=False))
-    assert figure.layout.xaxis.title.text == "Cost per busy GPU-hour (USD)"
+    assert figure["layout"]["xaxis"]["title"]["text"] == "Cost per busy GPU-hour (USD)"
     assert _bars(figure)["Lambda (neocloud)"][1] == 3.0
 
 
@@ -168,7 +179,7 @@ def test_it_names_options_without_a_value_instead_of_drawing_them():
     result["options"][2]["cost_per_million_accepted_tokens"] = None
     figure = cost_per_accepted_output(result)
     assert "Hosted API (API)" not in _bars(figure)
-    assert figure.layout.annotations[0].text == "No value (no busy GPU-hours): Hosted API"
+    assert figure["layout"]["annotations"][0]["text"] == "No value (no busy GPU-hours): Hosted API"
 
 
 @pytest.mark.parametrize(
@@ -181,6 +192,7 @@ def test_it_names_options_without_a_value_instead_of_drawing_them():
 )
 def test_it_builds_responsive_json_ready_figures(build):
     figure = build()
-    assert figure.layout.width is None
-    assert figure.layout.autosize is True
-    assert json.loads(json.dumps(json.loads(figure.to_json())))["data"]
+    assert "width" not in figure["layout"]
+    assert figure["layout"]["autosize"] is True
+    assert figure["data"]
+    assert json.loads(json.dumps(figure, allow_nan=False)) == figure  # plain JSON types, nothing lost
