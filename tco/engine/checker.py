@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,6 +10,11 @@ from .errors import Problem
 from .fields import NumberField, check_number, describe
 
 MAX_NAME_LENGTH = 200
+
+
+def has_control_characters(value: str) -> bool:
+    """NUL, line breaks and other control characters: never meant in a name, and PostgreSQL refuses NUL."""
+    return any(unicodedata.category(char) == "Cc" for char in value)
 
 
 class Checker:
@@ -54,6 +60,8 @@ class Checker:
             self.add(path, f"{label} must be non-empty text; got {describe(value)}")
         elif len(value) > MAX_NAME_LENGTH:
             self.add(path, f"{label} must be at most {MAX_NAME_LENGTH} characters; got {len(value)}")
+        elif has_control_characters(value):
+            self.add(path, f"{label} must not contain control characters such as NUL or line breaks; got {value!r}")
         else:
             return value
         return None

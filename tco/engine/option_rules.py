@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from .checker import Checker
+from .checker import Checker, has_control_characters
 from .constants import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 from .fields import (
     OVERRIDES,
@@ -132,6 +132,8 @@ class OptionChecker(Checker):
                 continue
             if isinstance(value, bool) or not isinstance(value, str | int):
                 self.add(f"{path}.{key}", f"Price source values must be text or whole numbers; got {describe(value)}")
+            elif isinstance(value, str) and has_control_characters(value):
+                self.add(f"{path}.{key}", f"Must not contain control characters such as NUL; got {value!r}")
             elif key in PRICE_SOURCE_IDS and not isinstance(value, int):
                 self.add(f"{path}.{key}", f"Must be a whole-number id; got {describe(value)}")
             elif key == "observed_on" and not _is_iso_date(value):

@@ -267,3 +267,16 @@ def test_it_reads_numpy_scalars_as_numbers_but_not_numpy_bools():
     (problem,) = _problems(doc)
     assert problem.path == "options[1].price_per_gpu_hour"
     assert "a yes/no value" in problem.message
+
+
+@pytest.mark.parametrize("path", ["name", "options[1].name", "options[1].price_source.offering"])
+def test_it_refuses_control_characters_in_text(path):
+    doc = scenario(owned(), rental(price_source={"offering": "8x H100"}))
+    *parents, key = path.replace("options[1]", "options.1").split(".")
+    target = doc
+    for part in parents:
+        target = target[int(part)] if part.isdigit() else target[part]
+    target[key] = "8x\x00H100"
+    problems = _problems(doc)
+    assert [p.path for p in problems] == [path]
+    assert "control characters" in problems[0].message

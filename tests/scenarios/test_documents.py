@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from tco.engine import ScenarioError, validate
 from tco.models import ForecastKind, Scenario
 from tco.services import scenario_create_from_document
+from tests.documents import DESIGN_EXAMPLE
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
 DEMO_FILES = sorted(DEMO_DIR.glob("*.json"))
@@ -103,12 +105,25 @@ def test_it_refuses_a_file_that_is_not_an_object(db):
     assert "JSON object" in caught.value.problems[0].message
 
 
+@pytest.mark.parametrize("bad_name", ["Q3\x00plan", "two\nlines"])
+def test_it_refuses_names_with_control_characters_before_they_reach_the_database(db, bad_name):
+    document = copy.deepcopy(DESIGN_EXAMPLE)
+    document["name"] = bad_name
+    with pytest.raises(ScenarioError) as caught:
+        scenario_create_from_document(document=document, user=None)
+    assert [p.path for p in caught.value.problems] == ["name"]
+    assert "control characters" in caught.value.problems[0].message
+    assert not Scenario.objects.exists()
+
+
 # Property: any valid document made of realistic inputs (money to the cent, rates to 4 places) round-trips.
 money = st.decimals(min_value=0, max_value=10_000_000, places=2).map(float)
 rate = st.decimals(min_value=0, max_value=1, places=4).map(float)
 share = st.decimals(min_value=0, max_value=1, places=3).map(float)
 positive = st.decimals(min_value="0.5", max_value=100_000, places=1).map(float)
 whole = st.one_of(money.map(round), money)
+# Any printable text: control characters (NUL, line breaks) are refused by validation, tested below.
+names = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=40).filter(str.strip)
 
 
 @st.composite
@@ -147,7 +162,7 @@ def documents(draw) -> dict:
     utilization = draw(st.one_of(st.lists(share, min_size=1, max_size=1), monthly))
     document = {
         "schema": "tco-scenario/1",
-        "name": draw(st.text(min_size=1, max_size=40).filter(str.strip)),
+        "name": draw(names),
         "horizon_months": horizon,
         "discount_rate": draw(rate),
         "fleet_gpus": fleet,
