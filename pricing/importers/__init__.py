@@ -70,6 +70,14 @@ def parse_prices(
         return _rejected(requested_format, str(exc))
     if not text.strip():
         return _rejected(requested_format, "the file is empty")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return ParseResult(
+            format=requested_format,
+            errors=[
+                RowError(line, "", "0x00", "a NUL byte: this is not a text price file (or it is UTF-16; save as UTF-8)")
+            ],
+        )
     fmt = detect_format(text, requested_format)
     provider = None
     if provider_name:

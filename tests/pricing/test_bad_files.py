@@ -142,3 +142,10 @@ def test_a_skypilot_row_with_a_malformed_price_or_an_unknown_gpu_is_rejected():
         (2, "Price", "twenty"),
         (3, "AcceleratorName", "Z900"),
     ]
+
+
+def test_a_nul_byte_is_rejected_with_its_line():
+    # PostgreSQL cannot store NUL in text; the import must refuse it rather than fail mid-write.
+    errors = rejected(canonical(GOOD, GOOD.replace("gpu_8x_h100_sxm5", "gpu_8x\x00h100").replace("us-east-1", "eu")))
+    assert errors == [(3, "", "0x00", errors[0][3])]
+    assert "NUL byte" in errors[0][3]
