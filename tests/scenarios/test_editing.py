@@ -265,3 +265,11 @@ def test_switching_back_restores_the_kinds_saved_parameters(editor_client, scena
     editor_client.post(url, {"forecast_kind": "flat", "version": 2}, **HTMX)
     fresh = Scenario.objects.get(pk=scenario.pk)
     assert (fresh.forecast_kind, fresh.forecast_flat_utilization, fresh.version) == ("flat", Decimal("0.55"), 3)
+
+
+def test_a_nul_character_is_refused_and_nothing_is_saved(editor_client, scenario):
+    response = _field(editor_client, scenario, "name", "Q3\x00plan")
+    assert response.status_code == 400
+    assert "NUL" in response.content.decode()
+    scenario.refresh_from_db()
+    assert scenario.name == "H100 inference 2027"

@@ -1,0 +1,27 @@
+"""Request guards that apply to every view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+
+
+class RejectNulCharactersMiddleware:
+    """Refuse form data containing NUL (0x00): PostgreSQL cannot store it, and no user means it.
+
+    Django's form fields already refuse NUL; this covers views that read request.POST directly.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            for key, values in request.POST.lists():
+                if "\x00" in key or any("\x00" in value for value in values):
+                    field = key.replace("\x00", "")
+                    return HttpResponseBadRequest(
+                        f"The field {field!r} contains a NUL (0x00) character; remove it and try again."
+                    )
+        return self.get_response(request)
