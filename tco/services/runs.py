@@ -47,7 +47,7 @@ def run_execute(*, run: ScenarioRun) -> ScenarioRun:
     except Exception as error:  # a bug, not the user's input: record it and keep the page working
         logger.exception("evaluating run %s failed", run.pk)
         run.status = RunStatus.FAILED
-        run.error = f"The evaluation failed unexpectedly ({type(error).__name__}); the team has been notified."
+        run.error = f"The evaluation failed unexpectedly ({type(error).__name__}); the error has been logged for the team."
     else:
         run.status = RunStatus.DONE
         run.result = result
