@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from pricing.fetch import FetchError, check_url
 from pricing.names import normalise_name
 
 
@@ -275,8 +276,6 @@ class ImportSource(models.Model):
         if self.cadence_hours < 1:
             raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
         if "://" in self.location:
-            from pricing.fetch import FetchError, check_url
-
             try:
                 check_url(self.location)
             except FetchError as exc:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from tco.charts import build_figures
 from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate
 from tco.models import (
     BRIEF_QUESTIONS,
@@ -78,8 +79,6 @@ def current_evaluation(scenario: Scenario, *, with_figures: bool) -> Evaluation:
         raise NotEvaluable(list(error.problems)) from None
     figures = None
     if with_figures:
-        from tco.charts import build_figures
-
         figures = build_figures(document, result)
     return Evaluation(document, result, figures, ENGINE_VERSION, None)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tco.engine import annual_cost_curve, sweep
 from tco.presentation import OWNED_KINDS, is_on_demand_rental
 
 from .break_even_map import break_even_map
@@ -38,8 +39,6 @@ def build_figures(document: dict, result: dict, *, map_rental: str | None = None
     owned option and an on-demand rental (see map_rental_index). Deterministic: the same inputs give the same
     JSON, byte for byte. Calls the engine's annual_cost_curve (51 utilizations) and sweep (21 x 21 cells).
     """
-    from tco.engine import annual_cost_curve, sweep
-
     figures = {
         "annual_cost": annual_cost_vs_utilization(result, annual_cost_curve(document, list(CURVE_UTILIZATIONS))),
         "cumulative": cumulative_cost(result),

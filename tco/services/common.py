@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from tco.engine import Problem, ScenarioError, validate
 from tco.models import Scenario, ScenarioRun
+from tco.services.runs import run_queue
 
 
 class VersionConflict(Exception):
@@ -65,8 +66,6 @@ def set_history_user(instance: object, user: object | None) -> None:
 
 def recompute_if_valid(*, scenario: Scenario, user: object | None) -> Change:
     """After a save: validate the new document; queue an evaluation when the engine accepts it."""
-    from tco.services.runs import run_queue
-
     options = list(scenario.options.prefetch_related("diligence_items"))
     document = scenario.to_document(options)
     problems = document_problems(document)

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
+from pricing.models import PriceObservation
 from tco.models import DecisionRecord, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.selectors_decisions import (
     DEFAULT_QUESTION,
@@ -89,8 +90,6 @@ def prices_used(document: dict) -> list[dict]:
 
 def _add_gpu_models(entries: list[dict]) -> None:
     """Name the GPU of each Market price whose observation still exists with the same price (one query)."""
-    from pricing.models import PriceObservation
-
     ids = {entry["price_observation_id"] for entry in entries if isinstance(entry["price_observation_id"], int)}
     rows = PriceObservation.objects.filter(pk__in=ids).values_list("pk", "gpu_model__name", "price_per_gpu_hour")
     found = {pk: (gpu, price) for pk, gpu, price in rows}

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from tco.charts import build_figures
 from tco.engine import ENGINE_VERSION, ScenarioError, evaluate
 from tco.models import RunStatus, Scenario, ScenarioRun
 
@@ -35,8 +36,6 @@ def run_execute(*, run: ScenarioRun) -> ScenarioRun:
     The caller has claimed the run (status running). An engine refusal is a failed run with its
     problems; any other error is a failed run with the error logged, never a half-written row.
     """
-    from tco.charts import build_figures
-
     try:
         result = evaluate(run.document)
         figures = build_figures(run.document, result)
@@ -47,7 +46,9 @@ def run_execute(*, run: ScenarioRun) -> ScenarioRun:
     except Exception as error:  # a bug, not the user's input: record it and keep the page working
         logger.exception("evaluating run %s failed", run.pk)
         run.status = RunStatus.FAILED
-        run.error = f"The evaluation failed unexpectedly ({type(error).__name__}); the error has been logged for the team."
+        run.error = (
+            f"The evaluation failed unexpectedly ({type(error).__name__}); the error has been logged for the team."
+        )
     else:
         run.status = RunStatus.DONE
         run.result = result

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from pricing.models import PriceObservation
 from tco.documents import document_to_fields
 from tco.engine import Problem, ScenarioError, validate
 from tco.forecast import ForecastError, check_forecast_parameters
@@ -185,8 +186,6 @@ def create_diligence_items(*, option: ScenarioOption, user: AbstractBaseUser | N
 
 def _link_observation(option: ScenarioOption) -> None:
     """Re-link an imported option to its Market observation when it is the same price in this database."""
-    from pricing.models import PriceObservation
-
     source = option.price_source or {}
     observation_id = source.get("price_observation_id")
     if not isinstance(observation_id, int) or isinstance(observation_id, bool) or option.price_per_gpu_hour is None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from pricing.models import GpuModel
 from tco.charts import utilization_forecast
 from tco.forecast import mean_utilization
 from tco.history import scenario_history
@@ -149,6 +150,4 @@ def workspace_context(
 
 
 def gpu_models() -> list:
-    from pricing.models import GpuModel
-
     return list(GpuModel.objects.only("id", "name", "tdp_watts", "typical_server_capex_per_gpu").order_by("name"))

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from pricing.models import GpuModel, PriceObservation
 from tco.inputs import InputError, parse_integer
 from tco.models import DiligenceStatus, OptionKind, ScenarioOption, SecondaryDiligenceItem
 from tco.selectors import market_prices
@@ -28,8 +29,6 @@ OPTION = "tco/scenario_detail.html#option"
 
 @require_POST
 def option_add_view(request: HttpRequest, pk: int) -> HttpResponse:
-    from pricing.models import GpuModel
-
     scenario = _get_scenario_for_user(request, pk, write=True)
     kind = request.POST.get("kind", "")
     if kind not in OptionKind.values:
@@ -80,8 +79,6 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
 
 @require_POST
 def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
-    from pricing.models import PriceObservation
-
     scenario = _get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     observation_id = request.POST.get("observation", "")
