@@ -25,27 +25,28 @@ def _first_by_name(options: list[dict]) -> dict[str, dict]:
     return by_name
 
 
+def _option_line(option: dict, x: list, costs: list[float], hovertemplate: str) -> dict:
+    """One option's cost line, styled by its kind the same way in every line chart."""
+    return {
+        "type": "scatter",
+        "x": x,
+        "y": rounded(costs, 0),
+        "mode": "lines",
+        "name": legend_name(option["name"], option["kind"]),
+        "line": {"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
+        "hovertemplate": hovertemplate,
+    }
+
+
 def annual_cost_vs_utilization(result: dict, curve: dict) -> dict:
     """One line per option (the engine's annual_cost_curve), each break-even point and the forecast mean marked."""
     currency = result.get("currency", "USD")
     utilizations = curve["utilization"]
     x = percent_values(utilizations)
-    traces: list[dict] = []
-    for option in curve["options"]:
-        traces.append(
-            {
-                "type": "scatter",
-                "x": x,
-                "y": rounded(option["annual_cost"], 0),
-                "mode": "lines",
-                "name": legend_name(option["name"], option["kind"]),
-                "line": {"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
-                "hovertemplate": (
-                    "%{fullData.name}<br>Utilization %{x:.1f}%<br>"
-                    f"Annual cost {money_hover(currency)} per year<extra></extra>"
-                ),
-            }
-        )
+    hover = (
+        f"%{{fullData.name}}<br>Utilization %{{x:.1f}}%<br>Annual cost {money_hover(currency)} per year<extra></extra>"
+    )
+    traces = [_option_line(option, x, option["annual_cost"], hover) for option in curve["options"]]
 
     curves = _first_by_name(curve["options"])
     points_x, points_y, labels = [], [], []
@@ -100,21 +101,8 @@ def cumulative_cost(result: dict) -> dict:
     currency = result.get("currency", "USD")
     horizon = result["horizon_months"]
     months = list(range(1, horizon + 1))
-    traces: list[dict] = []
-    for option in result["options"]:
-        traces.append(
-            {
-                "type": "scatter",
-                "x": months,
-                "y": rounded(option["cumulative_cost"], 0),
-                "mode": "lines",
-                "name": legend_name(option["name"], option["kind"]),
-                "line": {"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
-                "hovertemplate": (
-                    f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative cost {money_hover(currency)}<extra></extra>"
-                ),
-            }
-        )
+    hover = f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative cost {money_hover(currency)}<extra></extra>"
+    traces = [_option_line(option, months, option["cumulative_cost"], hover) for option in result["options"]]
 
     options = _first_by_name(result["options"])
     points_x, points_y, labels = [], [], []
