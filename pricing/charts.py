@@ -1,13 +1,14 @@
-"""Market charts as pure functions: price points in, plotly Figure out (same look as the scenario charts)."""
+"""Market charts as pure functions: price points in, plotly figure JSON out (same look as the scenario charts).
+
+Like tco.charts, a figure is plain data ({"data": [traces], "layout": {...}}) rather than a go.Figure, so the
+Market page need not validate and serialise plotly objects on every request.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-
-import plotly.graph_objects as go
 
 from tco.charts.style import base_layout, kind_color, money_hover
 
@@ -33,14 +34,15 @@ class HistoryPoint:
     snapshot_id: int
 
 
-def _empty(figure: go.Figure, message: str) -> go.Figure:
-    figure.add_annotation(text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
-    figure.update_xaxes(visible=False)
-    figure.update_yaxes(visible=False)
-    return figure
+def _empty(layout: dict, message: str) -> dict:
+    annotation = {"text": message, "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5}
+    layout["annotations"] = [annotation]
+    layout["xaxis"]["visible"] = False
+    layout["yaxis"]["visible"] = False
+    return {"data": [], "layout": layout}
 
 
-def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_label: str) -> go.Figure:
+def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_label: str) -> dict:
     """The lowest $/GPU-hour each provider lists for one GPU model, providers grouped by kind.
 
     One bar per provider (its cheapest offering and region; the hover names them and how many
@@ -52,71 +54,68 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
         cheapest[point.provider] = (point if point.price_per_gpu_hour < best.price_per_gpu_hour else best, count + 1)
     currency = next((p.currency for p, _ in cheapest.values()), "USD")
     title = f"{gpu_model}: lowest {term_label} price per GPU-hour by provider (latest prices)"
-    figure = go.Figure(layout=base_layout(title, "Provider, grouped by kind", f"{currency} per GPU-hour"))
+    layout = base_layout(title, "Provider, grouped by kind", f"{currency} per GPU-hour")
     if not cheapest:
-        return _empty(figure, f"No {term_label} prices for {gpu_model} yet.")
+        return _empty(layout, f"No {term_label} prices for {gpu_model} yet.")
     order = sorted(
         cheapest.values(),
         key=lambda item: (_kind_rank(item[0].kind), item[0].price_per_gpu_hour, item[0].provider),
     )
+    traces: list[dict] = []
     for kind in KIND_ORDER + tuple(sorted({p.kind for p, _ in order} - set(KIND_ORDER))):
         items = [(p, n) for p, n in order if p.kind == kind]
         if not items:
             continue
-        figure.add_trace(
-            go.Bar(
-                name=KIND_LABELS.get(kind, kind),
-                x=[p.provider for p, _ in items],
-                y=[round(p.price_per_gpu_hour, 4) for p, _ in items],
-                marker_color=kind_color(kind),
-                text=[f"{p.price_per_gpu_hour:,.2f}" for p, _ in items],
-                textposition="outside",
-                customdata=[
+        traces.append(
+            {
+                "type": "bar",
+                "name": KIND_LABELS.get(kind, kind),
+                "x": [p.provider for p, _ in items],
+                "y": [round(p.price_per_gpu_hour, 4) for p, _ in items],
+                "marker": {"color": kind_color(kind)},
+                "text": [f"{p.price_per_gpu_hour:,.2f}" for p, _ in items],
+                "textposition": "outside",
+                "customdata": [
                     [p.offering, p.region or "no region given", n, KIND_LABELS.get(kind, kind)] for p, n in items
                 ],
-                hovertemplate=(
+                "hovertemplate": (
                     "%{x} (%{customdata[3]})<br>%{customdata[0]}, %{customdata[1]}<br>"
                     f"{money_hover(currency, 'y', 2)} per GPU-hour<br>"
                     "cheapest of %{customdata[2]} offering(s)<extra></extra>"
                 ),
-            )
+            }
         )
-    figure.update_layout(barmode="relative", showlegend=True, legend_title_text="Provider kind")
-    figure.update_xaxes(categoryorder="array", categoryarray=[p.provider for p, _ in order])
-    return figure
+    layout.update(barmode="relative", showlegend=True)
+    layout["legend"]["title"] = {"text": "Provider kind"}
+    layout["xaxis"].update(categoryorder="array", categoryarray=[p.provider for p, _ in order])
+    return {"data": traces, "layout": layout}
 
 
 def _kind_rank(kind: str) -> int:
     return KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER)
 
 
-def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str = "USD") -> go.Figure:
+def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str = "USD") -> dict:
     """$/GPU-hour of one offering at each date it was observed, with the snapshot that recorded it."""
-    figure = go.Figure(layout=base_layout(f"Price history: {label}", "Observed on", f"{currency} per GPU-hour"))
+    layout = base_layout(f"Price history: {label}", "Observed on", f"{currency} per GPU-hour")
     if not points:
-        return _empty(figure, "No observations of this offering.")
-    figure.add_trace(
-        go.Scatter(
-            x=[p.observed_on.isoformat() for p in points],
-            y=[round(p.price_per_gpu_hour, 6) for p in points],
-            mode="lines+markers",
-            name="Price per GPU-hour",
-            line_shape="hv",
-            customdata=[p.snapshot_id for p in points],
-            hovertemplate=(
-                f"%{{x}}<br>{money_hover(currency, 'y', 2)} per GPU-hour<br>snapshot #%{{customdata}}<extra></extra>"
-            ),
-        )
-    )
-    figure.update_layout(showlegend=False)
-    figure.update_xaxes(type="date", tickformat="%Y-%m-%d")
+        return _empty(layout, "No observations of this offering.")
+    trace = {
+        "type": "scatter",
+        "x": [p.observed_on.isoformat() for p in points],
+        "y": [round(p.price_per_gpu_hour, 6) for p in points],
+        "mode": "lines+markers",
+        "name": "Price per GPU-hour",
+        "line": {"shape": "hv"},
+        "customdata": [p.snapshot_id for p in points],
+        "hovertemplate": (
+            f"%{{x}}<br>{money_hover(currency, 'y', 2)} per GPU-hour<br>snapshot #%{{customdata}}<extra></extra>"
+        ),
+    }
+    layout["showlegend"] = False
+    layout["xaxis"].update(type="date", tickformat="%Y-%m-%d")
     first, last = points[0].observed_on, points[-1].observed_on
     if first == last:  # one date: show a month around it rather than milliseconds
-        figure.update_xaxes(range=[(first - timedelta(days=15)).isoformat(), (last + timedelta(days=15)).isoformat()])
-    figure.update_yaxes(range=[0, max(p.price_per_gpu_hour for p in points) * 1.15])
-    return figure
-
-
-def figure_json(figure: go.Figure) -> dict:
-    """Plain JSON types for `json_script`."""
-    return json.loads(figure.to_json())
+        layout["xaxis"]["range"] = [(first - timedelta(days=15)).isoformat(), (last + timedelta(days=15)).isoformat()]
+    layout["yaxis"]["range"] = [0, max(p.price_per_gpu_hour for p in points) * 1.15]
+    return {"data": [trace], "layout": layout}

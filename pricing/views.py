@@ -58,8 +58,7 @@ def _comparison_figure(gpu: GpuModel | None, filters: dict) -> dict | None:
         return None
     term = filters.get("term") or PricingTerm.ON_DEMAND
     points = selectors.comparison_points(gpu_model_id=gpu.pk, pricing_term=term, provider_kind=filters.get("kind", ""))
-    figure = charts.provider_comparison(points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower())
-    return charts.figure_json(figure)
+    return charts.provider_comparison(points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower())
 
 
 @require_GET
@@ -70,7 +69,7 @@ def price_history(request: HttpRequest, pk: int) -> HttpResponse:
         observation.get_pricing_term_display().lower()
     )
     points = [charts.HistoryPoint(o.observed_on, float(o.price_per_gpu_hour), o.snapshot_id) for o in history]
-    figure = charts.figure_json(charts.price_history(points, label=label, currency=observation.currency))
+    figure = charts.price_history(points, label=label, currency=observation.currency)
     context = {"observation": observation, "history": history, "figure": figure, "label": label}
     return render(request, "pricing/history.html", context)
 

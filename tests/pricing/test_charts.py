@@ -1,8 +1,10 @@
-"""Chart functions are pure: plain points in, a plotly Figure out (no database)."""
+"""Chart functions are pure: plain points in, plotly figure JSON out (no database); read back through go.Figure."""
 
 from __future__ import annotations
 
 from datetime import date
+
+import plotly.graph_objects as go
 
 from pricing.charts import HistoryPoint, PricePoint, price_history, provider_comparison
 
@@ -11,8 +13,12 @@ def _point(provider: str, kind: str, price: float, offering: str = "box") -> Pri
     return PricePoint(provider, kind, offering, "us", 8, price)
 
 
+def _figure(points: list[PricePoint], **labels: str) -> go.Figure:
+    return go.Figure(provider_comparison(points, **labels))
+
+
 def test_the_comparison_shows_each_providers_cheapest_offering_grouped_by_kind():
-    figure = provider_comparison(
+    figure = _figure(
         [
             _point("AWS", "hyperscaler", 6.88),
             _point("Lambda", "neocloud", 3.99, "big"),
@@ -37,14 +43,16 @@ def test_the_comparison_shows_each_providers_cheapest_offering_grouped_by_kind()
 
 
 def test_the_comparison_says_so_when_there_are_no_prices():
-    figure = provider_comparison([], gpu_model="B300", term_label="spot")
+    figure = _figure([], gpu_model="B300", term_label="spot")
     assert figure.data == ()
     assert figure.layout.annotations[0].text == "No spot prices for B300 yet."
 
 
 def test_the_history_is_a_step_line_of_price_over_date():
-    figure = price_history(
-        [HistoryPoint(date(2026, 10, 1), 3.75, 1), HistoryPoint(date(2026, 11, 1), 2.99, 2)], label="Lambda box"
+    figure = go.Figure(
+        price_history(
+            [HistoryPoint(date(2026, 10, 1), 3.75, 1), HistoryPoint(date(2026, 11, 1), 2.99, 2)], label="Lambda box"
+        )
     )
     (trace,) = figure.data
     assert list(trace.x) == ["2026-10-01", "2026-11-01"]
