@@ -9,12 +9,13 @@ one is wanted; the tests do that for every chart.
 from __future__ import annotations
 
 from .break_even_map import break_even_map
-from .build import build_figures, map_rental_index
+from .build import FIGURE_ORDER, build_figures, map_rental_index
 from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
 from .forecast import expand_utilization, utilization_forecast
 from .style import KIND_COLORS, KIND_DASHES
 
 __all__ = [
+    "FIGURE_ORDER",
     "KIND_COLORS",
     "KIND_DASHES",
     "annual_cost_vs_utilization",

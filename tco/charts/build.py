@@ -12,6 +12,8 @@ from .forecast import utilization_forecast
 CURVE_UTILIZATIONS = tuple(step / 50 for step in range(51))  # 0, 2 %, ..., 100 %
 MAP_UTILIZATIONS = tuple(step / 20 for step in range(21))  # 0, 5 %, ..., 100 %
 MAP_PRICE_FACTORS = tuple(0.25 + 2.25 * step / 20 for step in range(21))  # 0.25x .. 2.5x today's price
+# The order the scenario page and the decision page show the figures in.
+FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "break_even_map", "forecast")
 
 
 def map_rental_index(document: dict, map_rental: str | None = None) -> int | None:

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from pricing.models import GpuModel
-from tco.charts import utilization_forecast
+from tco.charts import FIGURE_ORDER, utilization_forecast
 from tco.forecast import mean_utilization
 from tco.history import scenario_history
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
@@ -31,9 +31,6 @@ class Answer:
     options: list[dict]
     figures: list[tuple[str, str, dict]]  # (key, element id, figure)
     currency: str
-
-
-FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "break_even_map", "forecast")
 
 
 def answer_for(run: ScenarioRun | None) -> Answer | None:

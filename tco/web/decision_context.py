@@ -6,6 +6,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from tco.charts import FIGURE_ORDER
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, format_money, headline, kind_label, option_rows
@@ -23,7 +24,6 @@ from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_M
 from tco.web.access import can_edit
 
 BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
-FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "break_even_map", "forecast")
 TERM_WORDS = {
     "on_demand": "on demand",
     "spot": "spot",
