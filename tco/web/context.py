@@ -65,14 +65,14 @@ def forecast_context(
     """The forecast editor: current parameters (or the user's rejected input) and a small preview chart
     (built only when the editor is rendered: the page itself or a forecast edit)."""
     utilization = scenario.utilization_values()
-    wanted, preview = preview, None
+    chart = None
     if (
-        wanted
+        preview
         and utilization
         and (len(utilization) in (1, scenario.horizon_months))
         and all(0 <= u <= 1 for u in utilization)
     ):
-        preview = utilization_forecast(utilization, scenario.horizon_months, compact=True)
+        chart = utilization_forecast(utilization, scenario.horizon_months, compact=True)
     texts = {
         "forecast_flat_utilization": input_text(scenario.forecast_flat_utilization),
         "forecast_ramp_from_utilization": input_text(scenario.forecast_ramp_from_utilization),
@@ -88,7 +88,7 @@ def forecast_context(
         "forecast": texts,
         "forecast_kinds": ForecastKind.choices,
         "forecast_error": errors.get("forecast", ""),
-        "forecast_preview": preview,
+        "forecast_preview": chart,
         "forecast_mean": mean_utilization(utilization),
         "forecast_months": len(utilization),
     }

@@ -71,7 +71,7 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     try:
         value = parse_option_field(field, text, allowed=option.document_fields())
     except InputError as error:
-        views = [f for f in option_fields(option, scenario.currency_code, {f"o{option.pk}-{field}": error.message})]
+        views = option_fields(option, scenario.currency_code, {f"o{option.pk}-{field}": error.message})
         view = next((f for f in views if f.name == field), None)
         if view is None:
             return HttpResponse(status=400)
