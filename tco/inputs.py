@@ -99,18 +99,22 @@ def parse_integer(field: str, text: str, *, required: bool = False) -> int | Non
     return value
 
 
+def _parse_name(text: str, what: str) -> str:
+    name = text.strip()
+    if not name:
+        raise InputError("name", f"required: give the {what} a name")
+    if len(name) > 200:
+        raise InputError("name", f"at most 200 characters (got {len(name)})")
+    return name
+
+
 def parse_scenario_field(field: str, text: str) -> Any:
     """The stored value of one scenario input, or InputError."""
     if field not in SCENARIO_EDITABLE_FIELDS:
         raise InputError(field, f"{field} cannot be edited here")
     required = field in REQUIRED_SCENARIO_FIELDS
     if field == "name":
-        name = text.strip()
-        if not name:
-            raise InputError(field, "required: give the scenario a name")
-        if len(name) > 200:
-            raise InputError(field, f"at most 200 characters (got {len(name)})")
-        return name
+        return _parse_name(text, "scenario")
     if field == "currency":
         code = text.strip().upper()
         if code and not re.fullmatch(r"[A-Z]{3}", code):
@@ -124,12 +128,7 @@ def parse_scenario_field(field: str, text: str) -> Any:
 def parse_option_field(field: str, text: str, *, allowed: tuple[str, ...]) -> Any:
     """The stored value of one option input, or InputError. `allowed` are the option kind's fields."""
     if field == "name":
-        name = text.strip()
-        if not name:
-            raise InputError(field, "required: give the option a name")
-        if len(name) > 200:
-            raise InputError(field, f"at most 200 characters (got {len(name)})")
-        return name
+        return _parse_name(text, "option")
     if field not in allowed:
         raise InputError(field, f"{field} is not an input of this kind of option")
     if field == "billing":
