@@ -91,6 +91,9 @@ def parse_integer(field: str, text: str, *, required: bool = False) -> int | Non
         return None
     if not re.fullmatch(r"[+-]?\d+", raw):
         raise InputError(field, f"{text.strip()!r} is not a whole number")
+    digits = len(raw.lstrip("+-").lstrip("0"))
+    if digits > 10:  # no count here has more digits, and int() refuses more than 4,300
+        raise InputError(field, f"a number of {digits:,} digits is too large; enter a whole number up to 2,000,000,000")
     value = int(raw)
     if value < 0:
         raise InputError(field, f"{value} is negative; enter a whole number of 0 or more")
