@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
 from tco.forecast import ForecastError, parse_pasted_column, starting_parameters
-from tco.inputs import InputError, parse_decimal, parse_integer, parse_option_field, parse_scenario_field
+from tco.inputs import (
+    SCENARIO_EDITABLE_FIELDS,
+    InputError,
+    parse_decimal,
+    parse_integer,
+    parse_option_field,
+    parse_scenario_field,
+)
 from tco.models import ScenarioOption
 from tco.selectors import run_state
 from tco.services import (
@@ -40,9 +47,9 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         value = parse_scenario_field(field, text)
     except InputError as error:
-        view = scenario_field(scenario, field, {f"s-{field}": error.message}) if hasattr(scenario, field) else None
-        if view is None:
-            return HttpResponse(status=400)
+        if field not in SCENARIO_EDITABLE_FIELDS:  # not an input on the page: no field to show the message in
+            return HttpResponseBadRequest(error.message)
+        view = scenario_field(scenario, field, {f"s-{field}": error.message})
         view.text = text
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
     try:
@@ -74,7 +81,7 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
         views = option_fields(option, scenario.currency_code, {f"o{option.pk}-{field}": error.message})
         view = next((f for f in views if f.name == field), None)
         if view is None:
-            return HttpResponse(status=400)
+            return HttpResponseBadRequest(error.message)
         view.text = text
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
     try:
