@@ -27,7 +27,7 @@ from tco.services import (
 )
 from tco.web.access import _get_scenario_for_user
 from tco.web.context import answer_for, forecast_context, workspace_context
-from tco.web.fields import option_fields, scenario_field
+from tco.web.fields import option_views, scenario_field
 from tco.web.responses import conflict_response, edit_response, input_error_response
 
 FIELD = "tco/scenario_detail.html#field"
@@ -78,8 +78,8 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     try:
         value = parse_option_field(field, text, allowed=option.document_fields())
     except InputError as error:
-        views = option_fields(option, scenario.currency_code, {f"o{option.pk}-{field}": error.message})
-        view = next((f for f in views if f.name == field), None)
+        shown = option_views(scenario, [option], {f"o{option.pk}-{field}": error.message})[0]
+        view = next((f for f in [shown.name_field, *shown.fields] if f.name == field), None)
         if view is None:
             return HttpResponseBadRequest(error.message)
         view.text = text
