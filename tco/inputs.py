@@ -102,6 +102,15 @@ def parse_integer(field: str, text: str, *, required: bool = False) -> int | Non
     return value
 
 
+def parse_id(text: str) -> int | None:
+    """A row id or version posted by a form; None when it cannot be one (the caller says what is missing).
+
+    str.isdigit() alone lets superscripts such as '²' and numbers longer than int() accepts through.
+    """
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
 def _parse_name(text: str, what: str) -> str:
     name = text.strip()
     if not name:

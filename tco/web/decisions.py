@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from tco import exports
+from tco.inputs import parse_id
 from tco.models import BRIEF_KEYS, DecisionLink, Scenario
 from tco.selectors_decisions import NotEvaluable, active_link_for_token, current_evaluation
 from tco.services.decisions import (
@@ -115,12 +116,11 @@ def reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def brief_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = _get_scenario_for_user(request, pk, write=True)
-    raw_version = request.POST.get("brief_version", "")
     try:
         brief_update(
             scenario=scenario,
             user=request.user,
-            expected_version=int(raw_version) if raw_version.isdigit() else None,
+            expected_version=parse_id(request.POST.get("brief_version", "")),
             question=request.POST.get("question", ""),
             workload_brief=request.POST.get("workload_brief", ""),
             answers={key: request.POST.get(f"answer_{key}", "") for key in BRIEF_KEYS},

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from pricing.models import GpuModel, PriceObservation
-from tco.inputs import InputError, parse_integer
+from tco.inputs import InputError, parse_id, parse_integer
 from tco.models import DiligenceStatus, OptionKind, ScenarioOption, SecondaryDiligenceItem
 from tco.selectors import market_prices
 from tco.services import (
@@ -35,13 +35,8 @@ def option_add_view(request: HttpRequest, pk: int) -> HttpResponse:
         return edit_response(
             request, scenario, OPTIONS, extra_errors={"options": f"Choose a kind of option ({kind!r}?)."}
         )
-    gpu_model = None
-    if request.POST.get("gpu_model"):
-        gpu_model = (
-            GpuModel.objects.filter(pk=request.POST["gpu_model"]).first()
-            if request.POST["gpu_model"].isdigit()
-            else None
-        )
+    gpu_model_id = parse_id(request.POST.get("gpu_model", ""))
+    gpu_model = GpuModel.objects.filter(pk=gpu_model_id).first() if gpu_model_id is not None else None
     try:
         option_add(
             scenario=scenario,
@@ -81,10 +76,10 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
 def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
     scenario = _get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
-    observation_id = request.POST.get("observation", "")
+    observation_id = parse_id(request.POST.get("observation", ""))
     observation = (
         PriceObservation.objects.select_related("provider").filter(pk=observation_id).first()
-        if observation_id.isdigit()
+        if observation_id is not None
         else None
     )
     key = f"o{option.pk}-price_per_gpu_hour"
