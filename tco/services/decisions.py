@@ -144,9 +144,14 @@ def parse_expires_in_days(text: str | None) -> int:
     raw = (text or "").strip()
     if not raw:
         return LINK_DAYS_DEFAULT
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):  # isdigit() alone accepts '²', which int() refuses
         raise DecisionError(
             f"Expiry “{raw}” is not a whole number of days: enter {LINK_DAYS_MIN} to {LINK_DAYS_MAX}.",
+            field="expires_in_days",
+        )
+    if len(raw) > 9:  # far outside the range, and int() refuses more than 4,300 digits
+        raise DecisionError(
+            f"A link can last {LINK_DAYS_MIN} to {LINK_DAYS_MAX} days; {len(raw):,} digits is far outside that.",
             field="expires_in_days",
         )
     return int(raw)
