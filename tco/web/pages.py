@@ -68,7 +68,7 @@ def scenario_import(request: HttpRequest) -> HttpResponse:
         return redirect("tco:scenario_list")
     try:
         document = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (ValueError, RecursionError) as error:  # also numbers over 4,300 digits and nesting too deep
         messages.error(request, f"{upload.name} is not valid JSON: {error}.")
         return redirect("tco:scenario_list")
     try:
