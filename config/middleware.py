@@ -8,17 +8,18 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
 
 class RejectNulCharactersMiddleware:
-    """Refuse form data containing NUL (0x00): PostgreSQL cannot store it, and no user means it.
+    """Refuse form data or query parameters containing NUL (0x00): PostgreSQL can neither store nor search
+    for it (a search term with NUL fails the query), and no user means it.
 
-    Django's form fields already refuse NUL; this covers views that read request.POST directly.
+    Django's form fields already refuse NUL; this covers views that read request.POST or request.GET directly.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "POST":
-            for key, values in request.POST.lists():
+        for data in (request.GET, request.POST) if request.method == "POST" else (request.GET,):
+            for key, values in data.lists():
                 if "\x00" in key or any("\x00" in value for value in values):
                     field = key.replace("\x00", "")
                     return HttpResponseBadRequest(
