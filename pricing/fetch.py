@@ -68,7 +68,7 @@ def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None =
     try:
         with opener.open(request, timeout=timeout) as response:
             declared = response.headers.get("Content-Length")
-            if declared and declared.isdigit() and int(declared) > max_bytes:
+            if declared and declared.isascii() and declared.isdigit() and int(declared) > max_bytes:
                 raise _too_big(int(declared), max_bytes)
             content = response.read(max_bytes + 1)
     except urllib.error.HTTPError as exc:
