@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import Problem
-from .fields import NumberField, check_number, describe
+from .fields import NumberField, check_number, describe, shorten
 
 MAX_NAME_LENGTH = 200
 
@@ -61,7 +61,9 @@ class Checker:
         elif len(value) > MAX_NAME_LENGTH:
             self.add(path, f"{label} must be at most {MAX_NAME_LENGTH} characters; got {len(value)}")
         elif has_control_characters(value):
-            self.add(path, f"{label} must not contain control characters such as NUL or line breaks; got {value!r}")
+            self.add(
+                path, f"{label} must not contain control characters such as NUL or line breaks; got {shorten(value)!r}"
+            )
         else:
             return value
         return None

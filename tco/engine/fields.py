@@ -52,6 +52,11 @@ def fmt(number: float) -> str:
     return format(number, ",.12g")
 
 
+def shorten(text: str, limit: int = 60) -> str:
+    """Long input echoed back in a message is cut, so the message stays readable."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def describe(value: Any) -> str:
     """What a non-number value looks like to the user, for "got ..." in messages."""
     if value is None:
@@ -59,7 +64,7 @@ def describe(value: Any) -> str:
     if isinstance(value, bool | np.bool_):
         return f"{str(bool(value)).lower()} (a yes/no value)"
     if isinstance(value, str):
-        return f"'{value}' (text)"
+        return f"'{shorten(value)}' (text)"
     if isinstance(value, list | tuple):
         return "a list" if value else "an empty list"
     if isinstance(value, dict):

@@ -16,6 +16,7 @@ from .fields import (
     describe,
     fmt,
     numbers_for_kind,
+    shorten,
 )
 
 
@@ -133,7 +134,7 @@ class OptionChecker(Checker):
             if isinstance(value, bool) or not isinstance(value, str | int):
                 self.add(f"{path}.{key}", f"Price source values must be text or whole numbers; got {describe(value)}")
             elif isinstance(value, str) and has_control_characters(value):
-                self.add(f"{path}.{key}", f"Must not contain control characters such as NUL; got {value!r}")
+                self.add(f"{path}.{key}", f"Must not contain control characters such as NUL; got {shorten(value)!r}")
             elif key in PRICE_SOURCE_IDS and not isinstance(value, int):
                 self.add(f"{path}.{key}", f"Must be a whole-number id; got {describe(value)}")
             elif key == "observed_on" and not _is_iso_date(value):
