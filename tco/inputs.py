@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from tco.documents import FieldProblem, to_decimal
+from tco.engine.fields import shorten
 
 
 @dataclass(frozen=True)
@@ -63,17 +64,19 @@ def parse_decimal(field: str, text: str, *, percent: bool = False, required: boo
     is_percent = raw.endswith("%")
     if is_percent:
         if not percent:
-            raise InputError(field, f"{text.strip()!r}: a percentage is not expected here; enter a plain number")
+            raise InputError(
+                field, f"{shorten(text.strip())!r}: a percentage is not expected here; enter a plain number"
+            )
         raw = raw[:-1]
     if _THOUSANDS.match(raw):
         raw = raw.replace(",", "")
     if not _PLAIN.match(raw):
         hint = " (use . for decimals; commas only between thousands)" if "," in raw else ""
-        raise InputError(field, f"{text.strip()!r} is not a number{hint}")
+        raise InputError(field, f"{shorten(text.strip())!r} is not a number{hint}")
     try:
         value = Decimal(raw)
     except InvalidOperation:
-        raise InputError(field, f"{text.strip()!r} is not a number") from None
+        raise InputError(field, f"{shorten(text.strip())!r} is not a number") from None
     if is_percent:
         value = value / 100
     problems: list[FieldProblem] = []
@@ -90,7 +93,7 @@ def parse_integer(field: str, text: str, *, required: bool = False) -> int | Non
             raise InputError(field, "required: enter a whole number")
         return None
     if not re.fullmatch(r"[+-]?\d+", raw):
-        raise InputError(field, f"{text.strip()!r} is not a whole number")
+        raise InputError(field, f"{shorten(text.strip())!r} is not a whole number")
     digits = len(raw.lstrip("+-").lstrip("0"))
     if digits > 10:  # no count here has more digits, and int() refuses more than 4,300
         raise InputError(field, f"a number of {digits:,} digits is too large; enter a whole number up to 2,000,000,000")
@@ -130,7 +133,7 @@ def parse_scenario_field(field: str, text: str) -> Any:
     if field == "currency":
         code = text.strip().upper()
         if code and not re.fullmatch(r"[A-Z]{3}", code):
-            raise InputError(field, f"{text.strip()!r} is not a 3-letter currency code such as USD or EUR")
+            raise InputError(field, f"{shorten(text.strip())!r} is not a 3-letter currency code such as USD or EUR")
         return code
     if field in SCENARIO_INTEGER_FIELDS:
         return parse_integer(field, text, required=required)
@@ -146,7 +149,7 @@ def parse_option_field(field: str, text: str, *, allowed: tuple[str, ...]) -> An
     if field == "billing":
         value = text.strip()
         if value not in ("", "on_demand", "committed"):
-            raise InputError(field, f"{value!r}: choose on demand or committed")
+            raise InputError(field, f"{shorten(value)!r}: choose on demand or committed")
         return value
     if field in OPTION_INTEGER_FIELDS:
         return parse_integer(field, text)
