@@ -253,6 +253,8 @@ def ref_evaluate(doc: dict) -> dict:
 
 REL = 1e-6
 MONEY_KEYS = ("annual_cost", "resale_value", "total_cost", "npv", "capital_charge_per_year", "overflow_gpu_hours")
+
+
 def _unit_cost(amount: float, units: float | None, scale: float = 1.0) -> float | None:
     """No units, or so few that the quotient overflows (utilization 1e-320): no per-unit cost."""
     if not units:
