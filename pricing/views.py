@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HTMX_STOP_POLLING
 
+from config.roles import is_editor
 from pricing import charts, selectors, services
 from pricing.forms import MarketFilterForm, PriceUploadForm, SnapshotDiffForm
 from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm
-from pricing.permissions import is_editor
 
 PAGE_SIZE = 100
 DEFAULT_CHART_GPU = "H100 SXM"

@@ -5,29 +5,17 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
+from config.roles import is_editor, is_reader
 from tco.models import Scenario
 from tco.selectors import scenario_with_options
 
-READ_GROUPS = ("viewers", "editors")
-WRITE_GROUPS = ("editors",)
-
-
-def _groups(request: HttpRequest) -> set[str]:
-    cached = getattr(request, "_tco_groups", None)
-    if cached is None:
-        cached = set(request.user.groups.values_list("name", flat=True)) if request.user.is_authenticated else set()
-        request._tco_groups = cached
-    return cached
-
 
 def can_read(request: HttpRequest) -> bool:
-    user = request.user
-    return user.is_authenticated and (user.is_superuser or bool(_groups(request) & set(READ_GROUPS)))
+    return is_reader(request.user)
 
 
 def can_edit(request: HttpRequest) -> bool:
-    user = request.user
-    return user.is_authenticated and (user.is_superuser or bool(_groups(request) & set(WRITE_GROUPS)))
+    return is_editor(request.user)
 
 
 def require_role(request: HttpRequest, *, write: bool) -> None:
