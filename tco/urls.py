@@ -15,7 +15,6 @@ urlpatterns = [
     path("scenarios/<int:pk>/export/", pages.scenario_export, name="scenario_export"),
     path("scenarios/<int:pk>/clone/", pages.scenario_clone_view, name="scenario_clone"),
     path("scenarios/<int:pk>/delete/", pages.scenario_delete_view, name="scenario_delete"),
-    path("scenarios/<int:pk>/rename/", option_views.scenario_rename_view, name="scenario_rename"),
     path("scenarios/<int:pk>/field/", editing.scenario_field_view, name="scenario_field"),
     path("scenarios/<int:pk>/forecast/", editing.forecast_view, name="scenario_forecast"),
     path("scenarios/<int:pk>/results/", editing.results_view, name="scenario_results"),

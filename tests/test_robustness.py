@@ -191,7 +191,6 @@ CASES: dict[str, Case] = {
     "tco:scenario_export": Case(_s("tco:scenario_export")),
     "tco:scenario_clone": Case(_s("tco:scenario_clone")),
     "tco:scenario_delete": Case(_s("tco:scenario_delete")),
-    "tco:scenario_rename": Case(_s("tco:scenario_rename"), post_keys=("name",), versioned=True),
     "tco:scenario_field": Case(
         _s("tco:scenario_field"),
         post_keys=("value",),

@@ -19,7 +19,6 @@ from tco.services.scenarios import (
     scenario_create,
     scenario_create_from_document,
     scenario_delete,
-    scenario_rename,
     scenario_update_field,
 )
 
@@ -41,6 +40,5 @@ __all__ = [
     "scenario_create",
     "scenario_create_from_document",
     "scenario_delete",
-    "scenario_rename",
     "scenario_update_field",
 ]

@@ -80,14 +80,6 @@ def scenario_update_field(
         return recompute_if_valid(scenario=fresh, user=user)
 
 
-def scenario_rename(
-    *, scenario: Scenario, user: AbstractBaseUser | None, name: str, expected_version: int | None
-) -> Change:
-    return scenario_update_field(
-        scenario=scenario, user=user, field="name", value=name.strip(), expected_version=expected_version
-    )
-
-
 def forecast_update(
     *,
     scenario: Scenario,

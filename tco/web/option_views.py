@@ -17,7 +17,6 @@ from tco.services import (
     option_add,
     option_delete,
     option_pick_price,
-    scenario_rename,
 )
 from tco.web.access import _get_scenario_for_user
 from tco.web.editing import expected_version
@@ -125,22 +124,3 @@ def diligence_view(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (checklist: {item.get_key_display()})")
     return edit_response(request, scenario, OPTIONS)
-
-
-@require_POST
-def scenario_rename_view(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
-    name = request.POST.get("name", "").strip()
-    if not name or len(name) > 200:
-        return edit_response(
-            request,
-            scenario,
-            "tco/scenario_detail.html#field",
-            target_key="s-name",
-            extra_errors={"s-name": "Give the scenario a name of 1 to 200 characters."},
-        )
-    try:
-        scenario_rename(scenario=scenario, user=request.user, name=name, expected_version=expected_version(request))
-    except VersionConflict as conflict:
-        return conflict_response(request, conflict, f" (rename to {name})")
-    return edit_response(request, scenario, "tco/scenario_detail.html#field", target_key="s-name")

@@ -235,15 +235,13 @@ def test_a_checklist_item_is_saved_from_the_page(editor_client, scenario, editor
 
 
 def test_rename_changes_the_name(editor_client, scenario):
-    url = reverse("tco:scenario_rename", args=[scenario.pk])
-    editor_client.post(url, {"name": "H100 plan B", "version": 1}, **HTMX)
+    _field(editor_client, scenario, "name", "H100 plan B")
     assert Scenario.objects.get(pk=scenario.pk).name == "H100 plan B"
 
 
 def test_rename_refuses_an_empty_name(editor_client, scenario):
-    url = reverse("tco:scenario_rename", args=[scenario.pk])
-    html = editor_client.post(url, {"name": "  ", "version": 1}, **HTMX).content.decode()
-    assert "Give the scenario a name" in html
+    html = _field(editor_client, scenario, "name", "  ").content.decode()
+    assert "give the scenario a name" in html
     assert Scenario.objects.get(pk=scenario.pk).name == "H100 inference 2027"
 
 

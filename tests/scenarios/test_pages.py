@@ -20,7 +20,6 @@ WRITE_VIEWS = [
     ("scenario_clone", "post"),
     ("scenario_delete", "get"),
     ("scenario_delete", "post"),
-    ("scenario_rename", "post"),
     ("scenario_field", "post"),
     ("scenario_forecast", "post"),
     ("option_add", "post"),
