@@ -1,4 +1,4 @@
-"""Scenario pages: list, create (blank, demo, import), the workspace, export, clone, rename, delete."""
+"""Scenario pages: list, create (blank, demo, import), the workspace, export, clone, delete."""
 
 from __future__ import annotations
 
