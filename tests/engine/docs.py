@@ -6,26 +6,14 @@ import copy
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from tests.documents import DESIGN_EXAMPLE
+
+# DESIGN 5.1's owned option without its gpu_count, so the fleet size decides it.
+_EXAMPLE_OWNED = {key: value for key, value in DESIGN_EXAMPLE["options"][0].items() if key != "gpu_count"}
+
 
 def owned(**fields: Any) -> dict[str, Any]:
-    base = {
-        "name": "Own",
-        "kind": "owned",
-        "capex": 320000,
-        "residual_value": 40000,
-        "useful_life_years": 4,
-        "cost_of_capital": 0.07,
-        "power_kw": 10.2,
-        "idle_power_kw": 3.5,
-        "pue": 1.35,
-        "electricity_per_kwh": 0.11,
-        "facility_per_year": 24000,
-        "network_per_year": 6000,
-        "software_per_year": 5000,
-        "support_per_year": 12000,
-        "operations_per_year": 30000,
-    }
-    return _without_drops({**base, **fields})
+    return _without_drops({**_EXAMPLE_OWNED, "name": "Own", **fields})
 
 
 def rental(**fields: Any) -> dict[str, Any]:
@@ -37,12 +25,7 @@ def api(**fields: Any) -> dict[str, Any]:
     return _without_drops({**base, **fields})
 
 
-WORKLOAD = {
-    "tokens_per_second_per_gpu": 2400,
-    "output_tokens_per_response": 350,
-    "input_tokens_per_response": 1200,
-    "acceptance_rate": 0.9,
-}
+WORKLOAD = dict(DESIGN_EXAMPLE["workload"])
 
 
 def scenario(*options: dict[str, Any], **fields: Any) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from tco.engine import ScenarioError, annual_cost_curve, evaluate, sweep
 
+from .docs import WORKLOAD, api, owned, rental
+
 HPM = 730.0
 HPY = 8760.0
 RENTAL_KINDS = ("hyperscaler", "neocloud", "marketplace")
@@ -336,47 +338,8 @@ def assert_matches_reference(doc: dict) -> dict:
 
 # ---------------------------------------------------------------- hand-built documents
 
-WORKLOAD = {
-    "tokens_per_second_per_gpu": 2400,
-    "output_tokens_per_response": 350,
-    "input_tokens_per_response": 1200,
-    "acceptance_rate": 0.9,
-}
-
-
-def _own(**kw: Any) -> dict:
-    base = {
-        "name": "Own",
-        "kind": "owned",
-        "capex": 320000,
-        "residual_value": 40000,
-        "useful_life_years": 4,
-        "cost_of_capital": 0.07,
-        "power_kw": 10.2,
-        "idle_power_kw": 3.5,
-        "pue": 1.35,
-        "electricity_per_kwh": 0.11,
-        "facility_per_year": 24000,
-        "network_per_year": 6000,
-        "software_per_year": 5000,
-        "support_per_year": 12000,
-        "operations_per_year": 30000,
-    }
-    return {**base, **kw}
-
-
-def _rent(**kw: Any) -> dict:
-    return {"name": "Rent", "kind": "neocloud", "price_per_gpu_hour": 3.99, **kw}
-
-
-def _api(**kw: Any) -> dict:
-    return {
-        "name": "API",
-        "kind": "api",
-        "price_per_million_input_tokens": 0.5,
-        "price_per_million_output_tokens": 1.5,
-        **kw,
-    }
+# The same builders as the other engine tests (DESIGN 5.1's figures); only the computation is independent.
+_own, _rent, _api = owned, rental, api
 
 
 def _doc(options: list[dict], **kw: Any) -> dict:
