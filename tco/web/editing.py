@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HTMX_STOP_POLLING
+from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
 from tco.forecast import ForecastError, parse_pasted_column, starting_parameters
 from tco.inputs import (
@@ -58,6 +58,8 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" ({scenario_field(scenario, field, {}).label} → {text})")
+    if field == "currency":  # every money label on the page names the currency: redraw the whole page
+        return HttpResponseClientRefresh()
     # The horizon changes the forecast's months: redraw its preview too.
     return edit_response(
         request,

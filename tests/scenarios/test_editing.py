@@ -271,3 +271,12 @@ def test_a_nul_character_is_refused_and_nothing_is_saved(editor_client, scenario
     assert "NUL" in response.content.decode()
     scenario.refresh_from_db()
     assert scenario.name == "H100 inference 2027"
+
+
+def test_changing_the_currency_saves_and_redraws_the_whole_page(editor_client, scenario, run_jobs):
+    response = _field(editor_client, scenario, "currency", "EUR", run_jobs=run_jobs)
+    assert response.status_code == 200
+    assert response["HX-Refresh"] == "true"
+    assert Scenario.objects.get(pk=scenario.pk).currency == "EUR"
+    page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    assert "Per option (EUR)" in page
