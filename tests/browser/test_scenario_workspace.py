@@ -119,6 +119,8 @@ def test_a_price_imported_on_the_market_page_can_be_picked_for_an_option(
     page.set_input_files("input[name=file]", str(prices))
     page.get_by_role("button", name="Import", exact=True).click()
     page.wait_for_url(re.compile(r".*/market/snapshots/\d+/"))
+    # In scale-out mode the worker imports it a moment later; the page polls until it has.
+    page.locator("#snapshot-status .status-imported").wait_for()
 
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     card = page.locator(f"#option-{lambda_option.pk}")
