@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tco import exports
@@ -179,14 +180,18 @@ def link_not_found() -> HttpResponse:
 
 
 def public(view: Callable) -> Callable:
-    """No login, GET only, rate-limited per client IP, private headers on every answer (429 and 404 included)."""
-    throttled = limit_per_client("decision-link", "DECISION_LINK_OPENS_PER_MINUTE", 60)(view)
+    """No login, GET only, rate-limited per client IP, private headers on every answer (405, 429 and 404 included).
+
+    CSRF-exempt because nothing here accepts a write: a POST gets the same private 405 as any other method,
+    not the CSRF middleware's 403 page without these headers.
+    """
+    throttled = limit_per_client("decision-link", "DECISION_LINK_OPENS_PER_MINUTE", 60)(require_GET(view))
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         return _private(throttled(request, *args, **kwargs))
 
-    return login_not_required(require_GET(wrapped))
+    return csrf_exempt(login_not_required(wrapped))
 
 
 @public

@@ -183,11 +183,17 @@ def test_downloads_from_a_link_do_not_count_as_openings(link_path, anon):
     assert DecisionLink.objects.get().open_count == 0
 
 
-def test_a_link_opens_nothing_with_post(link_path, anon):
-    response = anon.post(link_path)
+@pytest.mark.parametrize("method", ["post", "put", "delete", "options", "head"])
+def test_a_link_opens_nothing_with_another_method_and_still_sends_the_private_headers(link_path, method):
+    from django.test import Client
+
+    browser_like = Client(enforce_csrf_checks=True)  # a real browser's POST carries no CSRF token here
+    response = getattr(browser_like, method)(link_path)
 
     assert response.status_code == 405
     assert DecisionLink.objects.get().open_count == 0
+    for header, value in PRIVATE_HEADERS.items():
+        assert response[header] == value
 
 
 # ---- every dead token looks the same -------------------------------------------------------------------------
