@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from tco.charts.style import base_layout, kind_color, money_hover
+from tco.charts.style import base_layout, kind_color, money_hover, plain
 
 KIND_ORDER = ("hyperscaler", "neocloud", "marketplace", "api")
 KIND_LABELS = {"hyperscaler": "Hyperscaler", "neocloud": "Neocloud", "marketplace": "Marketplace", "api": "Model API"}
@@ -53,10 +53,10 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
         best, count = cheapest.get(point.provider, (point, 0))
         cheapest[point.provider] = (point if point.price_per_gpu_hour < best.price_per_gpu_hour else best, count + 1)
     currency = next((p.currency for p, _ in cheapest.values()), "USD")
-    title = f"{gpu_model}: lowest {term_label} price per GPU-hour by provider (latest prices)"
+    title = f"{plain(gpu_model)}: lowest {term_label} price per GPU-hour by provider (latest prices)"
     layout = base_layout(title, "Provider, grouped by kind", f"{currency} per GPU-hour")
     if not cheapest:
-        return _empty(layout, f"No {term_label} prices for {gpu_model} yet.")
+        return _empty(layout, f"No {term_label} prices for {plain(gpu_model)} yet.")
     order = sorted(
         cheapest.values(),
         key=lambda item: (_kind_rank(item[0].kind), item[0].price_per_gpu_hour, item[0].provider),
@@ -70,13 +70,14 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
             {
                 "type": "bar",
                 "name": KIND_LABELS.get(kind, kind),
-                "x": [p.provider for p, _ in items],
+                "x": [plain(p.provider) for p, _ in items],
                 "y": [round(p.price_per_gpu_hour, 4) for p, _ in items],
                 "marker": {"color": kind_color(kind)},
                 "text": [f"{p.price_per_gpu_hour:,.2f}" for p, _ in items],
                 "textposition": "outside",
                 "customdata": [
-                    [p.offering, p.region or "no region given", n, KIND_LABELS.get(kind, kind)] for p, n in items
+                    [plain(p.offering), plain(p.region) or "no region given", n, KIND_LABELS.get(kind, kind)]
+                    for p, n in items
                 ],
                 "hovertemplate": (
                     "%{x} (%{customdata[3]})<br>%{customdata[0]}, %{customdata[1]}<br>"
@@ -87,7 +88,7 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
         )
     layout.update(barmode="relative", showlegend=True)
     layout["legend"]["title"] = {"text": "Provider kind"}
-    layout["xaxis"].update(categoryorder="array", categoryarray=[p.provider for p, _ in order])
+    layout["xaxis"].update(categoryorder="array", categoryarray=[plain(p.provider) for p, _ in order])
     return {"data": traces, "layout": layout}
 
 
@@ -97,7 +98,7 @@ def _kind_rank(kind: str) -> int:
 
 def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str = "USD") -> dict:
     """$/GPU-hour of one offering at each date it was observed, with the snapshot that recorded it."""
-    layout = base_layout(f"Price history: {label}", "Observed on", f"{currency} per GPU-hour")
+    layout = base_layout(f"Price history: {plain(label)}", "Observed on", f"{currency} per GPU-hour")
     if not points:
         return _empty(layout, "No observations of this offering.")
     trace = {

@@ -18,6 +18,7 @@ from .style import (
     horizontal_marker,
     kind_color,
     percent_values,
+    plain,
     rounded,
     vertical_marker,
 )
@@ -86,12 +87,12 @@ def break_even_map(
     z = [[index_of[name] for name in row] for row in grid]
     text = [
         [
-            f"{name}<br>Owned \u2212 rental NPV {format_signed_money(difference, currency)}"
+            f"{plain(name)}<br>Owned \u2212 rental NPV {format_signed_money(difference, currency)}"
             for name, difference in zip(names, row_differences, strict=True)
         ]
         for names, row_differences in zip(grid, differences, strict=True)
     ]
-    rental = rental_name or "rental"
+    rental = plain(rental_name or "rental")
     traces: list[dict] = [
         {
             "type": "heatmap",
@@ -120,7 +121,7 @@ def break_even_map(
                 "x": [None],
                 "y": [None],
                 "mode": "markers",
-                "name": f"Cheapest: {legend_name(name, kinds[name]) if name in kinds else name}",
+                "name": plain(f"Cheapest: {legend_name(name, kinds[name]) if name in kinds else name}"),
                 "marker": {"symbol": "square", "size": 12, "color": color},
                 "hoverinfo": "skip",
             }
@@ -134,7 +135,7 @@ def break_even_map(
                 {
                     "x": x[cell[1]],
                     "y": y[cell[0]],
-                    "text": name,
+                    "text": plain(name),
                     "showarrow": False,
                     "bgcolor": "rgba(255,255,255,0.75)",
                     "font": {"size": 11},

@@ -13,6 +13,7 @@ from .style import (
     kind_dash,
     money_hover,
     percent_values,
+    plain,
     rounded,
     vertical_marker,
 )
@@ -32,7 +33,7 @@ def _option_line(option: dict, x: list, costs: list[float], hovertemplate: str) 
         "x": x,
         "y": rounded(costs, 0),
         "mode": "lines",
-        "name": legend_name(option["name"], option["kind"]),
+        "name": plain(legend_name(option["name"], option["kind"])),
         "line": {"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
         "hovertemplate": hovertemplate,
     }
@@ -58,7 +59,7 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> dict:
         cost = float(np.interp(pair["utilization"], utilizations, rental["annual_cost"]))
         points_x.append(percent_values([pair["utilization"]])[0])
         points_y.append(rounded([cost], 0)[0])
-        labels.append([pair["owned"], pair["rental"], format_pct(pair["utilization"])])
+        labels.append([plain(pair["owned"]), plain(pair["rental"]), format_pct(pair["utilization"])])
     if points_x:
         traces.append(
             {
@@ -113,7 +114,7 @@ def cumulative_cost(result: dict) -> dict:
             continue
         points_x.append(month)
         points_y.append(rounded([owned["cumulative_cost"][month - 1]], 0)[0])
-        labels.append([pair["owned"], pair["rental"]])
+        labels.append([plain(pair["owned"]), plain(pair["rental"])])
     if points_x:
         traces.append(
             {
@@ -159,7 +160,7 @@ def cost_per_accepted_output(result: dict) -> dict:
         axis, unit = f"Cost per busy GPU-hour ({currency})", "per busy GPU-hour"
 
     shown = [option for option in result["options"] if option[key] is not None]
-    missing = [option["name"] for option in result["options"] if option[key] is None]
+    missing = [plain(option["name"]) for option in result["options"] if option[key] is None]
     shown.sort(key=lambda option: option[key])
     traces: list[dict] = []
     for kind in [*KINDS, *sorted({option["kind"] for option in shown} - set(KINDS))]:
@@ -170,7 +171,7 @@ def cost_per_accepted_output(result: dict) -> dict:
             {
                 "type": "bar",
                 "orientation": "h",
-                "y": [legend_name(option["name"], option["kind"]) for option in bars],
+                "y": [plain(legend_name(option["name"], option["kind"])) for option in bars],
                 "x": [_significant(option[key]) for option in bars],
                 "name": kind_label(kind),
                 "marker": {"color": kind_color(kind)},
@@ -195,7 +196,7 @@ def cost_per_accepted_output(result: dict) -> dict:
     layout.update(barmode="relative", height=max(260, 120 + 36 * len(shown)))
     layout["yaxis"].update(
         categoryorder="array",
-        categoryarray=[legend_name(option["name"], option["kind"]) for option in shown],
+        categoryarray=[plain(legend_name(option["name"], option["kind"])) for option in shown],
         autorange="reversed",
         gridcolor="rgba(0,0,0,0)",
     )

@@ -45,6 +45,15 @@ def template() -> dict:
     }
 
 
+def plain(text: str) -> str:
+    """User text (option, provider, offering, GPU names) made literal for plotly.
+
+    Plotly reads <a href>, <b>, <br> and entities in every label, title and hover as markup, so a name like
+    `<a href="https://...">` would turn into a live link on a shared decision page. Escaped, it shows as typed.
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def kind_color(kind: str) -> str:
     return KIND_COLORS.get(kind, OTHER_COLOR)
 
