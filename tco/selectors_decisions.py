@@ -42,6 +42,11 @@ def active_link_for_token(token: str) -> DecisionLink | None:
     )
 
 
+def live_links(scenario: Scenario):
+    """The scenario's links that still open (neither revoked nor expired), newest first."""
+    return scenario.decision_links.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
 class NotEvaluable(Exception):
     """The scenario's inputs cannot be evaluated right now; the message lists every problem."""
 

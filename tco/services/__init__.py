@@ -14,6 +14,7 @@ from tco.services.options import (
 )
 from tco.services.runs import run_execute, run_queue
 from tco.services.scenarios import (
+    ScenarioInUse,
     forecast_update,
     scenario_clone,
     scenario_create,
@@ -25,6 +26,7 @@ from tco.services.scenarios import (
 __all__ = [
     "Change",
     "PriceChoiceError",
+    "ScenarioInUse",
     "VersionConflict",
     "diligence_update",
     "document_problems",

@@ -14,6 +14,7 @@ from tco.engine import Problem, ScenarioError, validate
 from tco.forecast import ForecastError, check_forecast_parameters
 from tco.inputs import SCENARIO_EDITABLE_FIELDS
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
+from tco.selectors_decisions import live_links
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
 BLANK_DEFAULTS: dict[str, Any] = {
@@ -162,9 +163,25 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
     return copy
 
 
+class ScenarioInUse(ValueError):
+    """The scenario cannot be deleted: leaders may be reading it through live decision links."""
+
+
 def scenario_delete(*, scenario: Scenario, user: AbstractBaseUser | None) -> None:
-    """Delete the scenario with its options, checklist and runs (history rows are kept)."""
+    """Delete the scenario with its options, checklist, runs, decisions and dead links (history rows are kept).
+
+    Refused (ScenarioInUse, nothing deleted) while a decision link still opens: deleting would silently turn
+    a page leadership was promised would never change into a 404. Revoke the links first.
+    """
     with transaction.atomic():
+        # Waits for a link being created right now (its insert holds a key-share lock), so it is counted.
+        Scenario.objects.select_for_update().filter(pk=scenario.pk).first()
+        live = live_links(scenario).count()
+        if live:
+            raise ScenarioInUse(
+                f"“{scenario.name}” has {live} live decision link{'s' if live != 1 else ''}; leaders may be "
+                "reading them. Revoke them on the scenario page first, then delete."
+            )
         set_history_user(scenario, user)
         scenario.delete()
 

@@ -15,7 +15,14 @@ from tco.engine import ScenarioError
 from tco.models import Scenario, ScenarioRun
 from tco.presentation import headline
 from tco.selectors import scenarios_with_latest_results
-from tco.services import scenario_clone, scenario_create, scenario_create_from_document, scenario_delete
+from tco.selectors_decisions import live_links
+from tco.services import (
+    ScenarioInUse,
+    scenario_clone,
+    scenario_create,
+    scenario_create_from_document,
+    scenario_delete,
+)
 from tco.web.access import _get_scenario_for_user, can_edit, require_role
 from tco.web.context import gpu_models, workspace_context
 
@@ -110,8 +117,23 @@ def scenario_clone_view(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = _get_scenario_for_user(request, pk, write=True)
     if request.method == "GET":
-        return render(request, "tco/scenario_confirm_delete.html", {"scenario": scenario})
+        return _confirm_delete(request, scenario)
     name = scenario.name
-    scenario_delete(scenario=scenario, user=request.user)
+    try:
+        scenario_delete(scenario=scenario, user=request.user)
+    except ScenarioInUse as error:
+        return _confirm_delete(request, scenario, error=str(error), status=409)
     messages.success(request, f"Deleted “{name}”.")
     return redirect(reverse("tco:scenario_list"))
+
+
+def _confirm_delete(request: HttpRequest, scenario: Scenario, *, error: str = "", status: int = 200) -> HttpResponse:
+    """The confirmation page names what goes with the scenario, and refuses while decision links still open."""
+    context = {
+        "scenario": scenario,
+        "live_links": list(live_links(scenario)),
+        "decision_count": scenario.decision_records.count(),
+        "link_count": scenario.decision_links.count(),
+        "error": error,
+    }
+    return render(request, "tco/scenario_confirm_delete.html", context, status=status)

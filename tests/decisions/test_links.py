@@ -344,14 +344,44 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_the_client(settings, li
     assert second.get(link_path).status_code == 200
 
 
-def test_deleting_the_scenario_takes_its_links_with_it(editor, scenario, link_path, anon):
-    from tco.services import scenario_delete
+def test_a_scenario_with_a_live_link_cannot_be_deleted(editor, scenario, link_path, anon):
+    from tco.services import ScenarioInUse, scenario_delete
 
-    scenario_delete(scenario=scenario, user=editor)
+    before = anon.get(link_path).content
+    with pytest.raises(ScenarioInUse, match="has 1 live decision link; leaders may be reading them"):
+        scenario_delete(scenario=scenario, user=editor)
 
+    assert Scenario.objects.filter(pk=scenario.pk).exists()
+    assert anon.get(link_path).content == before
+
+
+def test_the_delete_page_names_the_live_links_and_refuses(editor_client, scenario, link_path):
+    url = reverse("tco:scenario_delete", args=[scenario.pk])
+
+    page = editor_client.get(url).content.decode()
+    response = editor_client.post(url)
+
+    assert "1 decision link still opens" in page
+    assert 'id="live-links"' in page and "opened 0 times" in page
+    assert "<form method=\"post\">" not in page  # no delete button to press
+    assert response.status_code == 409
+    assert "Revoke them on the scenario page first" in response.content.decode()
+    assert Scenario.objects.filter(pk=scenario.pk).exists()
+
+
+def test_once_its_links_are_revoked_the_scenario_goes_with_its_decisions(editor, editor_client, scenario, link_path):
+    from tco.services.decisions import link_revoke
+
+    link_revoke(link=DecisionLink.objects.get(), user=editor)
+    url = reverse("tco:scenario_delete", args=[scenario.pk])
+
+    assert "1 revoked or expired decision link with its frozen numbers" in editor_client.get(url).content.decode()
+    response = editor_client.post(url)
+
+    assert response.status_code == 302
+    assert not Scenario.objects.filter(pk=scenario.pk).exists()
     assert not DecisionLink.objects.exists()
     assert not DecisionSnapshot.objects.exists()
-    assert anon.get(link_path).status_code == 404
 
 
 def test_a_link_keeps_working_after_its_creator_account_is_deleted(editor, link_path, anon):
