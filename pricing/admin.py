@@ -40,6 +40,9 @@ class PriceSnapshotAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # its prices are history; deleting it would take them along
+
 
 @admin.register(PriceObservation)
 class PriceObservationAdmin(admin.ModelAdmin):
@@ -58,7 +61,14 @@ class PriceObservationAdmin(admin.ModelAdmin):
     list_select_related = ["provider", "gpu_model"]
     search_fields = ["offering", "provider__name", "region"]
 
+    # History is never overwritten: prices arrive only through imports and are never edited or deleted.
+    def has_add_permission(self, request) -> bool:
+        return False
+
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 

@@ -27,3 +27,38 @@ def test_users_without_a_role_and_anonymous_visitors_get_neither(django_user_mod
 def test_roles_are_read_once_per_user_object(editor, django_assert_num_queries):
     with django_assert_num_queries(1):
         assert is_editor(editor) and is_reader(editor) and is_editor(editor)
+
+
+def _staff(user):
+    user.is_staff = True
+    user.save()
+    return user
+
+
+def test_staff_editors_keep_reference_data_but_prices_stay_history(client, editor):
+    from pricing.models import GpuModel
+
+    client.force_login(_staff(editor))
+    gpu = GpuModel.objects.create(name="Test GPU", vendor="NVIDIA", memory_gb=80)
+
+    assert client.get("/admin/pricing/gpumodel/").status_code == 200
+    assert client.get(f"/admin/pricing/gpumodel/{gpu.pk}/change/").status_code == 200
+    assert client.get("/admin/pricing/gpualias/add/").status_code == 200
+    assert client.get("/admin/pricing/importsource/add/").status_code == 200
+    assert client.get("/admin/pricing/priceobservation/").status_code == 200
+    assert client.get("/admin/pricing/priceobservation/add/").status_code == 403
+    assert client.get(f"/admin/pricing/gpumodel/{gpu.pk}/delete/").status_code == 403
+    assert client.get("/admin/auth/user/").status_code == 403
+
+
+def test_staff_viewers_get_no_admin_rights(client, viewer):
+    client.force_login(_staff(viewer))
+
+    assert client.get("/admin/pricing/gpumodel/").status_code == 403
+    assert client.get("/admin/pricing/gpualias/add/").status_code == 403
+
+
+def test_even_a_superuser_cannot_add_edit_or_delete_imported_prices(admin_client):
+    assert admin_client.get("/admin/pricing/priceobservation/").status_code == 200
+    assert admin_client.get("/admin/pricing/priceobservation/add/").status_code == 403
+    assert admin_client.get("/admin/pricing/pricesnapshot/add/").status_code == 403

@@ -31,6 +31,10 @@ def test_demo_account_can_log_in_after_seed(client, db):
     response = client.get(reverse("tco:home"))
     assert response.status_code == 200
     assert b"Market" in response.content
+    # The README promises the analyst keeps the reference data in the admin; users stay with superusers.
+    for page in ("/admin/pricing/gpumodel/", "/admin/pricing/gpualias/add/", "/admin/pricing/importsource/add/"):
+        assert client.get(page).status_code == 200, page
+    assert client.get("/admin/auth/user/").status_code == 403
 
 
 def test_vendored_plotly_matches_installed_plotly():
