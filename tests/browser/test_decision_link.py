@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -126,3 +127,28 @@ def test_the_brief_fits_a_phone_screen_without_sideways_scrolling(browser, link_
 
     context.close()
     assert overflow <= 0
+
+
+def test_the_brief_prints_on_at_most_two_pages_with_every_chart(leader_page, link_url):
+    """DESIGN's promise for leadership: a tidy one-to-two page brief, charts included, navigation hidden."""
+    leader_page.goto(link_url)
+    leader_page.wait_for_function(
+        "() => [...document.querySelectorAll('.brief-chart [data-figure]')]"
+        ".every((el) => el.querySelector('.main-svg'))"
+    )
+    leader_page.emulate_media(media="print")
+    charts_shown = leader_page.evaluate(
+        "() => [...document.querySelectorAll('.brief-chart')].filter((el) => el.getBoundingClientRect().height > 0)"
+        ".length"
+    )
+    nav_shown = leader_page.evaluate(
+        "() => [...document.querySelectorAll('nav, .site-nav, header nav')]"
+        ".some((el) => el.getBoundingClientRect().height > 0)"
+    )
+
+    pdf = leader_page.pdf(format="A4", print_background=True)
+
+    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+    assert 1 <= pages <= 2, f"the brief prints on {pages} A4 pages"
+    assert charts_shown == 5
+    assert not nav_shown
