@@ -44,6 +44,9 @@ def test_vendored_plotly_matches_installed_plotly():
     header = bundle.read_text(encoding="utf-8")[:200]
     assert re.search(rf"\bv{re.escape(version)}\b", header)
     assert len(gzip.compress(bundle.read_bytes())) < 600_000
+    # ...and it is the one the pages load, the only one shipped.
+    assert f"vendor/{bundle.name}" in (ROOT / "templates" / "_chart_scripts.html").read_text(encoding="utf-8")
+    assert [path.name for path in (ROOT / "static" / "vendor").glob("plotly*.js")] == [bundle.name]
 
 
 def test_no_template_loads_scripts_from_the_network():
