@@ -1,6 +1,8 @@
 """Reference data (providers, GPU models, aliases) and imported prices (snapshots, observations).
 
 Observations are append-only: a re-observed price on a new date is a new row, never an update.
+An observation belongs to the snapshot that first recorded it; which observations each snapshot's file
+contained (new or already known) is recorded separately, in SnapshotObservation.
 """
 
 from __future__ import annotations
@@ -172,6 +174,11 @@ class PriceSnapshot(models.Model):
         null=True, blank=True, help_text="Used for rows without a date of their own (SkyPilot files have none)."
     )
     processed_by = models.CharField(max_length=200, blank=True, help_text="Host and process that ran the import.")
+    contents_recorded = models.BooleanField(
+        default=True,
+        help_text="False for an import made before each snapshot recorded every row of its file: "
+        "only the rows it stored first are known, not those it shared with earlier imports.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -242,6 +249,21 @@ class PriceObservation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.provider} {self.offering} {self.region} {self.pricing_term} {self.observed_on}"
+
+
+class SnapshotObservation(models.Model):
+    """One row of a snapshot's file: the observation it matched, whether this import stored it or an earlier one."""
+
+    snapshot = models.ForeignKey(PriceSnapshot, on_delete=models.CASCADE, related_name="memberships")
+    observation = models.ForeignKey(PriceObservation, on_delete=models.CASCADE, related_name="memberships")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "observation"], name="snapshot_observation_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"snapshot #{self.snapshot_id} contains observation #{self.observation_id}"
 
 
 class ImportSource(models.Model):

@@ -1,6 +1,7 @@
 """Price snapshot imports. Every entry point (upload job, command, schedule, demo seed) ends in
 `price_snapshot_run`, which is atomic (a file with any invalid row writes no observation) and idempotent
 (prices already known are counted, not stored again; a re-observed price on a new date is a new observation).
+Either way the snapshot records every observation its file contained, so it can be diffed and exported whole.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pricing.models import (
     PriceImportFile,
     PriceObservation,
     PriceSnapshot,
+    SnapshotObservation,
     SnapshotOrigin,
     SnapshotStatus,
 )
@@ -88,8 +90,8 @@ def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]
     return snapshot
 
 
-def _known_prices(rows: list[PriceRow]) -> dict[tuple, Decimal]:
-    """Per-GPU prices already stored under the natural keys of `rows`: one query per import."""
+def _known_prices(rows: list[PriceRow]) -> dict[tuple, tuple[int, Decimal]]:
+    """Id and per-GPU price of the observations already stored under the natural keys of `rows`: one query."""
     if not rows:
         return {}
     dates = [row.observed_on for row in rows]
@@ -105,9 +107,10 @@ def _known_prices(rows: list[PriceRow]) -> dict[tuple, Decimal]:
         "region",
         "pricing_term",
         "observed_on",
+        "id",
         "price_per_gpu_hour",
     )
-    return {values[:7]: values[7] for values in stored.iterator(chunk_size=5000)}
+    return {values[:7]: values[7:] for values in stored.iterator(chunk_size=5000)}
 
 
 def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceObservation]:
@@ -128,6 +131,19 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
         )
         for row in rows
     ]
+
+
+def _store(snapshot: PriceSnapshot, new_rows: list[PriceRow], *, known_ids: list[int]) -> None:
+    """Store the new observations, then record every row of the file (new and known) as the snapshot's contents."""
+    created = PriceObservation.objects.bulk_create(_observations(snapshot, new_rows), batch_size=BULK_BATCH_SIZE)
+    if all(observation.pk is not None for observation in created):
+        created_ids = [observation.pk for observation in created]
+    else:  # a database whose bulk insert returns no ids (MySQL)
+        created_ids = list(PriceObservation.objects.filter(snapshot=snapshot).values_list("id", flat=True))
+    SnapshotObservation.objects.bulk_create(
+        [SnapshotObservation(snapshot_id=snapshot.pk, observation_id=pk) for pk in known_ids + created_ids],
+        batch_size=BULK_BATCH_SIZE,
+    )
 
 
 def price_snapshot_run(*, snapshot: PriceSnapshot, content: bytes) -> PriceSnapshot:
@@ -157,11 +173,11 @@ def price_snapshot_run(*, snapshot: PriceSnapshot, content: bytes) -> PriceSnaps
             row.line,
             "price_per_gpu_hour",
             str(row.price_per_gpu_hour),
-            f"this offering is already recorded at {known[row.key()]} per GPU-hour on {row.observed_on}; "
+            f"this offering is already recorded at {known[row.key()][1]} per GPU-hour on {row.observed_on}; "
             "history is not overwritten, so give the new price its own date",
         )
         for row in result.rows
-        if row.key() in known and known[row.key()] != row.price_per_gpu_hour
+        if row.key() in known and known[row.key()][1] != row.price_per_gpu_hour
     ]
     if conflicts:
         return _reject(snapshot, result, conflicts)
@@ -174,9 +190,10 @@ def price_snapshot_run(*, snapshot: PriceSnapshot, content: bytes) -> PriceSnaps
         "rows_skipped": len(result.skipped),
     }
     status = SnapshotStatus.DUPLICATE if result.rows and not new_rows else SnapshotStatus.IMPORTED
+    known_ids = [known[row.key()][0] for row in result.rows if row.key() in known]
     try:
         with transaction.atomic():
-            PriceObservation.objects.bulk_create(_observations(snapshot, new_rows), batch_size=BULK_BATCH_SIZE)
+            _store(snapshot, new_rows, known_ids=known_ids)
             _finish(snapshot, status, **counts)
     except IntegrityError:
         reason = "another import stored some of the same prices at the same moment; import the file again"
