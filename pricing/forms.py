@@ -76,10 +76,13 @@ class SnapshotDiffForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        snapshots = PriceSnapshot.objects.filter(status=SnapshotStatus.IMPORTED).order_by("-created_at", "-id")
+        # A duplicate file's rows are all known (recorded as its contents), so it compares like any import.
+        diffable = [SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE]
+        snapshots = PriceSnapshot.objects.filter(status__in=diffable).order_by("-created_at", "-id")
         self.fields["a"].queryset = self.fields["b"].queryset = snapshots
         self.fields["a"].label_from_instance = self.fields["b"].label_from_instance = _snapshot_label
 
 
 def _snapshot_label(snapshot: PriceSnapshot) -> str:
-    return f"#{snapshot.pk} {snapshot.source} ({snapshot.created_at:%Y-%m-%d %H:%M})"
+    repeat = ", already imported" if snapshot.status == SnapshotStatus.DUPLICATE else ""
+    return f"#{snapshot.pk} {snapshot.source} ({snapshot.created_at:%Y-%m-%d %H:%M}{repeat})"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet
@@ -121,11 +121,15 @@ class SnapshotDiff:
     removed: list[PriceChange]
     changed: list[PriceChange]
     unchanged: int
+    partly_known: list[PriceSnapshot] = field(default_factory=list)
 
 
 def _offerings(snapshot: PriceSnapshot) -> dict[tuple, dict]:
-    values = PriceObservation.objects.filter(snapshot=snapshot).values(
-        *OFFERING_FIELDS, "provider__name", "gpu_model__name", "price_per_gpu_hour", "currency"
+    """The offerings of a snapshot's file; an offering the file lists on several dates counts at its latest one."""
+    values = (
+        PriceObservation.objects.filter(memberships__snapshot=snapshot)
+        .order_by("observed_on", "id")
+        .values(*OFFERING_FIELDS, "provider__name", "gpu_model__name", "price_per_gpu_hour", "currency")
     )
     return {tuple(row[name] for name in OFFERING_FIELDS): row for row in values}
 
@@ -145,7 +149,11 @@ def _change(row: dict, old: Decimal | None, new: Decimal | None) -> PriceChange:
 
 
 def snapshot_diff(*, old: PriceSnapshot, new: PriceSnapshot) -> SnapshotDiff:
-    """Offerings added, removed and re-priced from snapshot `old` to snapshot `new` (two queries)."""
+    """Offerings added, removed and re-priced from the file of snapshot `old` to that of `new` (two queries).
+
+    Compares what each file contained, whether the snapshot stored a row or found it already known.
+    `partly_known` lists those of the two snapshots imported before files were recorded whole.
+    """
     before, after = _offerings(old), _offerings(new)
     added = [_change(row, None, row["price_per_gpu_hour"]) for key, row in after.items() if key not in before]
     removed = [_change(row, row["price_per_gpu_hour"], None) for key, row in before.items() if key not in after]
@@ -159,7 +167,13 @@ def snapshot_diff(*, old: PriceSnapshot, new: PriceSnapshot) -> SnapshotDiff:
     def order(change: PriceChange) -> tuple:
         return (change.provider, change.gpu_model, change.offering, change.region, change.pricing_term)
 
-    return SnapshotDiff(sorted(added, key=order), sorted(removed, key=order), sorted(changed, key=order), unchanged)
+    return SnapshotDiff(
+        sorted(added, key=order),
+        sorted(removed, key=order),
+        sorted(changed, key=order),
+        unchanged,
+        partly_known=[snapshot for snapshot in (old, new) if not snapshot.contents_recorded],
+    )
 
 
 def gpu_models_with_prices() -> QuerySet[GpuModel]:
@@ -167,10 +181,10 @@ def gpu_models_with_prices() -> QuerySet[GpuModel]:
 
 
 def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> QuerySet:
-    """Observations as canonical-format values, for `export_prices`."""
+    """Observations as canonical-format values, for `export_prices`; with `snapshot_id`, every row of that file."""
     rows = latest_prices() if latest else PriceObservation.objects.all()
     if snapshot_id is not None:
-        rows = rows.filter(snapshot_id=snapshot_id)
+        rows = rows.filter(memberships__snapshot_id=snapshot_id)
     return rows.order_by("observed_on", "provider__name", "offering", "region", "pricing_term", "id").values_list(
         "provider__name",
         "provider__kind",
