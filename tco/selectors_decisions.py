@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from tco.charts import build_figures
+from tco.charts import build_figures, with_map_rental
 from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate
 from tco.models import (
     BRIEF_QUESTIONS,
@@ -67,24 +67,26 @@ class Evaluation:
     run_id: int | None
 
 
-def current_evaluation(scenario: Scenario, *, with_figures: bool) -> Evaluation:
+def current_evaluation(scenario: Scenario, *, with_figures: bool, map_rental: str = "") -> Evaluation:
     """The numbers for the scenario's current inputs.
 
     The latest finished run is reused when it was computed from exactly today's document; otherwise (edits not
     yet evaluated, a job still queued) the engine runs here, synchronously, so nobody shares or exports numbers
     that belong to other inputs. Raises NotEvaluable when the engine refuses the inputs. Writes nothing.
+    ``map_rental`` picks the rental the break-even map varies (default: the first on-demand rental).
     """
     document = scenario.to_document()
     run = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()
     if run is not None and run.document == document and run.result and (run.figures or not with_figures):
-        return Evaluation(document, run.result, run.figures, run.engine_version or ENGINE_VERSION, run.pk)
+        figures = with_map_rental(document, run.result, run.figures, map_rental) if with_figures else run.figures
+        return Evaluation(document, run.result, figures, run.engine_version or ENGINE_VERSION, run.pk)
     try:
         result = evaluate(document)
     except ScenarioError as error:
         raise NotEvaluable(list(error.problems)) from None
     figures = None
     if with_figures:
-        figures = build_figures(document, result)
+        figures = build_figures(document, result, map_rental=map_rental)
     return Evaluation(document, result, figures, ENGINE_VERSION, None)
 
 

@@ -27,7 +27,15 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from pricing.models import PriceObservation, PriceSnapshot
 from tco.charts import build_figures
 from tco.engine import ScenarioError, evaluate
-from tco.models import BRIEF_KEYS, DecisionLink, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
+from tco.models import (
+    BRIEF_KEYS,
+    DecisionLink,
+    OptionKind,
+    Scenario,
+    ScenarioOption,
+    ScenarioRun,
+    SecondaryDiligenceItem,
+)
 from tco.selectors import scenario_with_options
 from tco.services.decisions import link_create
 
@@ -135,6 +143,7 @@ BRIEF_FIELDS = ("brief_version", "question", "workload_brief", *(f"answer_{key}"
 OPTION = (lambda w: w.option.pk,)
 ITEM = (lambda w: w.item.pk,)
 LINK = (lambda w: w.link.pk,)
+RUN = (lambda w: ScenarioRun.objects.filter(scenario=w.scenario).latest("id").pk,)
 
 
 def _option_field_bases(get: Callable[[World], ScenarioOption]) -> Callable[[World], list[dict]]:
@@ -204,6 +213,9 @@ CASES: dict[str, Case] = {
         versioned=True,
     ),
     "tco:scenario_results": Case(_s("tco:scenario_results")),
+    "tco:break_even_map": Case(_s("tco:break_even_map", *RUN), ("map_rental",)),
+    "tco:break_even_map[other scenario]": Case(_cross("tco:break_even_map", RUN[0])),
+    "tco:break_even_map[huge id]": Case(_huge("tco:break_even_map", *RUN)),
     "tco:option_add": Case(
         _s("tco:option_add"),
         post_keys=("kind", "gpu_model"),
@@ -247,7 +259,7 @@ CASES: dict[str, Case] = {
         _cross("tco:diligence_update", lambda w: w.item.pk), post_keys=("status",)
     ),
     "tco:decision_panel": Case(_s("tco:decision_panel")),
-    "tco:link_create": Case(_s("tco:link_create"), post_keys=("expires_in_days", "note")),
+    "tco:link_create": Case(_s("tco:link_create"), post_keys=("expires_in_days", "note", "map_rental")),
     "tco:link_revoke": Case(_s("tco:link_revoke", *LINK)),
     "tco:link_revoke[other scenario]": Case(_cross("tco:link_revoke", lambda w: w.link.pk)),
     "tco:decide": Case(

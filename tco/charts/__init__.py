@@ -9,7 +9,7 @@ one is wanted; the tests do that for every chart.
 from __future__ import annotations
 
 from .break_even_map import break_even_map
-from .build import FIGURE_ORDER, build_figures, map_rental_index
+from .build import FIGURE_ORDER, build_figures, map_rental_index, map_rentals, with_map_rental
 from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
 from .forecast import expand_utilization, utilization_forecast
 from .style import KIND_COLORS, KIND_DASHES
@@ -25,5 +25,7 @@ __all__ = [
     "cumulative_cost",
     "expand_utilization",
     "map_rental_index",
+    "map_rentals",
     "utilization_forecast",
+    "with_map_rental",
 ]

@@ -16,22 +16,61 @@ MAP_PRICE_FACTORS = tuple(0.25 + 2.25 * step / 20 for step in range(21))  # 0.25
 FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "break_even_map", "forecast")
 
 
+def map_rentals(document: dict) -> list[str]:
+    """Names of the rentals a break-even map can vary (on-demand, positive price), in document order; empty when
+    the document has no owned or secondary option to compare them with."""
+    options = document.get("options", [])
+    if not any(option.get("kind") in OWNED_KINDS for option in options):
+        return []
+    return [
+        option["name"]
+        for option in options
+        if is_on_demand_rental(option) and float(option.get("price_per_gpu_hour") or 0) > 0
+    ]
+
+
 def map_rental_index(document: dict, map_rental: str | None = None) -> int | None:
     """The document index of the rental the break-even map varies, or None when there is no map to draw.
 
-    A map needs an owned/secondary option and an on-demand rental with a positive price. ``map_rental`` picks
-    one by name; an unknown or unsuitable name falls back to the first suitable rental (the title names it).
+    ``map_rental`` picks one by name (see map_rentals); an unknown or unsuitable name falls back to the first
+    suitable rental (the map's title names the one drawn).
     """
-    options = document.get("options", [])
-    if not any(option.get("kind") in OWNED_KINDS for option in options):
+    names = map_rentals(document)
+    if not names:
         return None
-    candidates = [
-        index
-        for index, option in enumerate(options)
-        if is_on_demand_rental(option) and float(option.get("price_per_gpu_hour") or 0) > 0
-    ]
-    chosen = [index for index in candidates if options[index].get("name") == map_rental]
-    return (chosen or candidates or [None])[0]
+    chosen = map_rental if map_rental in names else names[0]
+    return next(index for index, option in enumerate(document["options"]) if option.get("name") == chosen)
+
+
+def break_even_map_figure(document: dict, result: dict, map_rental: str | None = None) -> dict | None:
+    """The break-even map for one rental (map_rental_index picks it): 21 x 21 engine sweep cells. None: no map."""
+    index = map_rental_index(document, map_rental)
+    if index is None:
+        return None
+    rental = document["options"][index]
+    price = float(rental["price_per_gpu_hour"])
+    swept = sweep(
+        document,
+        ("utilization", list(MAP_UTILIZATIONS)),
+        (f"options[{index}].price_per_gpu_hour", [round(price * factor, 6) for factor in MAP_PRICE_FACTORS]),
+    )
+    return break_even_map(
+        swept,
+        [option["name"] for option in result["options"]],
+        option_kinds=[option["kind"] for option in result["options"]],
+        currency=result.get("currency", "USD"),
+        rental_name=rental["name"],
+        forecast_utilization=result["reference"]["mean_utilization"],
+        current_price=price,
+    )
+
+
+def with_map_rental(document: dict, result: dict, figures: dict, map_rental: str | None) -> dict:
+    """``figures`` (built for the default rental) with the break-even map redrawn for ``map_rental``; the same
+    dict when that is the rental already drawn or there is no map."""
+    if not map_rental or map_rental_index(document, map_rental) == map_rental_index(document):
+        return figures
+    return {**figures, "break_even_map": break_even_map_figure(document, result, map_rental)}
 
 
 def build_figures(document: dict, result: dict, *, map_rental: str | None = None) -> dict[str, dict]:
@@ -47,22 +86,7 @@ def build_figures(document: dict, result: dict, *, map_rental: str | None = None
         "cost_per_output": cost_per_accepted_output(result),
         "forecast": utilization_forecast(document["utilization"], result["horizon_months"]),
     }
-    index = map_rental_index(document, map_rental)
-    if index is not None:
-        rental = document["options"][index]
-        price = float(rental["price_per_gpu_hour"])
-        swept = sweep(
-            document,
-            ("utilization", list(MAP_UTILIZATIONS)),
-            (f"options[{index}].price_per_gpu_hour", [round(price * factor, 6) for factor in MAP_PRICE_FACTORS]),
-        )
-        figures["break_even_map"] = break_even_map(
-            swept,
-            [option["name"] for option in result["options"]],
-            option_kinds=[option["kind"] for option in result["options"]],
-            currency=result.get("currency", "USD"),
-            rental_name=rental["name"],
-            forecast_utilization=result["reference"]["mean_utilization"],
-            current_price=price,
-        )
+    figure = break_even_map_figure(document, result, map_rental)
+    if figure is not None:
+        figures["break_even_map"] = figure
     return figures

@@ -141,11 +141,11 @@ def snapshot_content(
     }
 
 
-def snapshot_freeze(*, scenario: Scenario, user: AbstractBaseUser | None) -> DecisionSnapshot:
+def snapshot_freeze(*, scenario: Scenario, user: AbstractBaseUser | None, map_rental: str = "") -> DecisionSnapshot:
     """Freeze the scenario's current numbers, prices, decision and brief. Raises NotEvaluable when the engine
     refuses the current inputs (nothing is written then)."""
     scenario = Scenario.objects.get(pk=scenario.pk)
-    evaluation = current_evaluation(scenario, with_figures=True)
+    evaluation = current_evaluation(scenario, with_figures=True, map_rental=map_rental)
     frozen_at = timezone.now().replace(microsecond=0)
     content = canonical_json(snapshot_content(scenario=scenario, evaluation=evaluation, user=user, frozen_at=frozen_at))
     return DecisionSnapshot.objects.create(

@@ -158,10 +158,15 @@ def parse_expires_in_days(text: str | None) -> int:
 
 
 def link_create(
-    *, scenario: Scenario, user: AbstractBaseUser | None, expires_in_days: int = LINK_DAYS_DEFAULT, note: str = ""
+    *,
+    scenario: Scenario,
+    user: AbstractBaseUser | None,
+    expires_in_days: int = LINK_DAYS_DEFAULT,
+    note: str = "",
+    map_rental: str = "",
 ) -> tuple[DecisionLink, str]:
     """Freeze a snapshot and make a link to it. Returns the link and its token, which is never stored or shown
-    again (only its SHA-256 is kept)."""
+    again (only its SHA-256 is kept). ``map_rental`` names the rental the frozen break-even map varies."""
     if not LINK_DAYS_MIN <= expires_in_days <= LINK_DAYS_MAX:
         raise DecisionError(
             f"A link can last {LINK_DAYS_MIN} to {LINK_DAYS_MAX} days; {expires_in_days} is outside that.",
@@ -171,7 +176,7 @@ def link_create(
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
         try:
-            snapshot = snapshot_freeze(scenario=scenario, user=user)
+            snapshot = snapshot_freeze(scenario=scenario, user=user, map_rental=map_rental)
         except NotEvaluable as error:
             raise DecisionError(f"No link was created. {error}") from None
         link = DecisionLink.objects.create(

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from pricing.models import GpuModel
-from tco.charts import FIGURE_ORDER, utilization_forecast
+from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, utilization_forecast, with_map_rental
 from tco.forecast import mean_utilization
 from tco.history import scenario_history
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
@@ -31,12 +31,17 @@ class Answer:
     options: list[dict]
     figures: list[tuple[str, str, dict]]  # (key, element id, figure)
     currency: str
+    map_rentals: list[str]  # the rentals the break-even map can vary
+    map_rental: str  # the one it varies
 
 
-def answer_for(run: ScenarioRun | None) -> Answer | None:
+def answer_for(run: ScenarioRun | None, *, map_rental: str = "") -> Answer | None:
+    """The panel for a done run; ``map_rental`` redraws its break-even map against another rental."""
     if run is None or not run.result:
         return None
-    figures = run.figures or {}
+    figures = with_map_rental(run.document, run.result, run.figures or {}, map_rental)
+    rentals = map_rentals(run.document)
+    drawn = map_rental_index(run.document, map_rental)
     return Answer(
         run=run,
         headline=headline(run.document, run.result),
@@ -44,6 +49,8 @@ def answer_for(run: ScenarioRun | None) -> Answer | None:
         options=option_rows(run.document, run.result),
         figures=[(key, f"fig-{key}-{run.pk}", figures[key]) for key in FIGURE_ORDER if key in figures],
         currency=run.result.get("currency", "USD"),
+        map_rentals=rentals,
+        map_rental=run.document["options"][drawn]["name"] if drawn is not None else "",
     )
 
 

@@ -74,7 +74,13 @@ def link_create_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = {"expires_in_days": request.POST.get("expires_in_days", ""), "note": request.POST.get("note", "")}
     try:
         days = parse_expires_in_days(form["expires_in_days"])
-        link, token = link_create(scenario=scenario, user=request.user, expires_in_days=days, note=form["note"])
+        link, token = link_create(
+            scenario=scenario,
+            user=request.user,
+            expires_in_days=days,
+            note=form["note"],
+            map_rental=request.POST.get("map_rental", ""),  # the rental picked above the map, if any
+        )
     except DecisionError as error:
         return _refused(request, scenario, error, form=form)
     url = request.build_absolute_uri(reverse("decision_page", args=[token]))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
@@ -17,7 +17,7 @@ from tco.inputs import (
     parse_option_field,
     parse_scenario_field,
 )
-from tco.models import ScenarioOption
+from tco.models import RunStatus, ScenarioOption, ScenarioRun
 from tco.selectors import run_state
 from tco.services import (
     VersionConflict,
@@ -161,3 +161,17 @@ def results_view(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         response.status_code = HTMX_STOP_POLLING
     return response
+
+
+@require_GET
+def break_even_map_view(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
+    """The run's break-even map redrawn against the rental picked above it (a read: viewers may explore too)."""
+    scenario = _get_scenario_for_user(request, pk)
+    run = get_object_or_404(ScenarioRun, pk=run_pk, scenario=scenario, status=RunStatus.DONE)
+    answer = answer_for(run, map_rental=request.GET.get("map_rental", ""))
+    figures = {key: (element_id, figure) for key, element_id, figure in answer.figures}
+    if "break_even_map" not in figures:
+        raise Http404("This run has no break-even map.")
+    element_id, figure = figures["break_even_map"]
+    context = {"scenario": scenario, "answer": answer, "key": "break_even_map", "element_id": element_id}
+    return render(request, "tco/scenario_detail.html#chart_box", {**context, "figure": figure})

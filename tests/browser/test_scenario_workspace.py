@@ -136,3 +136,27 @@ def test_a_price_imported_on_the_market_page_can_be_picked_for_an_option(
     assert page.input_value(f"#f-o{lambda_option.pk}-price_per_gpu_hour-input") == "2.95"
     option = ScenarioOption.objects.get(pk=lambda_option.pk)
     assert option.price_source["source_url"] == "https://nebius.com/prices"
+
+
+def test_picking_the_maps_rental_redraws_the_map_against_its_prices(page, live_server, analyst):
+    document = {
+        **DESIGN_EXAMPLE,
+        "options": [
+            *DESIGN_EXAMPLE["options"],
+            {"name": "GCP A3 High", "kind": "hyperscaler", "price_per_gpu_hour": 11.06, "billing": "on_demand"},
+        ],
+    }
+    scenario = scenario_create_from_document(document=document, user=analyst)
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.wait_for_function("() => document.getElementById('chart-break_even_map')?.data !== undefined")
+
+    page.select_option("#map-rental", "GCP A3 High")
+
+    # The heatmap's rows are the chosen rental's price from 0.25x to 2.5x today's: up to 11.06 x 2.5.
+    page.wait_for_function(
+        "() => { const data = document.getElementById('chart-break_even_map')?.data;"
+        " return !!data && Math.abs(data[0].y[data[0].y.length - 1] - 27.65) < 1e-9; }"
+    )
+    assert page.input_value("#map-rental") == "GCP A3 High"
+    assert "GCP A3 High price" in page.text_content("#chart-box-break_even_map .gtitle")
