@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from django.urls import reverse
@@ -68,7 +68,10 @@ def test_the_new_answer_reflects_the_change(editor_client, scenario, run_jobs):
     run = ScenarioRun.objects.latest("id")
     assert run.document["discount_rate"] == 0
     assert run.result["options"][1]["npv"] == pytest.approx(run.result["options"][1]["total_cost"])
-    assert "$" in re.search(r'id="card-savings">([^<]+)<', html).group(1)
+    # The savings card is the gap between the two lowest NPVs of the new run, in whole dollars (half up).
+    cheapest, runner_up = sorted(option["npv"] for option in run.result["options"])[:2]
+    savings = Decimal(repr(runner_up - cheapest)).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    assert re.search(r'id="card-savings">([^<]+)<', html).group(1).strip() == f"${savings:,}"
 
 
 def test_percentages_are_accepted_for_rates(editor_client, scenario):
