@@ -136,10 +136,7 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
 def _store(snapshot: PriceSnapshot, new_rows: list[PriceRow], *, known_ids: list[int]) -> None:
     """Store the new observations, then record every row of the file (new and known) as the snapshot's contents."""
     created = PriceObservation.objects.bulk_create(_observations(snapshot, new_rows), batch_size=BULK_BATCH_SIZE)
-    if all(observation.pk is not None for observation in created):
-        created_ids = [observation.pk for observation in created]
-    else:  # a database whose bulk insert returns no ids (MySQL)
-        created_ids = list(PriceObservation.objects.filter(snapshot=snapshot).values_list("id", flat=True))
+    created_ids = [observation.pk for observation in created]  # SQLite and PostgreSQL return the new ids
     SnapshotObservation.objects.bulk_create(
         [SnapshotObservation(snapshot_id=snapshot.pk, observation_id=pk) for pk in known_ids + created_ids],
         batch_size=BULK_BATCH_SIZE,

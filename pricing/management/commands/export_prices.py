@@ -13,7 +13,7 @@ class Command(BaseCommand):
     help = "Export price observations as canonical CSV (all of them, one snapshot's, or the latest per offering)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--snapshot", type=int, help="Only the observations this snapshot stored.")
+        parser.add_argument("--snapshot", type=int, help="Every price in that snapshot's file (new or already known).")
         parser.add_argument("--latest", action="store_true", help="Only the latest price of each offering.")
 
     def handle(self, *args, snapshot: int | None, latest: bool, **options) -> None:
