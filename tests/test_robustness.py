@@ -330,7 +330,7 @@ def world(_demo_data, db, editor, settings) -> World:
 
 def _fingerprint() -> dict[str, object]:
     """Every row a user could change, as values (counts only for the big, append-only tables)."""
-    state: dict[str, object] = {"users": list(User.objects.values_list("pk", "username", "is_active"))}
+    state: dict[str, object] = {"users": list(User.objects.order_by("pk").values_list("pk", "username", "is_active"))}
     for label in ("tco", "pricing"):
         for model in apps.get_app_config(label).get_models():
             key = model._meta.label
