@@ -157,7 +157,7 @@ def break_even_map(
     layout = base_layout(
         f"Cheapest option by utilization and {rental} price",
         "Reference utilization (%)",
-        f"{rental} price ({currency} per GPU-hour)",
+        f"{currency} per GPU-hour",  # the title names the rental; a long axis title would not fit the plot
     )
     layout.update(shapes=shapes, annotations=annotations)
     layout["xaxis"].update(ticksuffix="%", showgrid=False)

@@ -65,7 +65,7 @@ def test_it_puts_utilization_in_percent_and_the_price_per_gpu_hour_on_the_axes()
     figure = _map()
     assert list(figure["data"][0]["x"]) == [0.0, 50.0, 100.0]
     assert figure["layout"]["xaxis"]["title"]["text"] == "Reference utilization (%)"
-    assert figure["layout"]["yaxis"]["title"]["text"] == "Lambda price (USD per GPU-hour)"
+    assert figure["layout"]["yaxis"]["title"]["text"] == "USD per GPU-hour"
     assert figure["layout"]["title"]["text"] == "Cheapest option by utilization and Lambda price"
 
 
