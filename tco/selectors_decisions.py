@@ -6,8 +6,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from django.utils import timezone
-
 from tco.charts import build_figures, with_map_rental
 from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate
 from tco.models import (
@@ -35,16 +33,12 @@ def active_link_for_token(token: str) -> DecisionLink | None:
     """The link a token opens, with its snapshot; None for malformed, unknown, revoked and expired tokens alike."""
     if not TOKEN_PATTERN.fullmatch(token):
         return None
-    return (
-        DecisionLink.objects.select_related("snapshot")
-        .filter(token_hash=token_hash(token), revoked_at__isnull=True, expires_at__gt=timezone.now())
-        .first()
-    )
+    return DecisionLink.objects.live().select_related("snapshot").filter(token_hash=token_hash(token)).first()
 
 
 def live_links(scenario: Scenario):
     """The scenario's links that still open (neither revoked nor expired), newest first."""
-    return scenario.decision_links.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+    return scenario.decision_links.live()
 
 
 class NotEvaluable(Exception):

@@ -167,6 +167,12 @@ class DecisionSnapshot(models.Model):
         return cached
 
 
+class DecisionLinkQuerySet(models.QuerySet):
+    def live(self) -> DecisionLinkQuerySet:
+        """Links that still open: neither revoked nor expired (the one definition; see is_active)."""
+        return self.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
 class DecisionLink(models.Model):
     """A secret URL to one snapshot. Only the SHA-256 of the token is stored; the token is shown once."""
 
@@ -185,6 +191,8 @@ class DecisionLink(models.Model):
     )
     open_count = models.PositiveIntegerField(default=0)
     last_opened_at = models.DateTimeField(null=True, blank=True)
+
+    objects = DecisionLinkQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]
