@@ -44,7 +44,8 @@ def simulate(
     Paths: ``utilization``, ``discount_rate``, ``burst_price_per_gpu_hour``, ``workload.<field>`` and
     ``options[i].<field>`` for any numeric field an option of that kind may carry (whole-number fields
     such as ``gpu_count`` are decisions, not uncertain inputs, and are refused). Fields defaulted from
-    a ranged one move with it (``idle_power_kw`` with ``power_kw``).
+    a ranged one move with it (``idle_power_kw`` with ``power_kw``). A ranged input's value in the
+    document is not used: its likely value need not equal it.
 
     Returns ``{"trials", "seed", "options": [{"name", "npv": {"p10", "p50", "p90", "mean"},
     "probability_cheapest"}], "owned_minus_rental": {"p10", "p50", "p90", "mean",
@@ -81,8 +82,8 @@ def simulate(
     best = np.argmin(values, axis=0)
     cheapest = np.bincount(best, minlength=len(doc["options"])) / trials
     return {
-        "trials": trials,
-        "seed": seed,
+        "trials": int(trials),
+        "seed": int(seed),
         "options": [
             {"name": option["name"], "npv": _summary(values[i]), "probability_cheapest": float(cheapest[i])}
             for i, option in enumerate(doc["options"])

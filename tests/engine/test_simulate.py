@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import math
 
 import numpy as np
@@ -128,7 +129,8 @@ def test_the_answer_does_not_depend_on_the_order_of_the_ranges():
 
 
 def test_the_answer_has_exactly_the_issues_shape():
-    result = simulate(scenario(), RANGES, trials=1000, seed=1)
+    result = simulate(scenario(), RANGES, trials=np.int64(1000), seed=np.int64(1))
+    assert json.loads(json.dumps(result)) == result
     assert set(result) == {"trials", "seed", "options", "owned_minus_rental"}
     assert (result["trials"], result["seed"]) == (1000, 1)
     for option in result["options"]:
