@@ -128,6 +128,16 @@ def test_the_answer_does_not_depend_on_the_order_of_the_ranges():
     assert simulate(doc, reordered, trials=1000) == simulate(doc, RANGES, trials=1000)
 
 
+def test_adding_a_range_leaves_the_other_inputs_draws_unchanged():
+    """The rental's price only moves the rental; the capex only the owned option."""
+    doc = scenario()
+    price = {"options[1].price_per_gpu_hour": {"low": 2.0, "likely": 3.99, "high": 5.0}}
+    both = {**price, "options[0].capex": {"low": 250000, "likely": 320000, "high": 400000}}
+    alone, together = simulate(doc, price, trials=500), simulate(doc, both, trials=500)
+    assert together["options"][1]["npv"] == alone["options"][1]["npv"]
+    assert together["options"][0]["npv"] != alone["options"][0]["npv"]
+
+
 def test_the_answer_has_exactly_the_issues_shape():
     result = simulate(scenario(), RANGES, trials=np.int64(1000), seed=np.int64(1))
     assert json.loads(json.dumps(result)) == result
