@@ -1,6 +1,8 @@
 """The money math of the build-vs-rent dashboard (DESIGN.md section 5): plain Python and numpy.
 
 No Django here: a ``tco-scenario/1`` document (dict) goes in, a ``tco-result/1`` dict comes out.
+Under uncertainty (DESIGN 5.8): ``simulate`` (Monte Carlo of input ranges), ``sensitivity`` (the
+tornado) and ``fleet_plan`` (owned baseline, rented bursts).
 """
 
 from __future__ import annotations
@@ -9,8 +11,11 @@ from .breakeven import break_even_utilization, break_even_utilization_closed_for
 from .constants import ENGINE_VERSION, HOURS_PER_MONTH, HOURS_PER_YEAR, RESULT_SCHEMA, SCENARIO_SCHEMA
 from .curve import annual_cost_curve
 from .errors import Problem, ScenarioError
+from .fleet import fleet_plan
 from .owned import capital_charge
 from .results import evaluate
+from .sensitivity import sensitivity
+from .simulate import simulate
 from .sweep import sweep
 from .validation import validate
 
@@ -28,6 +33,9 @@ __all__ = [
     "capital_charge",
     "crossover_month",
     "evaluate",
+    "fleet_plan",
+    "sensitivity",
+    "simulate",
     "sweep",
     "validate",
 ]

@@ -1,0 +1,183 @@
+"""``fleet_plan``: how many GPUs to own for the baseline while renting the bursts (DESIGN 5.8).
+
+Math. For an hourly load profile x_1..x_n (GPUs busy; any n ≥ 24, a representative period scaled
+to a year), an owned option with G GPUs and an on-demand rental at p per GPU-hour (today's price):
+
+- ``c_fix = (A + O + E(0)) / (G·8760)`` per owned GPU-hour: capital charge, fixed opex and idle
+  energy (DESIGN 5.3);
+- ``c_busy = (P_max - P_idle)·PUE·price_kWh / G``: the extra energy of a busy owned GPU-hour;
+- owning k GPUs costs a year ``cost(k) = 8760/n · Σ_h [k·c_fix + min(x_h, k)·c_busy + max(x_h - k, 0)·p]``
+  for k = 0 .. ceil(max x_h).
+
+Computed for every k at once from the sorted profile: ``Σ_h min(x_h, k) = Σ_{x_h < k} x_h + k·#{x_h ≥ k}``
+and ``Σ_h max(x_h - k, 0) = Σ_h x_h - Σ_h min(x_h, k)``. The marginal rule: for whole-GPU loads
+``cost(k) - cost(k-1) = 8760·(c_fix - (p - c_busy)·s_k)`` with ``s_k`` the share of hours with
+x_h ≥ k, so the k-th GPU pays (does not raise the cost) exactly when ``s_k ≥ c_fix/(p - c_busy)``,
+the break-even utilization. Throughput and acceptance overrides are not applied: the profile counts
+GPUs of either side alike.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .constants import HOURS_PER_YEAR, OWNED_KINDS
+from .errors import Problem, ScenarioError
+from .fields import NumberField, check_number, describe
+from .flows import is_on_demand_rental
+from .owned import capital_charge, energy_terms, fixed_opex_per_year
+from .validation import validate
+
+MIN_HOURS = 24
+MAX_HOURS = 1_000_000
+LOAD = NumberField("GPUs busy", lo=0.0, hi=1_000_000.0, unit="GPUs")
+
+
+def fleet_plan(
+    document: Mapping[str, Any],
+    load_profile: Sequence[float],
+    owned: int | str | None = None,
+    rental: int | str | None = None,
+) -> dict[str, Any]:
+    """The yearly cost of owning k = 0 .. ceil(max load) GPUs and renting the rest (module docstring).
+
+    ``owned`` and ``rental`` pick options by index in ``document["options"]`` (an int) or by name (a
+    str); ``owned`` must be an owned/secondary option, ``rental`` an on-demand hyperscaler, neocloud
+    or marketplace option. Defaults: the owned option with the lowest cost of a busy GPU-hour
+    (``c_fix + c_busy``) and the on-demand rental with the lowest price per GPU-hour (the first on a tie).
+
+    Returns ``{"owned_gpus", "annual_cost", "costs": [{"owned_gpus", "annual_cost"}, ...], "rule":
+    {"owned", "rental", "fixed_per_gpu_hour", "busy_per_gpu_hour", "price_per_gpu_hour",
+    "break_even_utilization", "share_of_hours_at_least"}}``: the optimum (the fewest GPUs on a tie),
+    the whole curve, and the marginal rule's terms, where ``break_even_utilization`` is
+    ``c_fix/(p - c_busy)`` (None when p ≤ c_busy: renting is cheaper even than the energy of an
+    owned GPU) and ``share_of_hours_at_least[k-1]`` is s_k for k = 1 .. ceil(max load).
+    Raises ScenarioError for an invalid document, profile or choice of option, named by path.
+    """
+    doc = validate(document)
+    problems: list[Problem] = []
+    loads = _profile(load_profile, problems)
+    owned_index = _pick(doc, owned, "owned", lambda o: o["kind"] in OWNED_KINDS, "an owned or secondary", problems)
+    rental_index = _pick(doc, rental, "rental", is_on_demand_rental, "an on-demand rental", problems)
+    if problems:
+        raise ScenarioError(problems)
+    terms = [_owned_terms(option) for option in doc["options"]]
+    if owned_index is None:
+        candidates = [i for i, o in enumerate(doc["options"]) if o["kind"] in OWNED_KINDS]
+        owned_index = min(candidates, key=lambda i: sum(terms[i]), default=None)
+    if rental_index is None:
+        candidates = [i for i, o in enumerate(doc["options"]) if is_on_demand_rental(o)]
+        rental_index = min(candidates, key=lambda i: doc["options"][i]["price_per_gpu_hour"], default=None)
+    if owned_index is None or rental_index is None:
+        missing = "an owned or secondary option" if owned_index is None else "an on-demand rental"
+        raise ScenarioError([Problem("options", f"A fleet plan needs {missing}")])
+    c_fix, c_busy = terms[owned_index]
+    price = doc["options"][rental_index]["price_per_gpu_hour"]
+    counts, costs = annual_costs(loads, c_fix, c_busy, price)
+    best = int(np.argmin(costs))
+    shares = share_at_least(loads, counts[1:])
+    margin = price - c_busy
+    return {
+        "owned_gpus": int(counts[best]),
+        "annual_cost": float(costs[best]),
+        "costs": [{"owned_gpus": int(k), "annual_cost": float(c)} for k, c in zip(counts, costs, strict=True)],
+        "rule": {
+            "owned": doc["options"][owned_index]["name"],
+            "rental": doc["options"][rental_index]["name"],
+            "fixed_per_gpu_hour": c_fix,
+            "busy_per_gpu_hour": c_busy,
+            "price_per_gpu_hour": price,
+            "break_even_utilization": c_fix / margin if margin > 0 else None,
+            "share_of_hours_at_least": shares.tolist(),
+        },
+    }
+
+
+def annual_costs(loads: np.ndarray, c_fix: float, c_busy: float, price: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(k, cost(k))`` for k = 0 .. ceil(max load), by sorted prefix sums (module docstring)."""
+    counts = np.arange(0, math.ceil(loads.max()) + 1)
+    ordered = np.sort(loads)
+    prefix = np.concatenate(([0.0], np.cumsum(ordered)))
+    below = np.searchsorted(ordered, counts, side="left")  # hours with x_h < k
+    owned_busy = prefix[below] + counts * (len(ordered) - below)  # Σ min(x_h, k)
+    rented = prefix[-1] - owned_busy  # Σ max(x_h - k, 0)
+    scale = HOURS_PER_YEAR / len(ordered)
+    return counts, scale * (len(ordered) * counts * c_fix + owned_busy * c_busy + rented * price)
+
+
+def share_at_least(loads: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``s_k``: the share of hours with x_h ≥ k, for each k in ``counts``."""
+    ordered = np.sort(loads)
+    return (len(ordered) - np.searchsorted(ordered, counts, side="left")) / len(ordered)
+
+
+def _owned_terms(option: Mapping[str, Any]) -> tuple[float, float]:
+    """``(c_fix, c_busy)`` of an owned option per GPU-hour; (inf, inf) for other kinds."""
+    if option["kind"] not in OWNED_KINDS:
+        return math.inf, math.inf
+    charge = capital_charge(
+        capex=option["capex"],
+        residual_value=option["residual_value"],
+        useful_life_years=option["useful_life_years"],
+        cost_of_capital=option["cost_of_capital"],
+    )
+    idle_energy, energy_slope = energy_terms(option)
+    gpu_hours = option["gpu_count"] * HOURS_PER_YEAR
+    return (charge + fixed_opex_per_year(option) + idle_energy) / gpu_hours, energy_slope / gpu_hours
+
+
+def _profile(load_profile: Any, problems: list[Problem]) -> np.ndarray:
+    if isinstance(load_profile, str | bytes | Mapping) or not isinstance(load_profile, Sequence | np.ndarray):
+        problems.append(
+            Problem(
+                "load_profile", f"A load profile must be a list of GPUs busy per hour; got {describe(load_profile)}"
+            )
+        )
+        return np.zeros(0)
+    if not MIN_HOURS <= len(load_profile) <= MAX_HOURS:
+        problems.append(
+            Problem(
+                "load_profile",
+                f"A load profile needs {MIN_HOURS} to {MAX_HOURS:,} hours; got {len(load_profile):,}",
+            )
+        )
+        return np.zeros(0)
+    values = []
+    for h, value in enumerate(load_profile):
+        number, message = check_number(value.item() if isinstance(value, np.generic) else value, LOAD)
+        if message:
+            problems.append(Problem(f"load_profile[{h}]", f"Hour {h + 1}: {message}"))
+        values.append(number)
+    return np.array(values, dtype=float) if not problems else np.zeros(0)
+
+
+def _pick(doc: Mapping[str, Any], choice: Any, role: str, fits: Any, what: str, problems: list[Problem]) -> int | None:
+    if choice is None:
+        return None
+    options = doc["options"]
+    if isinstance(choice, bool) or not isinstance(choice, int | str):
+        problems.append(Problem(role, f"Pick the {role} option by index or name; got {describe(choice)}"))
+        return None
+    if isinstance(choice, str):
+        index = next((i for i, o in enumerate(options) if o["name"] == choice), None)
+        if index is None:
+            problems.append(Problem(role, f"There is no option named '{choice}'"))
+            return None
+    else:
+        index = choice
+        if not 0 <= index < len(options):
+            problems.append(Problem(role, f"There is no option {index} (the scenario has {len(options)})"))
+            return None
+    if not fits(options[index]):
+        problems.append(
+            Problem(
+                role,
+                f"'{options[index]['name']}' (options[{index}]) is not {what} option; kind {options[index]['kind']}",
+            )
+        )
+        return None
+    return index
