@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .checker import Checker, has_control_characters
-from .constants import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 from .fields import (
     OVERRIDES,
     PRICE_SOURCE_IDS,
@@ -18,6 +17,7 @@ from .fields import (
     numbers_for_kind,
     shorten,
 )
+from .kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 
 class OptionChecker(Checker):

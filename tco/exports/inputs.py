@@ -9,8 +9,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from tco.presentation import format_money, format_pct, kind_label
-from tco.presentation.formatting import round_half_up
+from lib.formatting import format_money, format_pct, round_half_up
+from lib.kinds import kind_label
 
 # (document key, label, unit kind, default in words when omitted). Unit kinds: money, money_rate (per unit),
 # fraction, count, number, text; "{c}" in a unit is the currency.

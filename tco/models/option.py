@@ -5,21 +5,12 @@ from __future__ import annotations
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from lib.kinds import OWNED_KINDS, RENTAL_KINDS, kind_choices
 from tco.models.fields import decimal_field
 from tco.models.scenario import Scenario
 
-
-class OptionKind(models.TextChoices):
-    OWNED = "owned", "Owned (new)"
-    SECONDARY = "secondary", "Owned (secondary)"
-    HYPERSCALER = "hyperscaler", "Hyperscaler"
-    NEOCLOUD = "neocloud", "Neocloud"
-    MARKETPLACE = "marketplace", "Marketplace"
-    API = "api", "Managed model API"
-
-
-OWNED_KINDS = frozenset({OptionKind.OWNED, OptionKind.SECONDARY})
-RENTAL_KINDS = frozenset({OptionKind.HYPERSCALER, OptionKind.NEOCLOUD, OptionKind.MARKETPLACE})
+# The kinds and their labels are defined once (tco.engine.kinds, lib.kinds); members: OptionKind.OWNED, ...
+OptionKind = models.TextChoices("OptionKind", [(kind.upper(), (kind, label)) for kind, label in kind_choices()])
 
 # The document's fields per kind, in document order (DESIGN 5.1 / engine contract).
 COMMON_TAIL = ("tokens_per_second_per_gpu", "acceptance_rate")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .formatting import format_money, format_money_compact, format_months, format_pct, round_half_up
-from .kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
+from lib.formatting import format_money, format_money_compact, format_months, format_pct, round_half_up
+from lib.kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
+
 from .rows import break_even_row
 
 

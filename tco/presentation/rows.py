@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .formatting import (
+from lib.formatting import (
     format_money,
     format_month,
     format_months,
@@ -10,7 +10,7 @@ from .formatting import (
     format_signed_money,
     format_unit_money,
 )
-from .kinds import kind_label
+from lib.kinds import kind_label
 
 
 def break_even_verdict(utilization: float | None) -> str:

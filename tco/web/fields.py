@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -10,6 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from tco.engine.errors import OPTION_PATH
 from tco.models import DILIGENCE_ITEMS, Scenario, ScenarioOption
 from tco.models.option import fields_for_kind
 
@@ -192,16 +192,13 @@ def option_views(scenario: Scenario, options: Iterable[ScenarioOption], errors: 
     return views
 
 
-_OPTION_PATH = re.compile(r"^options\[(\d+)\](?:\.([a-z_]+))?")
-
-
 def problem_key(path: str, option_ids: Sequence[int]) -> str:
     """The editor element a document path belongs to: `options[1].capex` → `o<id>-capex`.
 
     Paths that name no single input map to their section (`o<id>`, `options`, `forecast`,
     `workload`) or to `general`.
     """
-    match = _OPTION_PATH.match(path)
+    match = OPTION_PATH.match(path)
     if match:
         index = int(match.group(1))
         if index >= len(option_ids):

@@ -11,12 +11,12 @@ def _render(source: str, **context) -> str:
     return Template("{% load money %}" + source).render(Context(context))
 
 
-def test_it_formats_totals_with_the_currency_argument():
-    assert _render("{{ v|money:'EUR' }}", v=1234567.4) == "EUR 1,234,567"
+def test_it_formats_prices_with_the_currency_argument():
+    assert _render("{{ v|money_cents:'EUR' }}", v=1234567.404) == "EUR 1,234,567.40"
 
 
 def test_it_defaults_to_us_dollars():
-    assert _render("{{ v|money }}", v=Decimal("1234.5")) == "$1,235"
+    assert _render("{{ v|money_cents }}", v=Decimal("1234.5")) == "$1,234.50"
 
 
 def test_it_formats_prices_in_cents_half_up():
@@ -27,12 +27,14 @@ def test_it_formats_percentages_like_the_headline():
     assert _render("{{ v|pct }}", v=0.535) == "53.5%"
 
 
-def test_it_signs_differences():
-    assert _render("{{ a|signed_money }} {{ b|signed_money:'USD' }}", a=500, b=-1234) == f"+$500 {MINUS}$1,234"
+def test_it_puts_the_minus_sign_before_the_currency():
+    assert _render("{{ v|money_cents }} {{ p|pct }}", v=-1234, p=-0.05) == f"{MINUS}$1,234.00 {MINUS}5.0%"
 
 
-def test_it_formats_unit_costs_and_compact_totals():
-    assert _render("{{ a|unit_money }} {{ b|compact_money }}", a=0.000162, b=107432) == "$0.00016 $107k"
+def test_it_keeps_only_the_filters_templates_use():
+    from lib.templatetags.money import register
+
+    assert sorted(register.filters) == ["money_cents", "pct"]
 
 
 def test_it_reads_numeric_strings_from_forms_and_json():
@@ -40,4 +42,4 @@ def test_it_reads_numeric_strings_from_forms_and_json():
 
 
 def test_it_shows_a_dash_for_missing_or_unreadable_values():
-    assert _render("{{ a|money }} {{ b|pct }} {{ c|money_cents }}", a=None, b="", c="n/a") == "— — —"
+    assert _render("{{ a|money_cents }} {{ b|pct }} {{ c|money_cents }}", a=None, b="", c="n/a") == "— — —"

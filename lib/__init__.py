@@ -1,0 +1,11 @@
+"""The neutral library both apps use (healthchecks keeps such code in ``hc/lib``).
+
+- ``lib.formatting``: one rounding rule, one money and one percent format for every number a person reads;
+- ``lib.kinds``: option and provider kinds in words (labels, legend words, verbs), ``is_owned``,
+  ``is_on_demand_rental``; the kind tuples themselves belong to the engine (``tco.engine.kinds``), which imports
+  nothing from Django or the apps, so ``lib`` imports them from there;
+- ``lib.chart_style``: the one look of every plotly chart (kind colours and dashes, template, hover formats);
+- ``lib.templatetags.money``: the template filters (``{% load money %}``) built on ``lib.formatting``.
+
+Nothing here imports ``pricing`` or ``tco`` apart from the framework-free ``tco.engine.kinds``.
+"""
