@@ -1,6 +1,6 @@
 """Market charts as pure functions: price points in, plotly figure JSON out (same look as the scenario charts).
 
-Like tco.charts, a figure is plain data ({"data": [traces], "layout": {...}}) rather than a go.Figure, so the
+Like the scenario charts, a figure is plain data ({"data": [traces], "layout": {...}}) rather than a go.Figure, so the
 Market page need not validate and serialise plotly objects on every request.
 """
 
@@ -77,8 +77,7 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
                 "text": [f"{p.price_per_gpu_hour:,.2f}" for p, _ in items],
                 "textposition": "outside",
                 "customdata": [
-                    [plain(p.offering), plain(p.region) or "no region given", n, kind_label(kind)]
-                    for p, n in items
+                    [plain(p.offering), plain(p.region) or "no region given", n, kind_label(kind)] for p, n in items
                 ],
                 "hovertemplate": (
                     "%{x} (%{customdata[3]})<br>%{customdata[0]}, %{customdata[1]}<br>"

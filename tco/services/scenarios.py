@@ -11,7 +11,7 @@ from django.db import transaction
 from pricing.models import PriceObservation
 from tco.documents import document_to_fields
 from tco.engine import Problem, ScenarioError, validate
-from tco.forecast import ForecastError, check_forecast_parameters
+from tco.forecast import Forecast, ForecastError
 from tco.inputs import SCENARIO_EDITABLE_FIELDS
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
 from tco.selectors_decisions import live_links
@@ -86,46 +86,22 @@ def forecast_update(
     scenario: Scenario,
     user: AbstractBaseUser | None,
     expected_version: int | None,
-    kind: str,
-    flat: Decimal | None = None,
-    ramp_from: Decimal | None = None,
-    ramp_to: Decimal | None = None,
-    seasonal_base: Decimal | None = None,
-    seasonal_amplitude: Decimal | None = None,
-    seasonal_peak_month: int | None = None,
-    pasted: list[float] | None = None,
+    forecast: Forecast,
 ) -> Change:
     """Replace the utilization forecast. Raises ForecastError (nothing saved) for unusable parameters."""
+    kind = forecast.kind
     if kind not in ForecastKind.values:
         raise ForecastError("forecast_kind", f"{kind!r} is not a forecast kind; choose flat, ramp, seasonal or pasted")
-    problems = check_forecast_parameters(
-        kind=kind,
-        flat=flat,
-        ramp_from=ramp_from,
-        ramp_to=ramp_to,
-        seasonal_base=seasonal_base,
-        seasonal_amplitude=seasonal_amplitude,
-        seasonal_peak_month=seasonal_peak_month,
-    )
+    problems = forecast.problems()
     if problems:
         raise problems[0]
-    if kind == ForecastKind.PASTED and not pasted:
+    if kind == ForecastKind.PASTED and not forecast.pasted:
         raise ForecastError("forecast_pasted", "paste at least one number")
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
-        fresh.forecast_kind = kind
-        # Keep the other kinds' parameters so switching back and forth loses nothing.
-        if kind == ForecastKind.FLAT:
-            fresh.forecast_flat_utilization = flat
-        elif kind == ForecastKind.RAMP:
-            fresh.forecast_ramp_from_utilization = ramp_from
-            fresh.forecast_ramp_to_utilization = ramp_to
-        elif kind == ForecastKind.SEASONAL:
-            fresh.forecast_seasonal_base_utilization = seasonal_base
-            fresh.forecast_seasonal_amplitude = seasonal_amplitude
-            fresh.forecast_seasonal_peak_month = seasonal_peak_month
-        else:
-            fresh.forecast_pasted_utilization = list(pasted or [])
+        # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.
+        for field, value in forecast.model_fields().items():
+            setattr(fresh, field, value)
         set_history_user(fresh, user)
         fresh.save()
         return recompute_if_valid(scenario=fresh, user=user)

@@ -8,7 +8,14 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
-from tco.forecast import ForecastError, parse_pasted_column, starting_parameters
+from tco.forecast import (
+    DECIMAL_PARAMETERS,
+    FORM_FIELDS,
+    Forecast,
+    ForecastError,
+    parse_pasted_column,
+    starting_parameters,
+)
 from tco.inputs import (
     SCENARIO_EDITABLE_FIELDS,
     InputError,
@@ -95,35 +102,30 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}", change=change, changed=option)
 
 
-FORECAST_DECIMALS = (
-    ("flat", "forecast_flat_utilization"),
-    ("ramp_from", "forecast_ramp_from_utilization"),
-    ("ramp_to", "forecast_ramp_to_utilization"),
-    ("seasonal_base", "forecast_seasonal_base_utilization"),
-    ("seasonal_amplitude", "forecast_seasonal_amplitude"),
-)
-
-
 @require_POST
 def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = _get_scenario_for_user(request, pk, write=True)
-    posted = {key: request.POST.get(key, "") for key in [name for _, name in FORECAST_DECIMALS]}
-    posted["forecast_seasonal_peak_month"] = request.POST.get("forecast_seasonal_peak_month", "")
-    posted["forecast_pasted"] = request.POST.get("forecast_pasted", "")
+    posted = {name: request.POST.get(name, "") for name in FORM_FIELDS.values()}
     posted["forecast_kind"] = kind = request.POST.get("forecast_kind", "")
     if kind != scenario.forecast_kind:  # switching kinds: start from its saved parameters, else the current forecast
         for name, text in _switch_values(scenario, kind).items():
             posted[name] = posted[name].strip() or text
     fragment = "tco/scenario_detail.html#forecast"
     try:
-        params = {arg: parse_decimal(name, posted[name], percent=True) for arg, name in FORECAST_DECIMALS}
-        params["seasonal_peak_month"] = parse_integer(
-            "forecast_seasonal_peak_month", posted["forecast_seasonal_peak_month"]
-        )
+        params: dict = {
+            name: parse_decimal(FORM_FIELDS[name], posted[FORM_FIELDS[name]], percent=True)
+            for name in DECIMAL_PARAMETERS
+        }
+        peak = FORM_FIELDS["seasonal_peak_month"]
+        params["seasonal_peak_month"] = parse_integer(peak, posted[peak])
         if kind == "pasted":
-            params["pasted"] = parse_pasted_column(posted["forecast_pasted"], horizon_months=scenario.horizon_months)
+            column = posted[FORM_FIELDS["pasted"]]
+            params["pasted"] = tuple(parse_pasted_column(column, horizon_months=scenario.horizon_months))
         change = forecast_update(
-            scenario=scenario, user=request.user, expected_version=expected_version(request), kind=kind, **params
+            scenario=scenario,
+            user=request.user,
+            expected_version=expected_version(request),
+            forecast=Forecast(kind=kind, **params),
         )
     except (InputError, ForecastError) as error:
         return edit_response(
