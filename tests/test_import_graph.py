@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import pytest
 
+from tests.engine.test_framework_free import imported_modules
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return names
 
 
 def _offenders(package: str, forbidden) -> dict[str, list[str]]:
     sources = sorted((ROOT / package).rglob("*.py"))
     assert len(sources) > 3, f"no modules found under {package}/"
     found = {
-        str(path.relative_to(ROOT)): sorted(name for name in _imports(path) if forbidden(name)) for path in sources
+        str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path) if forbidden(name))
+        for path in sources
     }
     return {path: names for path, names in found.items() if names}
 
@@ -53,4 +45,4 @@ def test_pricing_templates_name_nothing_of_tco(template):
 def test_the_checker_sees_a_tco_import(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("from tco.models import Scenario\nimport tco.engine\nfrom . import sibling\n")
-    assert _imports(module) == {"tco.models", "tco.engine"}
+    assert imported_modules(module) == {"tco.models", "tco.engine"}

@@ -20,6 +20,20 @@ WORKLOAD_KEYS = (
 )
 
 
+# The scenario's own inputs the editor may change, by stored type (the forecast has its own form).
+SCENARIO_TEXT_FIELDS = frozenset({"name", "currency"})
+SCENARIO_INTEGER_FIELDS = frozenset({"horizon_months", "fleet_gpus"})
+SCENARIO_DECIMAL_FIELDS = frozenset(
+    {
+        "discount_rate",
+        "burst_price_per_gpu_hour",
+        *(f"workload_{key}" for key in WORKLOAD_KEYS),
+    }
+)
+SCENARIO_EDITABLE_FIELDS = SCENARIO_TEXT_FIELDS | SCENARIO_INTEGER_FIELDS | SCENARIO_DECIMAL_FIELDS
+REQUIRED_SCENARIO_FIELDS = frozenset({"name", "horizon_months", "fleet_gpus", "discount_rate"})
+
+
 class ForecastKind(models.TextChoices):
     FLAT = "flat", "Flat"
     RAMP = "ramp", "Linear ramp"

@@ -8,13 +8,14 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.documents import document_to_fields
 from tco.engine import Problem, ScenarioError, validate
 from tco.forecast import Forecast, ForecastError
-from tco.inputs import SCENARIO_EDITABLE_FIELDS
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
-from tco.selectors_decisions import live_links
+from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
+from tco.selectors.decisions import live_links
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
 BLANK_DEFAULTS: dict[str, Any] = {
@@ -30,7 +31,7 @@ BLANK_DEFAULTS: dict[str, Any] = {
 def scenario_create(*, user: AbstractBaseUser | None, name: str) -> Scenario:
     """A blank scenario (8 GPUs, 36 months, 8 % discount rate, flat 60 % utilization) with no options yet."""
     with transaction.atomic():
-        scenario = Scenario(name=name, owner=_user_or_none(user), **BLANK_DEFAULTS)
+        scenario = Scenario(name=name, owner=signed_in_user(user), **BLANK_DEFAULTS)
         set_history_user(scenario, user)
         scenario.save()
     return scenario
@@ -49,7 +50,7 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
     if storage_problems:
         raise ScenarioError([Problem(problem.path, problem.message) for problem in storage_problems])
     with transaction.atomic():
-        scenario = Scenario(owner=_user_or_none(user), **scenario_fields)
+        scenario = Scenario(owner=signed_in_user(user), **scenario_fields)
         set_history_user(scenario, user)
         scenario.save()
         for fields in option_fields:
@@ -116,7 +117,7 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
         copy.id = None
         copy.name = (name or f"Copy of {scenario.name}")[:200]
         copy.version = 1
-        copy.owner = _user_or_none(user)
+        copy.owner = signed_in_user(user)
         copy._state.adding = True
         set_history_user(copy, user)
         copy.save()
@@ -182,7 +183,3 @@ def _link_observation(option: ScenarioOption) -> None:
         and observation.provider.name == source.get("provider")
     ):
         option.price_observation = observation
-
-
-def _user_or_none(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None

@@ -10,10 +10,10 @@ from django.http import HttpRequest
 from pricing.models import GpuModel
 from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, utilization_forecast, with_map_rental
 from tco.forecast import FORM_FIELDS, mean_utilization
-from tco.history import scenario_history
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
-from tco.selectors import RunState, run_state
+from tco.selectors.history import scenario_history
+from tco.selectors.scenarios import RunState, run_state
 from tco.services import Change, document_problems
 from tco.web.access import can_edit
 from tco.web.fields import SCENARIO_BASICS, WORKLOAD_FIELDS, error_map, input_text, option_views, scenario_field

@@ -12,7 +12,7 @@ from tco.charts import FIGURE_ORDER
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
-from tco.selectors_decisions import (
+from tco.selectors.decisions import (
     DEFAULT_QUESTION,
     brief_for,
     brief_questions,

@@ -17,10 +17,10 @@ from tco.engine.catalogue import RATE_HELP, OptionField, fields_of_type
 from tco.engine.catalogue import option_fields as catalogue_fields
 from tco.engine.errors import OPTION_PATH
 from tco.models import Scenario, ScenarioOption
+from tco.web.inputs import PERCENT_FIELDS
 
 # Money inputs get the currency in their label, rates a hint: the option inputs' value types come from the catalogue.
 MONEY_FIELDS = fields_of_type("money") | {"burst_price_per_gpu_hour"}
-RATE_FIELDS = fields_of_type("rate") | {"discount_rate", "workload_acceptance_rate"}
 SCENARIO_BASICS = ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
 WORKLOAD_FIELDS = (
     "workload_tokens_per_second_per_gpu",
@@ -79,7 +79,7 @@ def _label(label: str, name: str, currency: str) -> str:
 
 
 def _help(text: str, name: str) -> str:
-    if name in RATE_FIELDS:
+    if name in PERCENT_FIELDS:
         text = (text + " " if text else "") + RATE_HELP
     return text
 
