@@ -8,7 +8,7 @@ RESULT_SCHEMA = "tco-result/1"
 
 HOURS_PER_YEAR = 8760.0
 HOURS_PER_MONTH = 730.0
-MONTHS_PER_YEAR = 12
+MONTHS_PER_YEAR = 12.0
 SECONDS_PER_HOUR = 3600.0
 
 # Demand counts as above capacity only when it exceeds it by more than this share, so float noise

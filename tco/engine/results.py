@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .breakeven import break_even_utilization, break_even_utilization_closed_form, crossover_month
-from .constants import ENGINE_VERSION, RESULT_SCHEMA, SECONDS_PER_HOUR
+from .constants import ENGINE_VERSION, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_PER_HOUR
 from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
 from .errors import Problem, ScenarioError
@@ -82,7 +82,7 @@ def _all_finite(values: list[Any]) -> bool:
 
 
 def _reference(doc: Mapping[str, Any], demand: np.ndarray, utilization: np.ndarray) -> dict[str, Any]:
-    busy = 12.0 * float(np.mean(demand))
+    busy = MONTHS_PER_YEAR * float(np.mean(demand))
     workload = doc.get("workload")
     tokens = responses = None
     if workload is not None:
