@@ -1,7 +1,7 @@
 """Template filters that format exactly like lib.formatting: ``{% load money %}{{ price|money_cents:currency }}``.
 
-Only the filters a template uses are kept: numbers computed in Python (tables, charts, exports) are formatted by the
-same ``lib.formatting`` functions."""
+Templates format numbers with these filters (the results tables, the cards, the Market); charts, exports and
+sentences built in Python use the same ``lib.formatting`` functions. Only filters a template uses are kept."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from lib.formatting import DASH, format_money, format_pct
+from lib.formatting import DASH, format_money, format_pct, format_signed_money, format_unit_money
 
 register = template.Library()
 
@@ -28,9 +28,27 @@ def _number(value: object) -> float | int | Decimal | None:
 
 
 @register.filter
+def money(value: object, currency: str = "USD") -> str:
+    """Whole currency units for totals: "$1,234,567"."""
+    return format_money(_number(value), currency or "USD")
+
+
+@register.filter
 def money_cents(value: object, currency: str = "USD") -> str:
     """Cents for prices: "$2.99"."""
     return format_money(_number(value), currency or "USD", places=2)
+
+
+@register.filter
+def unit_money(value: object, currency: str = "USD") -> str:
+    """Per-unit costs: cents, or two significant figures below ten cents ("$0.00016")."""
+    return format_unit_money(_number(value), currency or "USD")
+
+
+@register.filter
+def signed_money(value: object, currency: str = "USD") -> str:
+    """Differences: "+$12,345", "$0", a minus sign (U+2212) for negatives."""
+    return format_signed_money(_number(value), currency or "USD")
 
 
 @register.filter
