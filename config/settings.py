@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "simple_history",
+    "lib",
     "pricing",
     "tco",
 ]

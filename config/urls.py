@@ -4,20 +4,20 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from tco.web import decisions
+from tco.web import decision_links
 
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("market/", include("pricing.urls")),
-    # Decision links: public, read-only, one frozen snapshot per token (tco/web/decisions.py).
-    path("d/<str:token>", decisions.decision_page, name="decision_page"),
+    # Decision links: public, read-only, one frozen snapshot per token (tco/web/decision_links.py).
+    path("d/<str:token>", decision_links.decision_page, name="decision_page"),
     re_path(
         r"^d/(?P<token>[^/]+)/(?P<what>options\.csv|monthly\.csv|results\.xlsx|snapshot\.json)$",
-        decisions.decision_export,
+        decision_links.decision_export,
         name="decision_export",
     ),
-    re_path(r"^d(?:/.*)?$", decisions.decision_not_found),
+    re_path(r"^d(?:/.*)?$", decision_links.decision_not_found),
     path("", include("tco.urls")),
 ]

@@ -1,6 +1,6 @@
 """Market charts as pure functions: price points in, plotly figure JSON out (same look as the scenario charts).
 
-Like tco.charts, a figure is plain data ({"data": [traces], "layout": {...}}) rather than a go.Figure, so the
+Like the scenario charts, a figure is plain data ({"data": [traces], "layout": {...}}) rather than a go.Figure, so the
 Market page need not validate and serialise plotly objects on every request.
 """
 
@@ -10,10 +10,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from tco.charts.style import base_layout, kind_color, money_hover, plain
+from lib.chart_style import base_layout, kind_color, money_hover, plain
+from lib.kinds import API_KINDS, DISPLAY_ORDER, RENTAL_KINDS, kind_label
 
-KIND_ORDER = ("hyperscaler", "neocloud", "marketplace", "api")
-KIND_LABELS = {"hyperscaler": "Hyperscaler", "neocloud": "Neocloud", "marketplace": "Marketplace", "api": "Model API"}
+# Provider kinds (rentals and managed APIs) in display order; their labels are the option kinds'.
+KIND_ORDER = tuple(kind for kind in DISPLAY_ORDER if kind in RENTAL_KINDS + API_KINDS)
 
 
 @dataclass(frozen=True)
@@ -69,15 +70,14 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
         traces.append(
             {
                 "type": "bar",
-                "name": KIND_LABELS.get(kind, kind),
+                "name": kind_label(kind),
                 "x": [plain(p.provider) for p, _ in items],
                 "y": [round(p.price_per_gpu_hour, 4) for p, _ in items],
                 "marker": {"color": kind_color(kind)},
                 "text": [f"{p.price_per_gpu_hour:,.2f}" for p, _ in items],
                 "textposition": "outside",
                 "customdata": [
-                    [plain(p.offering), plain(p.region) or "no region given", n, KIND_LABELS.get(kind, kind)]
-                    for p, n in items
+                    [plain(p.offering), plain(p.region) or "no region given", n, kind_label(kind)] for p, n in items
                 ],
                 "hovertemplate": (
                     "%{x} (%{customdata[3]})<br>%{customdata[0]}, %{customdata[1]}<br>"

@@ -199,3 +199,19 @@ def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> Quer
         "observed_on",
         "source_url",
     )
+
+
+def market_prices(
+    *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25
+) -> QuerySet:
+    """Latest observation per offering for the price picker, cheapest first, filtered by the search."""
+    rows = latest_prices()
+    if gpu:
+        rows = rows.filter(gpu_model__name__icontains=gpu)
+    if provider:
+        rows = rows.filter(provider__name__icontains=provider)
+    if term:
+        rows = rows.filter(pricing_term=term)
+    if currency:
+        rows = rows.filter(currency=currency)
+    return rows.select_related("snapshot")[:limit]

@@ -12,16 +12,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HTMX_STOP_POLLING
 
 from config.roles import is_editor
+from lib.htmx import render_partial
 from pricing import charts, selectors, services
 from pricing.forms import MarketFilterForm, PriceUploadForm, SnapshotDiffForm
 from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm
 
 PAGE_SIZE = 100
 DEFAULT_CHART_GPU = "H100 SXM"
-
-
-def _partial(request: HttpRequest, template: str, name: str) -> str:
-    return f"{template}#{name}" if request.htmx else template
 
 
 @require_GET
@@ -46,7 +43,7 @@ def market(request: HttpRequest) -> HttpResponse:
         "query": query.urlencode(),
         "can_import": is_editor(request.user),
     }
-    return render(request, _partial(request, "pricing/market.html", "results"), context)
+    return render_partial(request, "pricing/market.html", "results", context)
 
 
 def _default_chart_gpu(gpu_models: list[GpuModel]) -> GpuModel | None:

@@ -11,12 +11,15 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from lib.kinds import OWNED_KINDS
+from tco.engine.catalogue import PRICE_SOURCE_KINDS, fields_for_kind, fields_of_type
+from tco.forecast import Forecast
 from tco.models.fields import DECIMAL_MAX_DIGITS, DECIMAL_PLACES, SIGNIFICANT_DIGITS
-from tco.models.option import OWNED_KINDS, RENTAL_KINDS, ScenarioOption, fields_for_kind
+from tco.models.option import ScenarioOption
 from tco.models.scenario import SCHEMA, WORKLOAD_KEYS, ForecastKind, Scenario
 
-INTEGER_OPTION_FIELDS = frozenset({"gpu_count", "committed_gpus"})
-TEXT_OPTION_FIELDS = frozenset({"billing"})
+INTEGER_OPTION_FIELDS = fields_of_type("count")
+TEXT_OPTION_FIELDS = fields_of_type("choice")
 _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
 _LIMIT = Decimal(10) ** (DECIMAL_MAX_DIGITS - DECIMAL_PLACES)
 
@@ -137,7 +140,7 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
                 fields[field] = None if value is None else int(value)
             else:
                 fields[field] = to_decimal(value, f"{path}.{field}", problems)
-        if "price_source" in entry and (kind in RENTAL_KINDS or kind == "api"):
+        if "price_source" in entry and kind in PRICE_SOURCE_KINDS:
             fields["price_source"] = None if entry["price_source"] is None else dict(entry["price_source"])
         options.append(fields)
     return scenario, options, problems
@@ -149,5 +152,5 @@ def _forecast_fields(utilization: list[Any]) -> dict[str, Any]:
         scratch: list[FieldProblem] = []
         flat = to_decimal(utilization[0], "utilization[0]", scratch)
         if not scratch and flat is not None:
-            return {"forecast_kind": ForecastKind.FLAT, "forecast_flat_utilization": flat}
-    return {"forecast_kind": ForecastKind.PASTED, "forecast_pasted_utilization": list(utilization)}
+            return Forecast(kind=ForecastKind.FLAT, flat=flat).model_fields()
+    return Forecast(kind=ForecastKind.PASTED, pasted=tuple(utilization)).model_fields()

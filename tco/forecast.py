@@ -1,6 +1,7 @@
-"""Utilization forecasts: expand a kind + parameters into monthly values, parse a pasted column.
+"""Utilization forecasts: the ``Forecast`` value object (a kind + its parameters) expands into monthly values;
+parse a pasted column.
 
-Pure functions (no database), used by the scenario model, the forecast editor and its tests.
+No database: used by the scenario model, the ``forecast_update`` service, the forecast editor and its tests.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -41,79 +43,110 @@ def seasonal(*, base: float, amplitude: float, peak_month: int, horizon_months: 
     return [base + amplitude * math.cos(2 * math.pi * (m - peak_month) / 12) for m in range(1, horizon_months + 1)]
 
 
-def expand_forecast(
-    *,
-    kind: str,
-    horizon_months: int,
-    flat: Decimal | None = None,
-    ramp_from: Decimal | None = None,
-    ramp_to: Decimal | None = None,
-    seasonal_base: Decimal | None = None,
-    seasonal_amplitude: Decimal | None = None,
-    seasonal_peak_month: int | None = None,
-    pasted: Sequence[float] | None = None,
-) -> list[float]:
-    """The document's `utilization` list. Missing parameters give an empty list (the engine names it)."""
-    if kind == "flat":
-        return [] if flat is None else [float(flat)]
-    if kind == "ramp":
-        if ramp_from is None or ramp_to is None:
-            return []
-        return ramp(start=float(ramp_from), end=float(ramp_to), horizon_months=horizon_months)
-    if kind == "seasonal":
-        if seasonal_base is None or seasonal_amplitude is None or seasonal_peak_month is None:
-            return []
-        return seasonal(
-            base=float(seasonal_base),
-            amplitude=float(seasonal_amplitude),
-            peak_month=int(seasonal_peak_month),
-            horizon_months=horizon_months,
-        )
-    return [float(v) for v in (pasted or [])]
+# The seven parameters, and the Scenario field that stores each (also the forecast form's input name, except
+# the pasted column whose input is "forecast_pasted").
+MODEL_FIELDS = {
+    "flat": "forecast_flat_utilization",
+    "ramp_from": "forecast_ramp_from_utilization",
+    "ramp_to": "forecast_ramp_to_utilization",
+    "seasonal_base": "forecast_seasonal_base_utilization",
+    "seasonal_amplitude": "forecast_seasonal_amplitude",
+    "seasonal_peak_month": "forecast_seasonal_peak_month",
+    "pasted": "forecast_pasted_utilization",
+}
+FORM_FIELDS = {**MODEL_FIELDS, "pasted": "forecast_pasted"}
+DECIMAL_PARAMETERS = ("flat", "ramp_from", "ramp_to", "seasonal_base", "seasonal_amplitude")
+# The parameters each kind reads (and a change of that kind writes; the others' are kept for switching back).
+KIND_PARAMETERS = {
+    "flat": ("flat",),
+    "ramp": ("ramp_from", "ramp_to"),
+    "seasonal": ("seasonal_base", "seasonal_amplitude", "seasonal_peak_month"),
+    "pasted": ("pasted",),
+}
 
 
-def check_forecast_parameters(
-    *,
-    kind: str,
-    flat: Decimal | None = None,
-    ramp_from: Decimal | None = None,
-    ramp_to: Decimal | None = None,
-    seasonal_base: Decimal | None = None,
-    seasonal_amplitude: Decimal | None = None,
-    seasonal_peak_month: int | None = None,
-) -> list[ForecastError]:
-    """Problems with the parameters of a flat, ramp or seasonal forecast, named by form field."""
-    problems: list[ForecastError] = []
+@dataclass(frozen=True)
+class Forecast:
+    """A utilization forecast: its kind and the seven parameters, as the scenario stores them and the editor posts.
 
-    def share(field: str, value: Decimal | None, label: str) -> None:
-        if value is None:
-            problems.append(ForecastError(field, f"enter the {label} as a share between 0 and 1 (or a percentage)"))
-        elif not 0 <= value <= 1:
-            problems.append(ForecastError(field, f"{label} must be between 0 and 1 (0-100 %), got {value}"))
+    Used by the Scenario model (``Scenario.forecast``), the ``forecast_update`` service, the forecast view and the
+    page context, so the parameters travel together instead of as seven loose arguments.
+    """
 
-    if kind == "flat":
-        share("forecast_flat_utilization", flat, "utilization")
-    elif kind == "ramp":
-        share("forecast_ramp_from_utilization", ramp_from, "starting utilization")
-        share("forecast_ramp_to_utilization", ramp_to, "final utilization")
-    elif kind == "seasonal":
-        share("forecast_seasonal_base_utilization", seasonal_base, "base utilization")
-        if seasonal_amplitude is None or seasonal_amplitude < 0:
-            problems.append(ForecastError("forecast_seasonal_amplitude", "enter an amplitude of 0 or more"))
-        elif (
-            seasonal_base is not None
-            and not 0 <= seasonal_base - seasonal_amplitude <= seasonal_base + seasonal_amplitude <= 1
-        ):
-            problems.append(
-                ForecastError(
-                    "forecast_seasonal_amplitude",
-                    f"base ± amplitude must stay within 0-1: {seasonal_base} ± {seasonal_amplitude} "
-                    f"spans {seasonal_base - seasonal_amplitude} to {seasonal_base + seasonal_amplitude}",
-                )
+    kind: str
+    flat: Decimal | None = None
+    ramp_from: Decimal | None = None
+    ramp_to: Decimal | None = None
+    seasonal_base: Decimal | None = None
+    seasonal_amplitude: Decimal | None = None
+    seasonal_peak_month: int | None = None
+    pasted: tuple[float, ...] = ()
+
+    @classmethod
+    def from_model(cls, scenario: Any) -> Forecast:
+        """The forecast stored on a Scenario (its ``forecast_kind`` and ``forecast_*`` fields)."""
+        values = {name: getattr(scenario, field) for name, field in MODEL_FIELDS.items()}
+        return cls(kind=scenario.forecast_kind, **{**values, "pasted": tuple(values["pasted"] or ())})
+
+    def model_fields(self) -> dict[str, Any]:
+        """The Scenario fields this forecast sets: its kind and that kind's parameters."""
+        fields: dict[str, Any] = {"forecast_kind": self.kind}
+        for name in KIND_PARAMETERS.get(self.kind, ()):
+            value = getattr(self, name)
+            fields[MODEL_FIELDS[name]] = list(value) if name == "pasted" else value
+        return fields
+
+    def expand(self, horizon_months: int) -> list[float]:
+        """The document's ``utilization`` list. Missing parameters give an empty list (the engine names it)."""
+        if self.kind == "flat":
+            return [] if self.flat is None else [float(self.flat)]
+        if self.kind == "ramp":
+            if self.ramp_from is None or self.ramp_to is None:
+                return []
+            return ramp(start=float(self.ramp_from), end=float(self.ramp_to), horizon_months=horizon_months)
+        if self.kind == "seasonal":
+            if self.seasonal_base is None or self.seasonal_amplitude is None or self.seasonal_peak_month is None:
+                return []
+            return seasonal(
+                base=float(self.seasonal_base),
+                amplitude=float(self.seasonal_amplitude),
+                peak_month=int(self.seasonal_peak_month),
+                horizon_months=horizon_months,
             )
-        if seasonal_peak_month is None or not 1 <= seasonal_peak_month <= 12:
-            problems.append(ForecastError("forecast_seasonal_peak_month", "enter a peak month from 1 to 12"))
-    return problems
+        return [float(v) for v in self.pasted]
+
+    def problems(self) -> list[ForecastError]:
+        """Problems with the parameters of a flat, ramp or seasonal forecast, named by form field."""
+        problems: list[ForecastError] = []
+
+        def share(name: str, label: str) -> None:
+            field, value = FORM_FIELDS[name], getattr(self, name)
+            if value is None:
+                problems.append(ForecastError(field, f"enter the {label} as a share between 0 and 1 (or a percentage)"))
+            elif not 0 <= value <= 1:
+                problems.append(ForecastError(field, f"{label} must be between 0 and 1 (0-100 %), got {value}"))
+
+        base, amplitude, peak = self.seasonal_base, self.seasonal_amplitude, self.seasonal_peak_month
+        if self.kind == "flat":
+            share("flat", "utilization")
+        elif self.kind == "ramp":
+            share("ramp_from", "starting utilization")
+            share("ramp_to", "final utilization")
+        elif self.kind == "seasonal":
+            share("seasonal_base", "base utilization")
+            if amplitude is None or amplitude < 0:
+                problems.append(ForecastError("forecast_seasonal_amplitude", "enter an amplitude of 0 or more"))
+            elif base is not None and not 0 <= base - amplitude <= base + amplitude <= 1:
+                problems.append(
+                    ForecastError(
+                        "forecast_seasonal_amplitude",
+                        f"base ± amplitude must stay within 0-1: {base} ± {amplitude} "
+                        f"spans {base - amplitude} to {base + amplitude}",
+                    )
+                )
+            if peak is None or not 1 <= peak <= 12:
+                problems.append(ForecastError("forecast_seasonal_peak_month", "enter a peak month from 1 to 12"))
+        return problems
 
 
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")

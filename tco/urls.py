@@ -2,12 +2,11 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
-from tco import views
-from tco.web import decisions, editing, option_views, pages
+from tco.web import decision_panel, editing, option_views, overview, pages
 
 app_name = "tco"
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", overview.home, name="home"),
     path("scenarios/", pages.scenario_list, name="scenario_list"),
     path("scenarios/new/", pages.scenario_new, name="scenario_new"),
     path("scenarios/import/", pages.scenario_import, name="scenario_import"),
@@ -25,16 +24,16 @@ urlpatterns = [
     path("scenarios/<int:pk>/options/<int:option_pk>/prices/", option_views.price_picker_view, name="price_picker"),
     path("scenarios/<int:pk>/options/<int:option_pk>/pick/", option_views.option_pick_view, name="option_pick"),
     path("scenarios/<int:pk>/checklist/<int:item_pk>/", option_views.diligence_view, name="diligence_update"),
-    # Decisions: brief, decision records, links and exports (tco/web/decisions.py).
-    path("scenarios/<int:pk>/decisions/", decisions.decision_panel_view, name="decision_panel"),
-    path("scenarios/<int:pk>/share/", decisions.link_create_view, name="link_create"),
-    path("scenarios/<int:pk>/links/<int:link_pk>/revoke/", decisions.link_revoke_view, name="link_revoke"),
-    path("scenarios/<int:pk>/decide/", decisions.decide_view, name="decide"),
-    path("scenarios/<int:pk>/reopen/", decisions.reopen_view, name="reopen"),
-    path("scenarios/<int:pk>/brief/", decisions.brief_view, name="brief_update"),
+    # Decisions: brief, decision records, links and exports (tco/web/decision_panel.py).
+    path("scenarios/<int:pk>/decisions/", decision_panel.decision_panel_view, name="decision_panel"),
+    path("scenarios/<int:pk>/share/", decision_panel.link_create_view, name="link_create"),
+    path("scenarios/<int:pk>/links/<int:link_pk>/revoke/", decision_panel.link_revoke_view, name="link_revoke"),
+    path("scenarios/<int:pk>/decide/", decision_panel.decide_view, name="decide"),
+    path("scenarios/<int:pk>/reopen/", decision_panel.reopen_view, name="reopen"),
+    path("scenarios/<int:pk>/brief/", decision_panel.brief_view, name="brief_update"),
     re_path(
         r"^scenarios/(?P<pk>\d+)/export/(?P<what>options\.csv|monthly\.csv|results\.xlsx)$",
-        decisions.scenario_export_view,
+        decision_panel.scenario_export_view,
         name="scenario_export_results",
     ),
 ]

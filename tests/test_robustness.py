@@ -36,7 +36,7 @@ from tco.models import (
     ScenarioRun,
     SecondaryDiligenceItem,
 )
-from tco.selectors import scenario_with_options
+from tco.selectors.scenarios import scenario_with_options
 from tco.services.decisions import link_create
 
 HUGE_TEXT = "x" * 10_000

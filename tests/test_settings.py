@@ -81,6 +81,25 @@ def test_secret_key_is_required_when_debug_is_off():
     assert "DJANGO_SECRET_KEY is required" in result.stderr
 
 
+def test_the_test_settings_need_no_secret_key_and_stay_production_like():
+    result = _load_settings(DJANGO_SETTINGS_MODULE="config.settings_test")
+    assert (result.returncode, result.stdout.strip()) == (0, "False"), result.stderr
+
+
+def test_a_bare_pytest_collects_without_any_django_variable():
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/lib"],
+        env=clean,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "tests collected" in result.stdout
+
+
 def test_debug_is_off_unless_asked_for():
     assert _load_settings(DJANGO_SECRET_KEY="s").stdout.strip() == "False"
     assert _load_settings(DJANGO_DEBUG="1").stdout.strip() == "True"

@@ -12,12 +12,9 @@ from .break_even_map import break_even_map
 from .build import FIGURE_ORDER, build_figures, map_rental_index, map_rentals, with_map_rental
 from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
 from .forecast import expand_utilization, utilization_forecast
-from .style import KIND_COLORS, KIND_DASHES
 
 __all__ = [
     "FIGURE_ORDER",
-    "KIND_COLORS",
-    "KIND_DASHES",
     "annual_cost_vs_utilization",
     "break_even_map",
     "build_figures",

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tco.presentation import (
-    currency_prefix,
-    format_money,
-    format_pct,
-    format_signed_money,
-    legend_name,
-)
-
-from .style import (
+from lib.chart_style import (
     EXTRA_COLORS,
     base_layout,
     horizontal_marker,
@@ -22,6 +14,13 @@ from .style import (
     rounded,
     vertical_marker,
 )
+from lib.formatting import (
+    currency_prefix,
+    format_money,
+    format_pct,
+    format_signed_money,
+)
+from lib.kinds import legend_name
 
 
 def _category_colors(categories: list[str], kinds: dict[str, str]) -> list[str]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from lib.kinds import OWNED_KINDS, is_on_demand_rental
 from tco.engine import annual_cost_curve, sweep
-from tco.presentation import OWNED_KINDS, is_on_demand_rental
 
 from .break_even_map import break_even_map
 from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tco.presentation import KINDS, format_pct, format_unit_money, kind_label, legend_name
-
-from .style import (
+from lib.chart_style import (
     MARK_COLOR,
     base_layout,
     kind_color,
@@ -17,6 +15,8 @@ from .style import (
     rounded,
     vertical_marker,
 )
+from lib.formatting import format_pct, format_unit_money
+from lib.kinds import DISPLAY_ORDER, kind_label, legend_name
 
 
 def _first_by_name(options: list[dict]) -> dict[str, dict]:
@@ -163,7 +163,7 @@ def cost_per_accepted_output(result: dict) -> dict:
     missing = [plain(option["name"]) for option in result["options"] if option[key] is None]
     shown.sort(key=lambda option: option[key])
     traces: list[dict] = []
-    for kind in [*KINDS, *sorted({option["kind"] for option in shown} - set(KINDS))]:
+    for kind in [*DISPLAY_ORDER, *sorted({option["kind"] for option in shown} - set(DISPLAY_ORDER))]:
         bars = [option for option in shown if option["kind"] == kind]
         if not bars:
             continue

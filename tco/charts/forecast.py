@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tco.presentation import format_pct
-
-from .style import base_layout, horizontal_marker, percent_values
+from lib.chart_style import base_layout, horizontal_marker, percent_values
+from lib.formatting import format_pct
 
 LINE_COLOR = "#0072B2"
 FILL_COLOR = "rgba(0,114,178,0.12)"

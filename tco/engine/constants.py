@@ -8,14 +8,8 @@ RESULT_SCHEMA = "tco-result/1"
 
 HOURS_PER_YEAR = 8760.0
 HOURS_PER_MONTH = 730.0
-MONTHS_PER_YEAR = 12
+MONTHS_PER_YEAR = 12.0
 SECONDS_PER_HOUR = 3600.0
-
-OWNED_KINDS = ("owned", "secondary")
-RENTAL_KINDS = ("hyperscaler", "neocloud", "marketplace")
-API_KINDS = ("api",)
-KINDS = OWNED_KINDS + RENTAL_KINDS + API_KINDS
-BILLINGS = ("on_demand", "committed")
 
 # Demand counts as above capacity only when it exceeds it by more than this share, so float noise
 # from throughput ratios (e.g. 8 x 730 x 1.0000000000000002) never demands a burst price.

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# A path into an option: ``options[2]`` or ``options[2].capex`` (group 1: the index, group 2: the field or None).
+# ``match`` finds the option a longer path starts with (``options[0].price_source.provider``); ``fullmatch`` with a
+# field is a path to one numeric input (the sweep's axes).
+OPTION_PATH = re.compile(r"options\[(\d+)\](?:\.(\w+))?")
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""Field catalogue of ``tco-scenario/1`` and the checks of single values (DESIGN 5.1).
+"""How ``tco-scenario/1`` reads single values (DESIGN 5.1): ``NumberField`` checks, the scenario and workload numbers.
+
+The option fields and all their facts are in ``tco.engine.catalogue``.
 
 Bounds chosen for "sane" inputs (anything outside is almost certainly a typo, e.g. 8 for 8 %):
 
@@ -123,28 +125,25 @@ def check_number(value: Any, spec: NumberField) -> tuple[float | int | None, str
     return (int(number) if spec.integer else number), None
 
 
-def _money(label: str, *, required: bool = False, default: float | None = 0.0) -> NumberField:
+def money_field(label: str, *, required: bool = False, default: float | None = 0.0) -> NumberField:
     return NumberField(label, lo=0.0, required=required, default=None if required else default)
 
 
-def _rate(label: str, **kwargs: Any) -> NumberField:
+def rate_field(label: str, **kwargs: Any) -> NumberField:
     return NumberField(label, lo=0.0, hi=1.0, **{"hint": RATE_HINT, **kwargs})
 
 
-def _count(label: str, **kwargs: Any) -> NumberField:
+def count_field(label: str, **kwargs: Any) -> NumberField:
     return NumberField(label, lo=1, hi=1_000_000, integer=True, unit="GPUs", **kwargs)
 
 
-THROUGHPUT_OVERRIDE = NumberField("Throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU")
-ACCEPTANCE_OVERRIDE = NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)")
-
 TOP_NUMBERS: dict[str, NumberField] = {
     "horizon_months": NumberField("Horizon", lo=1, hi=240, integer=True, unit="months", required=True),
-    "discount_rate": _rate("Discount rate", required=True),
-    "fleet_gpus": _count("Fleet size", required=True),
-    "burst_price_per_gpu_hour": _money("Burst price per GPU-hour", default=None),
+    "discount_rate": rate_field("Discount rate", required=True),
+    "fleet_gpus": count_field("Fleet size", required=True),
+    "burst_price_per_gpu_hour": money_field("Burst price per GPU-hour", default=None),
 }
-UTILIZATION = _rate("Utilization", hint=" (0.55 means 55%)")
+UTILIZATION = rate_field("Utilization", hint=" (0.55 means 55%)")
 
 WORKLOAD_NUMBERS: dict[str, NumberField] = {
     "tokens_per_second_per_gpu": NumberField(
@@ -156,62 +155,3 @@ WORKLOAD_NUMBERS: dict[str, NumberField] = {
         "Reference acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)", default=1.0
     ),
 }
-
-OWNED_NUMBERS: dict[str, NumberField] = {
-    "gpu_count": _count("GPU count"),  # default: fleet_gpus
-    "capex": _money("Capex", required=True),
-    "residual_value": _money("Residual value"),
-    "useful_life_years": NumberField("Useful life", lo=0.0, hi=50.0, lo_open=True, unit="years", required=True),
-    "cost_of_capital": _rate("Cost of capital", default=0.0),
-    "power_kw": NumberField("Maximum power", lo=0.0, unit="kW", required=True),
-    "idle_power_kw": NumberField("Idle power", lo=0.0, unit="kW"),  # default: power_kw
-    "pue": NumberField("PUE", lo=1.0, hi=3.0, default=1.0),
-    "electricity_per_kwh": _money("Electricity price per kWh", required=True),
-    "facility_per_year": _money("Facility cost per year"),
-    "network_per_year": _money("Network cost per year"),
-    "software_per_year": _money("Software cost per year"),
-    "support_per_year": _money("Support cost per year"),
-    "operations_per_year": _money("Operations cost per year"),
-    "tokens_per_second_per_gpu": THROUGHPUT_OVERRIDE,
-    "acceptance_rate": ACCEPTANCE_OVERRIDE,
-}
-
-RENTAL_NUMBERS: dict[str, NumberField] = {
-    "price_per_gpu_hour": _money("Price per GPU-hour", required=True),
-    "committed_gpus": _count("Committed GPUs"),  # default: fleet_gpus
-    "extras_per_year": _money("Extras per year"),
-    "price_change_per_year": NumberField(
-        "Price change per year", lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0
-    ),
-    "tokens_per_second_per_gpu": THROUGHPUT_OVERRIDE,
-    "acceptance_rate": ACCEPTANCE_OVERRIDE,
-}
-
-API_NUMBERS: dict[str, NumberField] = {
-    "price_per_million_input_tokens": _money("Price per million input tokens", required=True),
-    "price_per_million_output_tokens": _money("Price per million output tokens", required=True),
-    "extras_per_year": _money("Extras per year"),
-    "acceptance_rate": ACCEPTANCE_OVERRIDE,
-}
-
-# Non-numeric option fields besides name and kind.
-RENTAL_OTHER = ("billing", "price_source")
-API_OTHER = ("price_source",)
-OVERRIDES = ("tokens_per_second_per_gpu", "acceptance_rate")
-
-PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed_on", "source_url")
-PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")
-
-
-def numbers_for_kind(kind: str) -> dict[str, NumberField]:
-    """The numeric fields an option of ``kind`` may carry."""
-    if kind in ("owned", "secondary"):
-        return OWNED_NUMBERS
-    if kind == "api":
-        return API_NUMBERS
-    return RENTAL_NUMBERS
-
-
-def allowed_option_fields(kind: str) -> tuple[str, ...]:
-    other = () if kind in ("owned", "secondary") else API_OTHER if kind == "api" else RENTAL_OTHER
-    return ("name", "kind", *numbers_for_kind(kind), *other)

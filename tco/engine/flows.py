@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .constants import OWNED_KINDS, RENTAL_KINDS
+from .kinds import OWNED_KINDS, RENTAL_KINDS
 from .model import Context, Flows
 from .owned import owned_flows
 from .rental import api_flows, rental_flows
@@ -19,7 +19,3 @@ def option_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     if kind in RENTAL_KINDS:
         return rental_flows(option, ctx)
     return api_flows(option, ctx)
-
-
-def is_on_demand_rental(option: Mapping[str, Any]) -> bool:
-    return option["kind"] in RENTAL_KINDS and option["billing"] == "on_demand"

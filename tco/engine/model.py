@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH
+from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 Num = Any  # float, or a numpy array broadcastable against the monthly arrays
 
@@ -68,8 +68,8 @@ def build_context(doc: Mapping[str, Any], utilization: np.ndarray) -> Context:
         fleet_gpus=doc["fleet_gpus"],
         utilization=utilization,
         demand=doc["fleet_gpus"] * HOURS_PER_MONTH * utilization,
-        discount=growth ** (-months / 12.0),
-        discount_at_horizon=growth ** (-horizon / 12.0),
+        discount=growth ** (-months / MONTHS_PER_YEAR),
+        discount_at_horizon=growth ** (-horizon / MONTHS_PER_YEAR),
         burst_price_per_gpu_hour=doc.get("burst_price_per_gpu_hour"),
         workload=doc.get("workload"),
     )

@@ -6,18 +6,10 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from .catalogue import OVERRIDES, PRICE_SOURCE_IDS, PRICE_SOURCE_TEXT, allowed_option_fields, numbers_for_kind
 from .checker import Checker, has_control_characters
-from .constants import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
-from .fields import (
-    OVERRIDES,
-    PRICE_SOURCE_IDS,
-    PRICE_SOURCE_TEXT,
-    allowed_option_fields,
-    describe,
-    fmt,
-    numbers_for_kind,
-    shorten,
-)
+from .fields import describe, fmt, shorten
+from .kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 
 class OptionChecker(Checker):

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR
+from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .demand import work_factor
 from .model import Context, Flows, Num, mean_months, sum_months
 
@@ -53,7 +53,7 @@ def fixed_opex_per_year(option: Mapping[str, Any]) -> Num:
 
 def resale_value(option: Mapping[str, Any], horizon_months: int) -> Num:
     """``V = C - (C - S) · min(horizon/(12L), 1)``: straight-line value left at the horizon."""
-    used_share = np.minimum(horizon_months / (12.0 * option["useful_life_years"]), 1.0)
+    used_share = np.minimum(horizon_months / (MONTHS_PER_YEAR * option["useful_life_years"]), 1.0)
     return option["capex"] - (option["capex"] - option["residual_value"]) * used_share
 
 
@@ -77,11 +77,11 @@ def owned_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     own_use = used / capacity
     overflow = hours - used
     burst = ctx.burst_cost(overflow, capacity)
-    usage = (idle_energy + energy_slope * own_use + opex) / 12.0 + burst
+    usage = (idle_energy + energy_slope * own_use + opex) / MONTHS_PER_YEAR + burst
     mean_use = mean_months(own_use)
     return Flows(
         usage=usage,
-        annual_cost=charge + idle_energy + energy_slope * mean_use + opex + 12.0 * mean_months(burst),
+        annual_cost=charge + idle_energy + energy_slope * mean_use + opex + MONTHS_PER_YEAR * mean_months(burst),
         overflow_gpu_hours=sum_months(overflow),
         capex=option["capex"],
         resale=resale_value(option, ctx.horizon_months),

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, SECONDS_PER_HOUR
+from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR, SECONDS_PER_HOUR
 from .demand import work_factor
 from .model import Context, Flows, mean_months, sum_months
 
@@ -20,21 +20,21 @@ def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     ``12·mean(H_m)·p + extras`` on demand, ``K·8760·p + 12·mean(overflow_m)·burst + extras`` committed.
     """
     price = option["price_per_gpu_hour"]
-    monthly_price = price * (1.0 + option["price_change_per_year"]) ** ((ctx.months - 1.0) / 12.0)
+    monthly_price = price * (1.0 + option["price_change_per_year"]) ** ((ctx.months - 1.0) / MONTHS_PER_YEAR)
     extras = option["extras_per_year"]
     hours = ctx.demand * work_factor(ctx.workload, option)
     if option["billing"] == "on_demand":
         return Flows(
-            usage=hours * monthly_price + extras / 12.0,
-            annual_cost=12.0 * mean_months(hours) * price + extras,
+            usage=hours * monthly_price + extras / MONTHS_PER_YEAR,
+            annual_cost=MONTHS_PER_YEAR * mean_months(hours) * price + extras,
             overflow_gpu_hours=0.0,
         )
     committed_hours = option["committed_gpus"] * HOURS_PER_MONTH
     overflow = hours - np.minimum(hours, committed_hours)  # max(H_m - K·730, 0)
     burst = ctx.burst_cost(overflow, committed_hours)
     return Flows(
-        usage=committed_hours * monthly_price + burst + extras / 12.0,
-        annual_cost=option["committed_gpus"] * HOURS_PER_YEAR * price + 12.0 * mean_months(burst) + extras,
+        usage=committed_hours * monthly_price + burst + extras / MONTHS_PER_YEAR,
+        annual_cost=option["committed_gpus"] * HOURS_PER_YEAR * price + MONTHS_PER_YEAR * mean_months(burst) + extras,
         overflow_gpu_hours=sum_months(overflow),
     )
 
@@ -60,7 +60,7 @@ def api_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     ) / 1e6
     extras = option["extras_per_year"]
     return Flows(
-        usage=attempts * per_attempt + extras / 12.0,
-        annual_cost=12.0 * mean_months(attempts) * per_attempt + extras,
+        usage=attempts * per_attempt + extras / MONTHS_PER_YEAR,
+        annual_cost=MONTHS_PER_YEAR * mean_months(attempts) * per_attempt + extras,
         overflow_gpu_hours=0.0,
     )

@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from .breakeven import break_even_utilization, break_even_utilization_closed_form, crossover_month
-from .constants import ENGINE_VERSION, OWNED_KINDS, RESULT_SCHEMA, SECONDS_PER_HOUR
+from .constants import ENGINE_VERSION, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_PER_HOUR
 from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
 from .errors import Problem, ScenarioError
-from .flows import is_on_demand_rental, option_flows
+from .flows import option_flows
+from .kinds import OWNED_KINDS, is_on_demand_rental
 from .model import Flows, build_context
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
 from .validation import validate
@@ -81,7 +82,7 @@ def _all_finite(values: list[Any]) -> bool:
 
 
 def _reference(doc: Mapping[str, Any], demand: np.ndarray, utilization: np.ndarray) -> dict[str, Any]:
-    busy = 12.0 * float(np.mean(demand))
+    busy = MONTHS_PER_YEAR * float(np.mean(demand))
     workload = doc.get("workload")
     tokens = responses = None
     if workload is not None:

@@ -13,17 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from .constants import OWNED_KINDS
+from .catalogue import OVERRIDES, numbers_for_kind
 from .demand import expand_utilization
-from .errors import Problem, ScenarioError
-from .fields import OVERRIDES, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, NumberField, check_number, numbers_for_kind
+from .errors import OPTION_PATH, Problem, ScenarioError
+from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, NumberField, check_number
 from .flows import option_flows
+from .kinds import OWNED_KINDS
 from .model import build_context
 from .validation import normalise
 
 MAX_AXIS_VALUES = 1000
 CHUNK_ELEMENTS = 2_000_000
-_OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")
 _WORKLOAD_PATH = re.compile(r"workload\.(\w+)")
 _TOP_PATHS = ("fleet_gpus", "discount_rate", "burst_price_per_gpu_hour")
 
@@ -112,7 +112,7 @@ def _field_spec(axis: str, path: Any, doc: Mapping[str, Any], problems: list[Pro
         else:
             return WORKLOAD_NUMBERS[match[1]]
         return None
-    if match := _OPTION_PATH.fullmatch(path):
+    if (match := OPTION_PATH.fullmatch(path)) and match[2]:
         index, name = int(match[1]), match[2]
         if index >= len(doc["options"]):
             fail(f"there is no option {index} (the scenario has {len(doc['options'])})")
@@ -139,7 +139,7 @@ def _variant(doc: Mapping[str, Any], derived: frozenset[str], assignments: list[
     if doc.get("workload") is not None:
         variant["workload"] = dict(doc["workload"])
     for path, value in assignments:
-        if match := _OPTION_PATH.fullmatch(path):
+        if (match := OPTION_PATH.fullmatch(path)) and match[2]:
             option = variant["options"][int(match[1])]
             option[match[2]] = value
             if match[2] == "power_kw" and f"options[{match[1]}].idle_power_kw" in derived:

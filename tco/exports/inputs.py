@@ -9,11 +9,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from tco.presentation import format_money, format_pct, kind_label
-from tco.presentation.formatting import round_half_up
+from lib.formatting import format_money, format_pct, round_half_up
+from lib.kinds import kind_label
+from tco.engine.catalogue import option_fields
 
-# (document key, label, unit kind, default in words when omitted). Unit kinds: money, money_rate (per unit),
-# fraction, count, number, text; "{c}" in a unit is the currency.
+# (document key, label, unit, default in words when omitted); "{c}" in a unit is the currency. The options' inputs
+# are the engine catalogue's (export_label, unit, default_text).
 SCENARIO_INPUTS = (
     ("horizon_months", "horizon", "months", None),
     ("discount_rate", "discount rate", "fraction per year", None),
@@ -26,53 +27,10 @@ WORKLOAD_INPUTS = (
     ("input_tokens_per_response", "input tokens per response", "tokens", None),
     ("acceptance_rate", "acceptance rate", "fraction", None),
 )
-OPTION_INPUTS = {
-    "owned": (
-        ("gpu_count", "GPUs", "GPUs", "the fleet size"),
-        ("capex", "capex", "{c}", None),
-        ("residual_value", "residual value", "{c}", "0"),
-        ("useful_life_years", "useful life", "years", None),
-        ("cost_of_capital", "cost of capital", "fraction per year", "0"),
-        ("power_kw", "power at full load", "kW", None),
-        ("idle_power_kw", "idle power", "kW", "same as full load"),
-        ("pue", "PUE", "ratio", "1"),
-        ("electricity_per_kwh", "electricity", "{c} per kWh", None),
-        ("facility_per_year", "facility / colocation", "{c} per year", "0"),
-        ("network_per_year", "network", "{c} per year", "0"),
-        ("software_per_year", "software", "{c} per year", "0"),
-        ("support_per_year", "support", "{c} per year", "0"),
-        ("operations_per_year", "operations staff", "{c} per year", "0"),
-        ("tokens_per_second_per_gpu", "output tokens per second per GPU", "tokens/s", "the workload's"),
-        ("acceptance_rate", "acceptance rate", "fraction", "the workload's"),
-    ),
-    "rental": (
-        ("price_per_gpu_hour", "price", "{c} per GPU-hour", None),
-        ("billing", "billing", "", "on demand"),
-        ("committed_gpus", "committed GPUs", "GPUs", "the fleet size"),
-        ("extras_per_year", "extras (storage, egress, support)", "{c} per year", "0"),
-        ("price_change_per_year", "price change", "fraction per year", "0"),
-        ("tokens_per_second_per_gpu", "output tokens per second per GPU", "tokens/s", "the workload's"),
-        ("acceptance_rate", "acceptance rate", "fraction", "the workload's"),
-    ),
-    "api": (
-        ("price_per_million_input_tokens", "price per million input tokens", "{c}", None),
-        ("price_per_million_output_tokens", "price per million output tokens", "{c}", None),
-        ("extras_per_year", "extras", "{c} per year", "0"),
-        ("acceptance_rate", "acceptance rate", "fraction", "the workload's"),
-    ),
-}
 UTILIZATION_LABELS = {
     "mean": "utilization, forecast mean",
     "low": "utilization, lowest month",
     "high": "utilization, highest month",
-}
-KIND_GROUP = {
-    "owned": "owned",
-    "secondary": "owned",
-    "hyperscaler": "rental",
-    "neocloud": "rental",
-    "marketplace": "rental",
-    "api": "api",
 }
 
 
@@ -152,8 +110,10 @@ def input_groups(document: dict) -> list[dict]:
         rows = [_row("workload", "", key, *rest, workload, c) for key, *rest in WORKLOAD_INPUTS]
         groups.append({"title": "Workload", "kind": "", "kind_label": "", "rows": rows})
     for option in document["options"]:
-        spec = OPTION_INPUTS[KIND_GROUP.get(option["kind"], "rental")]
-        rows = [_row(option["name"], option["kind"], key, *rest, option, c) for key, *rest in spec]
+        rows = [
+            _row(option["name"], option["kind"], f.name, f.export_label, f.unit, f.default_text, option, c)
+            for f in option_fields(option["kind"])
+        ]
         if option.get("billing", "on_demand") != "committed":
             rows = [row for row in rows if row["key"] != "committed_gpus"]
         groups.append(

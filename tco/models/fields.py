@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from tco.engine.catalogue import OPTION_FIELD
+
 DECIMAL_MAX_DIGITS = 24
 DECIMAL_PLACES = 10
 SIGNIFICANT_DIGITS = 15
@@ -24,3 +26,14 @@ def decimal_field(verbose_name: str = "", *, help_text: str = "", required: bool
         blank=not required,
         help_text=help_text,
     )
+
+
+def option_model_field(name: str) -> models.Field:
+    """The model field of one catalogued option input, its verbose name and help text taken from the catalogue."""
+    entry = OPTION_FIELD[name]
+    if entry.value_type == "count":
+        return models.PositiveIntegerField(entry.label, null=True, blank=True, help_text=entry.help)
+    if entry.value_type == "choice":
+        choices = list(entry.choices)
+        return models.CharField(max_length=10, choices=choices, blank=True, help_text=entry.help)
+    return decimal_field(entry.label, help_text=entry.help)

@@ -1,67 +1,20 @@
-"""Options of a scenario (owned, secondary, rentals, managed API) and the secondary diligence checklist."""
+"""Options of a scenario (owned, secondary, rentals, managed API) and the secondary diligence checklist.
+
+The inputs' names, labels and help texts come from the engine's option-field catalogue (``tco.engine.catalogue``).
+"""
 
 from __future__ import annotations
 
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from tco.models.fields import decimal_field
+from lib.kinds import OWNED_KINDS, RENTAL_KINDS, kind_choices
+from tco.engine.catalogue import fields_for_kind
+from tco.models.fields import option_model_field
 from tco.models.scenario import Scenario
 
-
-class OptionKind(models.TextChoices):
-    OWNED = "owned", "Owned (new)"
-    SECONDARY = "secondary", "Owned (secondary)"
-    HYPERSCALER = "hyperscaler", "Hyperscaler"
-    NEOCLOUD = "neocloud", "Neocloud"
-    MARKETPLACE = "marketplace", "Marketplace"
-    API = "api", "Managed model API"
-
-
-OWNED_KINDS = frozenset({OptionKind.OWNED, OptionKind.SECONDARY})
-RENTAL_KINDS = frozenset({OptionKind.HYPERSCALER, OptionKind.NEOCLOUD, OptionKind.MARKETPLACE})
-
-# The document's fields per kind, in document order (DESIGN 5.1 / engine contract).
-COMMON_TAIL = ("tokens_per_second_per_gpu", "acceptance_rate")
-OWNED_FIELDS = (
-    "gpu_count",
-    "capex",
-    "residual_value",
-    "useful_life_years",
-    "cost_of_capital",
-    "power_kw",
-    "idle_power_kw",
-    "pue",
-    "electricity_per_kwh",
-    "facility_per_year",
-    "network_per_year",
-    "software_per_year",
-    "support_per_year",
-    "operations_per_year",
-    *COMMON_TAIL,
-)
-RENTAL_FIELDS = (
-    "price_per_gpu_hour",
-    "billing",
-    "committed_gpus",
-    "extras_per_year",
-    "price_change_per_year",
-    *COMMON_TAIL,
-)
-API_FIELDS = ("price_per_million_input_tokens", "price_per_million_output_tokens", "extras_per_year", "acceptance_rate")
-
-
-def fields_for_kind(kind: str) -> tuple[str, ...]:
-    if kind in OWNED_KINDS:
-        return OWNED_FIELDS
-    if kind in RENTAL_KINDS:
-        return RENTAL_FIELDS
-    return API_FIELDS
-
-
-class Billing(models.TextChoices):
-    ON_DEMAND = "on_demand", "On demand"
-    COMMITTED = "committed", "Committed"
+# The kinds and their labels are defined once (tco.engine.kinds, lib.kinds); members: OptionKind.OWNED, ...
+OptionKind = models.TextChoices("OptionKind", [(kind.upper(), (kind, label)) for kind, label in kind_choices()])
 
 
 class ScenarioOption(models.Model):
@@ -70,36 +23,30 @@ class ScenarioOption(models.Model):
     kind = models.CharField(max_length=20, choices=OptionKind.choices)
     name = models.CharField(max_length=200)
 
-    # Owned and secondary hardware.
-    gpu_count = models.PositiveIntegerField("GPUs", null=True, blank=True, help_text="Blank: the fleet size.")
-    capex = decimal_field("capex", help_text="Purchase price of the hardware, paid in month 1.")
-    residual_value = decimal_field("residual value", help_text="Expected resale value at the end of its life.")
-    useful_life_years = decimal_field("useful life (years)")
-    cost_of_capital = decimal_field("cost of capital (per year)")
-    power_kw = decimal_field("power at full load (kW)")
-    idle_power_kw = decimal_field("idle power (kW)", help_text="Blank: same as full load.")
-    pue = decimal_field("PUE", help_text="Facility power ÷ IT power; blank = 1.")
-    electricity_per_kwh = decimal_field("electricity (per kWh)")
-    facility_per_year = decimal_field("facility / colocation (per year)")
-    network_per_year = decimal_field("network (per year)")
-    software_per_year = decimal_field("software (per year)")
-    support_per_year = decimal_field("support (per year)")
-    operations_per_year = decimal_field("operations staff (per year)")
-
-    # Rentals (hyperscaler, neocloud, marketplace).
-    price_per_gpu_hour = decimal_field("price (per GPU-hour)")
-    billing = models.CharField(max_length=10, choices=Billing.choices, blank=True, help_text="Blank: on demand.")
-    committed_gpus = models.PositiveIntegerField("committed GPUs", null=True, blank=True)
-    extras_per_year = decimal_field("extras (per year)", help_text="Storage, egress, support plans.")
-    price_change_per_year = decimal_field("price change (per year)", help_text="-0.10 = prices fall 10 % a year.")
-
-    # Managed model API.
-    price_per_million_input_tokens = decimal_field("price per million input tokens")
-    price_per_million_output_tokens = decimal_field("price per million output tokens")
-
-    # Any option may override the workload's throughput and acceptance.
-    tokens_per_second_per_gpu = decimal_field("output tokens per second per GPU", help_text="Blank: the workload's.")
-    acceptance_rate = decimal_field("acceptance rate", help_text="Blank: the workload's.")
+    # The catalogued inputs (owned and secondary hardware, rentals, managed model API, per-option overrides).
+    gpu_count = option_model_field("gpu_count")
+    capex = option_model_field("capex")
+    residual_value = option_model_field("residual_value")
+    useful_life_years = option_model_field("useful_life_years")
+    cost_of_capital = option_model_field("cost_of_capital")
+    power_kw = option_model_field("power_kw")
+    idle_power_kw = option_model_field("idle_power_kw")
+    pue = option_model_field("pue")
+    electricity_per_kwh = option_model_field("electricity_per_kwh")
+    facility_per_year = option_model_field("facility_per_year")
+    network_per_year = option_model_field("network_per_year")
+    software_per_year = option_model_field("software_per_year")
+    support_per_year = option_model_field("support_per_year")
+    operations_per_year = option_model_field("operations_per_year")
+    price_per_gpu_hour = option_model_field("price_per_gpu_hour")
+    billing = option_model_field("billing")
+    committed_gpus = option_model_field("committed_gpus")
+    extras_per_year = option_model_field("extras_per_year")
+    price_change_per_year = option_model_field("price_change_per_year")
+    price_per_million_input_tokens = option_model_field("price_per_million_input_tokens")
+    price_per_million_output_tokens = option_model_field("price_per_million_output_tokens")
+    tokens_per_second_per_gpu = option_model_field("tokens_per_second_per_gpu")
+    acceptance_rate = option_model_field("acceptance_rate")
 
     # Provenance of a price picked from the Market, copied here so later imports never change it.
     # Exported verbatim as the document's `price_source`; None for typed-in prices.

@@ -43,9 +43,3 @@ class ScenarioRun(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (RunStatus.DONE, RunStatus.FAILED)
-
-    @property
-    def duration_ms(self) -> float | None:
-        if self.started_at and self.finished_at:
-            return (self.finished_at - self.started_at).total_seconds() * 1000
-        return None

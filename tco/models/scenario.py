@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from tco.forecast import Forecast
 from tco.models.fields import decimal_field
 
 SCHEMA = "tco-scenario/1"
@@ -17,6 +18,20 @@ WORKLOAD_KEYS = (
     "input_tokens_per_response",
     "acceptance_rate",
 )
+
+
+# The scenario's own inputs the editor may change, by stored type (the forecast has its own form).
+SCENARIO_TEXT_FIELDS = frozenset({"name", "currency"})
+SCENARIO_INTEGER_FIELDS = frozenset({"horizon_months", "fleet_gpus"})
+SCENARIO_DECIMAL_FIELDS = frozenset(
+    {
+        "discount_rate",
+        "burst_price_per_gpu_hour",
+        *(f"workload_{key}" for key in WORKLOAD_KEYS),
+    }
+)
+SCENARIO_EDITABLE_FIELDS = SCENARIO_TEXT_FIELDS | SCENARIO_INTEGER_FIELDS | SCENARIO_DECIMAL_FIELDS
+REQUIRED_SCENARIO_FIELDS = frozenset({"name", "horizon_months", "fleet_gpus", "discount_rate"})
 
 
 class ForecastKind(models.TextChoices):
@@ -43,7 +58,7 @@ class Scenario(models.Model):
     workload_input_tokens_per_response = decimal_field("input tokens per response")
     workload_acceptance_rate = decimal_field("acceptance rate", help_text="Accepted responses ÷ attempted, 0-1.")
 
-    # The utilization forecast: a kind plus its parameters; expanded into the document's list.
+    # The utilization forecast: a kind plus its parameters (tco.forecast.Forecast); expanded into the document's list.
     forecast_kind = models.CharField(max_length=10, choices=ForecastKind.choices, default=ForecastKind.FLAT)
     forecast_flat_utilization = decimal_field("utilization")
     forecast_ramp_from_utilization = decimal_field("ramp from")
@@ -78,21 +93,14 @@ class Scenario(models.Model):
     def currency_code(self) -> str:
         return self.currency or "USD"
 
+    @property
+    def forecast(self) -> Forecast:
+        """The stored forecast as one value object (kind and parameters)."""
+        return Forecast.from_model(self)
+
     def utilization_values(self) -> list[float]:
         """The forecast as the document's `utilization` list (1 value or one per month)."""
-        from tco.forecast import expand_forecast
-
-        return expand_forecast(
-            kind=self.forecast_kind,
-            horizon_months=self.horizon_months,
-            flat=self.forecast_flat_utilization,
-            ramp_from=self.forecast_ramp_from_utilization,
-            ramp_to=self.forecast_ramp_to_utilization,
-            seasonal_base=self.forecast_seasonal_base_utilization,
-            seasonal_amplitude=self.forecast_seasonal_amplitude,
-            seasonal_peak_month=self.forecast_seasonal_peak_month,
-            pasted=self.forecast_pasted_utilization,
-        )
+        return self.forecast.expand(self.horizon_months)
 
     def to_document(self, options: list | None = None) -> dict:
         """The tco-scenario/1 document; omitted (null) inputs are left out for the engine's defaults."""

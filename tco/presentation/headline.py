@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from .formatting import format_money, format_money_compact, format_months, format_pct, round_half_up
-from .kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
+from lib.formatting import format_money, format_money_compact, format_months, format_pct, round_half_up
+from lib.kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
+
 from .rows import break_even_row
 
 
-def _card(option: dict, currency: str) -> dict:
+def _card(option: dict) -> dict:
     return {
         "name": option["name"],
         "kind": option["kind"],
         "kind_label": kind_label(option["kind"]),
         "npv": option["npv"],
-        "npv_text": format_money(option["npv"], currency),
         "total_cost": option["total_cost"],
-        "total_cost_text": format_money(option["total_cost"], currency),
         "annual_cost": option["annual_cost"],
-        "annual_cost_text": format_money(option["annual_cost"], currency),
     }
 
 
@@ -55,8 +53,8 @@ def _break_even_clause(row: dict, named: set[str]) -> str:
     if utilization <= 0:
         return f"{owned} is cheaper than {rental or 'renting'} even idle"
     return (
-        f"{owned} breaks even{' against ' + rental if rental else ''} above {row['utilization_text']} utilization, "
-        f"forecast is {row['forecast_mean_text']}"
+        f"{owned} breaks even{' against ' + rental if rental else ''} above {format_pct(utilization)} utilization, "
+        f"forecast is {format_pct(row['forecast_mean'])}"
     )
 
 
@@ -74,9 +72,9 @@ def headline(document: dict, result: dict) -> dict:
     Returns ``sentence`` (e.g. "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (NPV) than the best
     owned option, Own 8x H100; owning breaks even above 62.0% utilization, forecast is 55.0%."), ``cheapest`` and
     ``runner_up`` cards (None when there is a single option), ``savings`` (runner-up NPV minus cheapest NPV, None
-    without a runner-up) with ``savings_text`` / ``savings_compact``, ``tie`` (savings round to 0), ``break_even``
-    (the quoted pair as a break_even_rows row, or None), ``forecast_mean`` (+ _text), ``horizon_months`` (+ _text)
-    and ``currency``.
+    without a runner-up) with ``savings_compact``, ``tie`` (savings round to 0), ``break_even``
+    (the quoted pair as a break_even_rows row, or None), ``forecast_mean``, ``horizon_months`` (+ ``horizon_text``)
+    and ``currency``. Templates format the numbers with lib's filters (``headline.savings|money:headline.currency``).
     """
     currency = result.get("currency", "USD")
     options = result["options"]
@@ -116,15 +114,13 @@ def headline(document: dict, result: dict) -> dict:
 
     return {
         "sentence": sentence + ".",
-        "cheapest": _card(cheapest, currency),
-        "runner_up": _card(runner, currency) if runner else None,
+        "cheapest": _card(cheapest),
+        "runner_up": _card(runner) if runner else None,
         "savings": savings,
-        "savings_text": format_money(savings, currency),
         "savings_compact": format_money_compact(savings, currency),
         "tie": tie,
         "break_even": row,
         "forecast_mean": forecast_mean,
-        "forecast_mean_text": format_pct(forecast_mean),
         "horizon_months": result["horizon_months"],
         "horizon_text": months,
         "currency": currency,

@@ -1,16 +1,13 @@
-"""Table rows for the results panel: each number raw (for sorting and tests) and as shown (``*_text``)."""
+"""Table rows for the results panel: each number raw; templates format them with lib's filters (load money)."""
 
 from __future__ import annotations
 
-from .formatting import (
-    format_money,
+from lib.formatting import (
     format_month,
     format_months,
     format_pct,
-    format_signed_money,
-    format_unit_money,
 )
-from .kinds import kind_label
+from lib.kinds import kind_label
 
 
 def break_even_verdict(utilization: float | None) -> str:
@@ -38,9 +35,7 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> 
         "owned": pair["owned"],
         "rental": pair["rental"],
         "utilization": utilization,
-        "utilization_text": format_pct(utilization),
         "forecast_mean": forecast_mean,
-        "forecast_mean_text": format_pct(forecast_mean),
         "verdict": break_even_verdict(utilization),
         "at_forecast": forecast_choice(utilization, forecast_mean),
         "crossover_month": crossover,
@@ -51,7 +46,7 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> 
 def break_even_rows(document: dict, result: dict) -> list[dict]:
     """One row per (owned or secondary, on-demand rental) pair, in the engine's (document) order.
 
-    Keys: owned, rental, utilization (+ _text, "—" when owning never pays), forecast_mean (+ _text),
+    Keys: owned, rental, utilization (None when owning never pays), forecast_mean,
     verdict ("own above 53.5%", "renting is cheaper at any utilization", "owning is cheaper even idle"),
     at_forecast ("own" / "rent"), crossover_month, crossover_text ("month 14 (year 2)" / "no crossover in 36 months").
     """
@@ -66,10 +61,9 @@ def option_rows(document: dict, result: dict) -> list[dict]:
     """One row per option in document order: totals in whole currency units, per-unit costs in cents (or finer).
 
     Keys: name, kind, kind_label, is_cheapest, annual_cost, npv, npv_vs_cheapest, total_cost, cost_per_gpu_hour,
-    cost_per_accepted_response, cost_per_million_accepted_tokens (each also as ``<key>_text``, "—" when None),
+    cost_per_accepted_response, cost_per_million_accepted_tokens (None when there is no such unit),
     and price_source (the document's provenance object for rental/API options, else None).
     """
-    currency = result.get("currency", "USD")
     document_options = document.get("options", [])
     best_npv = min(option["npv"] for option in result["options"])
     rows = []
@@ -84,21 +78,12 @@ def option_rows(document: dict, result: dict) -> list[dict]:
                 "kind_label": kind_label(option["kind"]),
                 "is_cheapest": is_cheapest,
                 "annual_cost": option["annual_cost"],
-                "annual_cost_text": format_money(option["annual_cost"], currency),
                 "npv": option["npv"],
-                "npv_text": format_money(option["npv"], currency),
                 "npv_vs_cheapest": difference,
-                "npv_vs_cheapest_text": "cheapest" if is_cheapest else format_signed_money(difference, currency),
                 "total_cost": option["total_cost"],
-                "total_cost_text": format_money(option["total_cost"], currency),
                 "cost_per_gpu_hour": option["cost_per_gpu_hour"],
-                "cost_per_gpu_hour_text": format_unit_money(option["cost_per_gpu_hour"], currency),
                 "cost_per_accepted_response": option["cost_per_accepted_response"],
-                "cost_per_accepted_response_text": format_unit_money(option["cost_per_accepted_response"], currency),
                 "cost_per_million_accepted_tokens": option["cost_per_million_accepted_tokens"],
-                "cost_per_million_accepted_tokens_text": format_unit_money(
-                    option["cost_per_million_accepted_tokens"], currency
-                ),
                 "price_source": source,
             }
         )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from django.db.models import F
 from django.utils import timezone
 
+from lib.users import signed_in_user
 from tco.engine import Problem, ScenarioError, validate
 from tco.models import Scenario, ScenarioRun
 from tco.services.runs import run_queue
@@ -60,7 +61,7 @@ def claim_version(*, scenario_id: int, expected_version: int | None) -> Scenario
 
 def set_history_user(instance: object, user: object | None) -> None:
     """Attribute history rows to `user` outside a request (commands, tasks)."""
-    if user is not None and getattr(user, "is_authenticated", False):
+    if signed_in_user(user) is not None:
         instance._history_user = user  # type: ignore[attr-defined]
 
 

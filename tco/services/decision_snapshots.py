@@ -9,22 +9,13 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
+from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.models import DecisionRecord, DecisionSnapshot, Scenario, ScenarioBrief
-from tco.selectors_decisions import (
-    DEFAULT_QUESTION,
-    Evaluation,
-    brief_for,
-    brief_questions,
-    current_decision,
-    current_evaluation,
-)
+from tco.selectors.decisions import DEFAULT_QUESTION, brief_for, brief_questions, current_decision
+from tco.services.evaluation import Evaluation, current_evaluation
 
 SNAPSHOT_SCHEMA = "tco-decision/1"
-
-
-def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None
 
 
 def _username(user: AbstractBaseUser | None) -> str:
@@ -128,7 +119,7 @@ def snapshot_content(
     return {
         "schema": SNAPSHOT_SCHEMA,
         "frozen_at": frozen_at.isoformat(timespec="seconds"),
-        "frozen_by": _username(_user(user)),
+        "frozen_by": _username(signed_in_user(user)),
         "scenario": {"id": scenario.pk, "name": scenario.name, "version": scenario.version},
         "run_id": evaluation.run_id,
         "engine_version": evaluation.engine_version,
@@ -154,6 +145,6 @@ def snapshot_freeze(*, scenario: Scenario, user: AbstractBaseUser | None, map_re
         content_hash=hashlib.sha256(content.encode("utf-8")).hexdigest(),
         engine_version=evaluation.engine_version,
         scenario_version=scenario.version,
-        created_by=_user(user),
+        created_by=signed_in_user(user),
         created_at=frozen_at,
     )

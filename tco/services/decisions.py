@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from lib.users import signed_in_user
 from tco.models import (
     BRIEF_KEYS,
     DecisionAction,
@@ -20,8 +21,9 @@ from tco.models import (
     Scenario,
     ScenarioBrief,
 )
-from tco.selectors_decisions import NotEvaluable, current_decision, is_decided, token_hash
+from tco.selectors.decisions import current_decision, is_decided, token_hash
 from tco.services.decision_snapshots import snapshot_freeze
+from tco.services.evaluation import NotEvaluable
 
 LINK_DAYS_DEFAULT = 30
 LINK_DAYS_MIN = 1
@@ -51,10 +53,6 @@ class BriefConflict(DecisionError):
             "your text was not saved. Their version is shown below: copy your changes in again.",
             field="brief",
         )
-
-
-def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None
 
 
 def _check_length(value: str, limit: int, field: str, label: str) -> str:
@@ -91,7 +89,9 @@ def brief_update(
         rows = ScenarioBrief.objects.filter(pk=brief.pk)
         if expected_version is not None:
             rows = rows.filter(version=expected_version)
-        changed = rows.update(**fields, version=F("version") + 1, updated_by=_user(user), updated_at=timezone.now())
+        changed = rows.update(
+            **fields, version=F("version") + 1, updated_by=signed_in_user(user), updated_at=timezone.now()
+        )
         fresh = ScenarioBrief.objects.select_related("updated_by").get(pk=brief.pk)
         if not changed:
             raise BriefConflict(fresh, expected_version or 0)
@@ -117,7 +117,7 @@ def decision_record(
         option_kind=names[option_name],
         rationale=rationale,
         scenario_version=version,
-        created_by=_user(user),
+        created_by=signed_in_user(user),
     )
 
 
@@ -135,7 +135,7 @@ def decision_reopen(*, scenario: Scenario, user: AbstractBaseUser | None, reason
         option_kind=current.option_kind,
         rationale=reason,
         scenario_version=version,
-        created_by=_user(user),
+        created_by=signed_in_user(user),
     )
 
 
@@ -184,7 +184,7 @@ def link_create(
             snapshot=snapshot,
             token_hash=token_hash(token),
             note=note,
-            created_by=_user(user),
+            created_by=signed_in_user(user),
             created_at=snapshot.created_at,
             expires_at=snapshot.created_at + timedelta(days=expires_in_days),
         )
@@ -194,7 +194,7 @@ def link_create(
 def link_revoke(*, link: DecisionLink, user: AbstractBaseUser | None) -> bool:
     """Revoke a link for good. False when it was already revoked (nothing changes then)."""
     revoked = DecisionLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=_user(user)
+        revoked_at=timezone.now(), revoked_by=signed_in_user(user)
     )
     return bool(revoked)
 

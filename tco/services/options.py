@@ -8,6 +8,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
+from lib.kinds import OWNED_KINDS, RENTAL_KINDS
+from tco.engine.catalogue import fields_for_kind
 from tco.models import (
     DILIGENCE_KEYS,
     DiligenceStatus,
@@ -16,7 +18,6 @@ from tco.models import (
     ScenarioOption,
     SecondaryDiligenceItem,
 )
-from tco.models.option import OWNED_KINDS, RENTAL_KINDS, fields_for_kind
 from tco.prefill import owned_prefill
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 from tco.services.scenarios import create_diligence_items

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from lib.users import signed_in_user
 from tco.charts import build_figures
 from tco.engine import ENGINE_VERSION, ScenarioError, evaluate
 from tco.models import RunStatus, Scenario, ScenarioRun
@@ -24,7 +25,7 @@ def run_queue(*, scenario: Scenario, user: AbstractBaseUser | None = None, docum
             scenario=scenario,
             scenario_version=scenario.version,
             document=document if document is not None else scenario.to_document(),
-            requested_by=user if user is not None and user.is_authenticated else None,
+            requested_by=signed_in_user(user),
         )
         scenario_evaluate.delay_on_commit(run.pk)
     return run

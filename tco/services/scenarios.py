@@ -8,13 +8,14 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.documents import document_to_fields
 from tco.engine import Problem, ScenarioError, validate
-from tco.forecast import ForecastError, check_forecast_parameters
-from tco.inputs import SCENARIO_EDITABLE_FIELDS
+from tco.forecast import Forecast, ForecastError
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
-from tco.selectors_decisions import live_links
+from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
+from tco.selectors.decisions import live_links
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
 BLANK_DEFAULTS: dict[str, Any] = {
@@ -30,7 +31,7 @@ BLANK_DEFAULTS: dict[str, Any] = {
 def scenario_create(*, user: AbstractBaseUser | None, name: str) -> Scenario:
     """A blank scenario (8 GPUs, 36 months, 8 % discount rate, flat 60 % utilization) with no options yet."""
     with transaction.atomic():
-        scenario = Scenario(name=name, owner=_user_or_none(user), **BLANK_DEFAULTS)
+        scenario = Scenario(name=name, owner=signed_in_user(user), **BLANK_DEFAULTS)
         set_history_user(scenario, user)
         scenario.save()
     return scenario
@@ -49,7 +50,7 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
     if storage_problems:
         raise ScenarioError([Problem(problem.path, problem.message) for problem in storage_problems])
     with transaction.atomic():
-        scenario = Scenario(owner=_user_or_none(user), **scenario_fields)
+        scenario = Scenario(owner=signed_in_user(user), **scenario_fields)
         set_history_user(scenario, user)
         scenario.save()
         for fields in option_fields:
@@ -86,46 +87,22 @@ def forecast_update(
     scenario: Scenario,
     user: AbstractBaseUser | None,
     expected_version: int | None,
-    kind: str,
-    flat: Decimal | None = None,
-    ramp_from: Decimal | None = None,
-    ramp_to: Decimal | None = None,
-    seasonal_base: Decimal | None = None,
-    seasonal_amplitude: Decimal | None = None,
-    seasonal_peak_month: int | None = None,
-    pasted: list[float] | None = None,
+    forecast: Forecast,
 ) -> Change:
     """Replace the utilization forecast. Raises ForecastError (nothing saved) for unusable parameters."""
+    kind = forecast.kind
     if kind not in ForecastKind.values:
         raise ForecastError("forecast_kind", f"{kind!r} is not a forecast kind; choose flat, ramp, seasonal or pasted")
-    problems = check_forecast_parameters(
-        kind=kind,
-        flat=flat,
-        ramp_from=ramp_from,
-        ramp_to=ramp_to,
-        seasonal_base=seasonal_base,
-        seasonal_amplitude=seasonal_amplitude,
-        seasonal_peak_month=seasonal_peak_month,
-    )
+    problems = forecast.problems()
     if problems:
         raise problems[0]
-    if kind == ForecastKind.PASTED and not pasted:
+    if kind == ForecastKind.PASTED and not forecast.pasted:
         raise ForecastError("forecast_pasted", "paste at least one number")
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
-        fresh.forecast_kind = kind
-        # Keep the other kinds' parameters so switching back and forth loses nothing.
-        if kind == ForecastKind.FLAT:
-            fresh.forecast_flat_utilization = flat
-        elif kind == ForecastKind.RAMP:
-            fresh.forecast_ramp_from_utilization = ramp_from
-            fresh.forecast_ramp_to_utilization = ramp_to
-        elif kind == ForecastKind.SEASONAL:
-            fresh.forecast_seasonal_base_utilization = seasonal_base
-            fresh.forecast_seasonal_amplitude = seasonal_amplitude
-            fresh.forecast_seasonal_peak_month = seasonal_peak_month
-        else:
-            fresh.forecast_pasted_utilization = list(pasted or [])
+        # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.
+        for field, value in forecast.model_fields().items():
+            setattr(fresh, field, value)
         set_history_user(fresh, user)
         fresh.save()
         return recompute_if_valid(scenario=fresh, user=user)
@@ -140,7 +117,7 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
         copy.id = None
         copy.name = (name or f"Copy of {scenario.name}")[:200]
         copy.version = 1
-        copy.owner = _user_or_none(user)
+        copy.owner = signed_in_user(user)
         copy._state.adding = True
         set_history_user(copy, user)
         copy.save()
@@ -206,7 +183,3 @@ def _link_observation(option: ScenarioOption) -> None:
         and observation.provider.name == source.get("provider")
     ):
         option.price_observation = observation
-
-
-def _user_or_none(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None

@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest
 
 from config.roles import is_editor, is_reader
 from tco.models import Scenario
-from tco.selectors import scenario_with_options
+from tco.selectors.scenarios import scenario_with_options
 
 
 def can_read(request: HttpRequest) -> bool:
@@ -25,7 +25,7 @@ def require_role(request: HttpRequest, *, write: bool) -> None:
         )
 
 
-def _get_scenario_for_user(request: HttpRequest, pk: int, *, write: bool = False, options: bool = False) -> Scenario:
+def get_scenario_for_user(request: HttpRequest, pk: int, *, write: bool = False, options: bool = False) -> Scenario:
     """The scenario if the user may read it (or edit it, with write=True); 404 when it does not exist,
     403 when the role is missing. `options=True` prefetches options and checklists."""
     require_role(request, write=write)

@@ -9,11 +9,11 @@ from django.http import HttpRequest
 
 from pricing.models import GpuModel
 from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, utilization_forecast, with_map_rental
-from tco.forecast import mean_utilization
-from tco.history import scenario_history
+from tco.forecast import FORM_FIELDS, mean_utilization
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
-from tco.selectors import RunState, run_state
+from tco.selectors.history import scenario_history
+from tco.selectors.scenarios import RunState, run_state
 from tco.services import Change, document_problems
 from tco.web.access import can_edit
 from tco.web.fields import SCENARIO_BASICS, WORKLOAD_FIELDS, error_map, input_text, option_views, scenario_field
@@ -80,16 +80,10 @@ def forecast_context(
         and all(0 <= u <= 1 for u in utilization)
     ):
         chart = utilization_forecast(utilization, scenario.horizon_months, compact=True)
-    texts = {
-        "forecast_flat_utilization": input_text(scenario.forecast_flat_utilization),
-        "forecast_ramp_from_utilization": input_text(scenario.forecast_ramp_from_utilization),
-        "forecast_ramp_to_utilization": input_text(scenario.forecast_ramp_to_utilization),
-        "forecast_seasonal_base_utilization": input_text(scenario.forecast_seasonal_base_utilization),
-        "forecast_seasonal_amplitude": input_text(scenario.forecast_seasonal_amplitude),
-        "forecast_seasonal_peak_month": input_text(scenario.forecast_seasonal_peak_month),
-        "forecast_pasted": "\n".join(repr(float(v)) for v in scenario.forecast_pasted_utilization),
-        "forecast_kind": scenario.forecast_kind,
-    }
+    forecast = scenario.forecast
+    texts = {field: input_text(getattr(forecast, name)) for name, field in FORM_FIELDS.items() if name != "pasted"}
+    texts[FORM_FIELDS["pasted"]] = "\n".join(repr(float(v)) for v in forecast.pasted)
+    texts["forecast_kind"] = forecast.kind
     texts.update(values or {})
     return {
         "forecast": texts,

@@ -6,12 +6,13 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from lib.formatting import format_money, format_unit_money
+from lib.kinds import kind_label
 from tco.charts import FIGURE_ORDER
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
-from tco.presentation import break_even_rows, format_money, headline, kind_label, option_rows
-from tco.presentation.formatting import format_unit_money
-from tco.selectors_decisions import (
+from tco.presentation import break_even_rows, headline, option_rows
+from tco.selectors.decisions import (
     DEFAULT_QUESTION,
     brief_for,
     brief_questions,

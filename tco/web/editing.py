@@ -8,26 +8,33 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
-from tco.forecast import ForecastError, parse_pasted_column, starting_parameters
-from tco.inputs import (
-    SCENARIO_EDITABLE_FIELDS,
-    InputError,
-    parse_decimal,
-    parse_integer,
-    parse_option_field,
-    parse_scenario_field,
+from tco.forecast import (
+    DECIMAL_PARAMETERS,
+    FORM_FIELDS,
+    Forecast,
+    ForecastError,
+    parse_pasted_column,
+    starting_parameters,
 )
 from tco.models import RunStatus, ScenarioOption, ScenarioRun
-from tco.selectors import run_state
+from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
+from tco.selectors.scenarios import run_state
 from tco.services import (
     VersionConflict,
     forecast_update,
     option_update,
     scenario_update_field,
 )
-from tco.web.access import _get_scenario_for_user
+from tco.web.access import get_scenario_for_user
 from tco.web.context import answer_for, forecast_context, workspace_context
 from tco.web.fields import option_views, scenario_field
+from tco.web.inputs import (
+    InputError,
+    parse_decimal,
+    parse_integer,
+    parse_option_field,
+    parse_scenario_field,
+)
 from tco.web.responses import conflict_response, edit_response, input_error_response
 
 FIELD = "tco/scenario_detail.html#field"
@@ -42,7 +49,7 @@ def expected_version(request: HttpRequest) -> int | None:
 
 @require_POST
 def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     field, text = request.POST.get("field", ""), request.POST.get("value", "")
     try:
         value = parse_scenario_field(field, text)
@@ -74,7 +81,7 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     field, text = request.POST.get("field", ""), request.POST.get("value", "")
     try:
@@ -95,35 +102,30 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}", change=change, changed=option)
 
 
-FORECAST_DECIMALS = (
-    ("flat", "forecast_flat_utilization"),
-    ("ramp_from", "forecast_ramp_from_utilization"),
-    ("ramp_to", "forecast_ramp_to_utilization"),
-    ("seasonal_base", "forecast_seasonal_base_utilization"),
-    ("seasonal_amplitude", "forecast_seasonal_amplitude"),
-)
-
-
 @require_POST
 def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
-    posted = {key: request.POST.get(key, "") for key in [name for _, name in FORECAST_DECIMALS]}
-    posted["forecast_seasonal_peak_month"] = request.POST.get("forecast_seasonal_peak_month", "")
-    posted["forecast_pasted"] = request.POST.get("forecast_pasted", "")
+    scenario = get_scenario_for_user(request, pk, write=True)
+    posted = {name: request.POST.get(name, "") for name in FORM_FIELDS.values()}
     posted["forecast_kind"] = kind = request.POST.get("forecast_kind", "")
     if kind != scenario.forecast_kind:  # switching kinds: start from its saved parameters, else the current forecast
         for name, text in _switch_values(scenario, kind).items():
             posted[name] = posted[name].strip() or text
     fragment = "tco/scenario_detail.html#forecast"
     try:
-        params = {arg: parse_decimal(name, posted[name], percent=True) for arg, name in FORECAST_DECIMALS}
-        params["seasonal_peak_month"] = parse_integer(
-            "forecast_seasonal_peak_month", posted["forecast_seasonal_peak_month"]
-        )
+        params: dict = {
+            name: parse_decimal(FORM_FIELDS[name], posted[FORM_FIELDS[name]], percent=True)
+            for name in DECIMAL_PARAMETERS
+        }
+        peak = FORM_FIELDS["seasonal_peak_month"]
+        params["seasonal_peak_month"] = parse_integer(peak, posted[peak])
         if kind == "pasted":
-            params["pasted"] = parse_pasted_column(posted["forecast_pasted"], horizon_months=scenario.horizon_months)
+            column = posted[FORM_FIELDS["pasted"]]
+            params["pasted"] = tuple(parse_pasted_column(column, horizon_months=scenario.horizon_months))
         change = forecast_update(
-            scenario=scenario, user=request.user, expected_version=expected_version(request), kind=kind, **params
+            scenario=scenario,
+            user=request.user,
+            expected_version=expected_version(request),
+            forecast=Forecast(kind=kind, **params),
         )
     except (InputError, ForecastError) as error:
         return edit_response(
@@ -145,7 +147,7 @@ def _switch_values(scenario, kind: str) -> dict[str, str]:
 @require_GET
 def results_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The results panel; htmx polls it every second while a run is pending or running."""
-    scenario = _get_scenario_for_user(request, pk, options=True)
+    scenario = get_scenario_for_user(request, pk, options=True)
     state = run_state(scenario)
     if state.polling:
         context = {"scenario": scenario, "state": state, "polling": True, "stale": True, "answer": None}
@@ -166,7 +168,7 @@ def results_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def break_even_map_view(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
     """The run's break-even map redrawn against the rental picked above it (a read: viewers may explore too)."""
-    scenario = _get_scenario_for_user(request, pk)
+    scenario = get_scenario_for_user(request, pk)
     run = get_object_or_404(ScenarioRun, pk=run_pk, scenario=scenario, status=RunStatus.DONE)
     answer = answer_for(run, map_rental=request.GET.get("map_rental", ""))
     figures = {key: (element_id, figure) for key, element_id, figure in answer.figures}

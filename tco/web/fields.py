@@ -1,8 +1,11 @@
-"""View models for the scenario editor: one FieldView per input, engine problems mapped onto them."""
+"""View models for the scenario editor: one FieldView per input, engine problems mapped onto them.
+
+An option input's label, help, placeholder, choices and input mode come from the engine's catalogue
+(``tco.engine.catalogue``); the scenario's own inputs from the Scenario model.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -10,29 +13,14 @@ from typing import Any
 
 from django.urls import reverse
 
-from tco.models import DILIGENCE_ITEMS, Scenario, ScenarioOption
-from tco.models.option import fields_for_kind
+from tco.engine.catalogue import RATE_HELP, OptionField, fields_of_type
+from tco.engine.catalogue import option_fields as catalogue_fields
+from tco.engine.errors import OPTION_PATH
+from tco.models import Scenario, ScenarioOption
+from tco.web.inputs import PERCENT_FIELDS
 
-MONEY_FIELDS = frozenset(
-    {
-        "capex",
-        "residual_value",
-        "facility_per_year",
-        "network_per_year",
-        "software_per_year",
-        "support_per_year",
-        "operations_per_year",
-        "price_per_gpu_hour",
-        "extras_per_year",
-        "price_per_million_input_tokens",
-        "price_per_million_output_tokens",
-        "electricity_per_kwh",
-        "burst_price_per_gpu_hour",
-    }
-)
-RATE_FIELDS = frozenset(
-    {"discount_rate", "cost_of_capital", "price_change_per_year", "acceptance_rate", "workload_acceptance_rate"}
-)
+# Money inputs get the currency in their label, rates a hint: the option inputs' value types come from the catalogue.
+MONEY_FIELDS = fields_of_type("money") | {"burst_price_per_gpu_hour"}
 SCENARIO_BASICS = ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
 WORKLOAD_FIELDS = (
     "workload_tokens_per_second_per_gpu",
@@ -40,24 +28,6 @@ WORKLOAD_FIELDS = (
     "workload_input_tokens_per_response",
     "workload_acceptance_rate",
 )
-OPTION_PLACEHOLDERS = {
-    "gpu_count": "fleet size",
-    "idle_power_kw": "same as full load",
-    "pue": "1",
-    "residual_value": "0",
-    "cost_of_capital": "0",
-    "billing": "on demand",
-    "committed_gpus": "fleet size",
-    "extras_per_year": "0",
-    "price_change_per_year": "0",
-    "tokens_per_second_per_gpu": "workload's",
-    "acceptance_rate": "workload's",
-    "facility_per_year": "0",
-    "network_per_year": "0",
-    "software_per_year": "0",
-    "support_per_year": "0",
-    "operations_per_year": "0",
-}
 
 
 def input_text(value: Any) -> str:
@@ -102,18 +72,23 @@ class OptionView:
         return f"o{self.option.pk}"
 
 
-def _label(model: type, name: str, currency: str) -> str:
-    label = str(model._meta.get_field(name).verbose_name)
+def _label(label: str, name: str, currency: str) -> str:
     if name in MONEY_FIELDS:
         label = f"{label}, {currency}"
     return label[0].upper() + label[1:]
 
 
-def _help(model: type, name: str) -> str:
-    text = str(model._meta.get_field(name).help_text)
-    if name in RATE_FIELDS:
-        text = (text + " " if text else "") + "A fraction: 0.08 or 8%."
+def _help(text: str, name: str) -> str:
+    if name in PERCENT_FIELDS:
+        text = (text + " " if text else "") + RATE_HELP
     return text
+
+
+def _choices(entry: OptionField) -> tuple[tuple[str, str], ...]:
+    """A blank first choice that stands for the engine's default, the catalogue's first: "On demand (default)"."""
+    if not entry.choices:
+        return ()
+    return (("", f"{entry.choices[0][1]} (default)"), *entry.choices)
 
 
 def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> FieldView:
@@ -127,11 +102,11 @@ def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> Fie
     return FieldView(
         key=key,
         name=name,
-        label=_label(Scenario, name, scenario.currency_code),
+        label=_label(str(Scenario._meta.get_field(name).verbose_name), name, scenario.currency_code),
         text=input_text(getattr(scenario, name)),
         url=url,
         error=errors.get(key, ""),
-        help=_help(Scenario, name),
+        help=_help(str(Scenario._meta.get_field(name).help_text), name),
         inputmode=inputmode,
     )
 
@@ -139,26 +114,22 @@ def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> Fie
 def option_fields(option: ScenarioOption, currency: str, errors: dict[str, str]) -> list[FieldView]:
     url = reverse("tco:option_field", args=[option.scenario_id, option.pk])
     views = []
-    for name in fields_for_kind(option.kind):
+    for entry in catalogue_fields(option.kind):
+        name = entry.name
         key = f"o{option.pk}-{name}"
-        choices = (
-            (("", "On demand (default)"), ("on_demand", "On demand"), ("committed", "Committed"))
-            if name == "billing"
-            else ()
-        )
         views.append(
             FieldView(
                 key=key,
                 name=name,
-                label=_label(ScenarioOption, name, currency),
+                label=_label(entry.label, name, currency),
                 text=input_text(getattr(option, name)),
                 url=url,
                 error=errors.get(key, ""),
-                help=_help(ScenarioOption, name),
+                help=_help(entry.help, name),
                 assumed=name in option.assumed_fields,
-                choices=choices,
-                placeholder=OPTION_PLACEHOLDERS.get(name, ""),
-                inputmode="numeric" if name in ("gpu_count", "committed_gpus") else "decimal",
+                choices=_choices(entry),
+                placeholder=entry.placeholder,
+                inputmode="numeric" if entry.is_integer else "decimal",
             )
         )
     return views
@@ -192,16 +163,13 @@ def option_views(scenario: Scenario, options: Iterable[ScenarioOption], errors: 
     return views
 
 
-_OPTION_PATH = re.compile(r"^options\[(\d+)\](?:\.([a-z_]+))?")
-
-
 def problem_key(path: str, option_ids: Sequence[int]) -> str:
     """The editor element a document path belongs to: `options[1].capex` → `o<id>-capex`.
 
     Paths that name no single input map to their section (`o<id>`, `options`, `forecast`,
     `workload`) or to `general`.
     """
-    match = _OPTION_PATH.match(path)
+    match = OPTION_PATH.match(path)
     if match:
         index = int(match.group(1))
         if index >= len(option_ids):
@@ -224,21 +192,6 @@ def problem_key(path: str, option_ids: Sequence[int]) -> str:
     return "general"
 
 
-@dataclass
-class ErrorMap:
-    """Engine problems keyed by editor element; messages of one element joined."""
-
-    by_key: dict[str, str]
-    keys_with_inputs: set[str]
-
-    def get(self, key: str, default: str = "") -> str:
-        return self.by_key.get(key, default)
-
-    def orphans(self) -> list[str]:
-        """Messages whose element is not on the page (shown in the general box)."""
-        return [message for key, message in self.by_key.items() if key not in self.keys_with_inputs]
-
-
 def error_map(problems: Iterable[Any], option_ids: Sequence[int]) -> dict[str, str]:
     grouped: dict[str, list[str]] = {}
     for problem in problems:
@@ -246,7 +199,3 @@ def error_map(problems: Iterable[Any], option_ids: Sequence[int]) -> dict[str, s
         message = problem["message"] if isinstance(problem, dict) else problem.message
         grouped.setdefault(problem_key(path, option_ids), []).append(message)
     return {key: " ".join(dict.fromkeys(messages)) for key, messages in grouped.items()}
-
-
-def diligence_choices() -> list[tuple[str, str, str]]:
-    return list(DILIGENCE_ITEMS)

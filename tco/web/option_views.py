@@ -7,9 +7,8 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from pricing.models import GpuModel, PriceObservation
-from tco.inputs import InputError, parse_id, parse_integer
+from pricing.selectors import market_prices
 from tco.models import DiligenceStatus, OptionKind, ScenarioOption, SecondaryDiligenceItem
-from tco.selectors import market_prices
 from tco.services import (
     PriceChoiceError,
     VersionConflict,
@@ -18,8 +17,9 @@ from tco.services import (
     option_delete,
     option_pick_price,
 )
-from tco.web.access import _get_scenario_for_user
+from tco.web.access import get_scenario_for_user
 from tco.web.editing import expected_version
+from tco.web.inputs import InputError, parse_id, parse_integer
 from tco.web.responses import conflict_response, edit_response
 
 OPTIONS = "tco/scenario_detail.html#options"
@@ -28,7 +28,7 @@ OPTION = "tco/scenario_detail.html#option"
 
 @require_POST
 def option_add_view(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     kind = request.POST.get("kind", "")
     if kind not in OptionKind.values:
         return edit_response(
@@ -51,7 +51,7 @@ def option_add_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def option_delete_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     try:
         option_delete(option=option, user=request.user, expected_version=expected_version(request))
@@ -63,7 +63,7 @@ def option_delete_view(request: HttpRequest, pk: int, option_pk: int) -> HttpRes
 @require_GET
 def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
     """Search the Market's latest prices (GPU model, provider, term) for a rental option."""
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     query = {key: request.GET.get(key, "").strip()[:100] for key in ("gpu", "provider", "term")}
     rows = market_prices(**query, currency=scenario.currency_code)
@@ -73,7 +73,7 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
 
 @require_POST
 def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     observation_id = parse_id(request.POST.get("observation", ""))
     observation = (
@@ -97,7 +97,7 @@ def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpRespo
 
 @require_POST
 def diligence_view(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     item = get_object_or_404(
         SecondaryDiligenceItem.objects.select_related("option"), pk=item_pk, option__scenario=scenario
     )

@@ -14,8 +14,8 @@ from tco.demos import demo, demos
 from tco.engine import ScenarioError
 from tco.models import Scenario, ScenarioRun
 from tco.presentation import headline
-from tco.selectors import scenarios_with_latest_results
-from tco.selectors_decisions import live_links
+from tco.selectors.decisions import live_links
+from tco.selectors.scenarios import scenarios_with_latest_results
 from tco.services import (
     ScenarioInUse,
     scenario_clone,
@@ -23,7 +23,7 @@ from tco.services import (
     scenario_create_from_document,
     scenario_delete,
 )
-from tco.web.access import _get_scenario_for_user, can_edit, require_role
+from tco.web.access import can_edit, get_scenario_for_user, require_role
 from tco.web.context import gpu_models, workspace_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
@@ -90,7 +90,7 @@ def scenario_import(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, options=True)
+    scenario = get_scenario_for_user(request, pk, options=True)
     context = workspace_context(request, scenario)
     context["gpu_models"] = gpu_models() if context["can_edit"] else []
     return render(request, "tco/scenario_detail.html", context)
@@ -98,7 +98,7 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def scenario_export(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, options=True)
+    scenario = get_scenario_for_user(request, pk, options=True)
     response = JsonResponse(scenario.to_document(), json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = "".join(c if c.isalnum() or c in "-_" else "-" for c in scenario.name).strip("-")[:60] or "scenario"
     response["Content-Disposition"] = f'attachment; filename="{filename}.json"'
@@ -107,7 +107,7 @@ def scenario_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def scenario_clone_view(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     copy = scenario_clone(scenario=scenario, user=request.user)
     messages.success(request, f"Cloned “{scenario.name}” as “{copy.name}”.")
     return redirect("tco:scenario_detail", pk=copy.pk)
@@ -115,7 +115,7 @@ def scenario_clone_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def scenario_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = _get_scenario_for_user(request, pk, write=True)
+    scenario = get_scenario_for_user(request, pk, write=True)
     if request.method == "GET":
         return _confirm_delete(request, scenario)
     name = scenario.name

@@ -10,9 +10,9 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
 
-from tco.history import latest_change_lines, scenario_history
 from tco.models import Scenario
-from tco.selectors import scenario_with_options
+from tco.selectors.history import latest_change_lines, scenario_history
+from tco.selectors.scenarios import scenario_with_options
 from tco.services import Change, VersionConflict
 from tco.web.context import gpu_models, workspace_context
 

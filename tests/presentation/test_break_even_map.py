@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from tco.charts import KIND_COLORS, break_even_map
+from lib.chart_style import KIND_COLORS
+from tco.charts import break_even_map
 
 OWN = "Own 8x H100"
 LAMBDA = "Lambda"

@@ -10,9 +10,9 @@ import copy
 from collections.abc import Iterator
 from datetime import date
 
+from lib.chart_style import plain
 from pricing.charts import HistoryPoint, PricePoint, price_history, provider_comparison
 from tco.charts import build_figures
-from tco.charts.style import plain
 from tco.engine import evaluate
 from tests.documents import DESIGN_EXAMPLE
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from tco.charts import KIND_COLORS, annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
+from lib.chart_style import KIND_COLORS
+from tco.charts import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
 
 from .results import make_result, pair, result_option
 
@@ -138,7 +139,7 @@ def test_it_shows_cost_per_million_accepted_tokens_per_option_labelled_by_kind()
     figure = cost_per_accepted_output(_result())
     bars = _bars(figure)
     assert bars["Lambda (neocloud)"] == ("Neocloud", 0.5131, "$0.51")
-    assert bars["Hosted API (API)"] == ("Managed API", 3.5714, "$3.57")
+    assert bars["Hosted API (API)"] == ("Managed model API", 3.5714, "$3.57")
     assert figure["layout"]["xaxis"]["title"]["text"] == "Cost per million accepted output tokens (USD)"
 
 
@@ -147,7 +148,7 @@ def test_it_colours_bars_by_kind():
     assert {trace["name"]: trace["marker"]["color"] for trace in figure["data"]} == {
         "Owned (new)": KIND_COLORS["owned"],
         "Neocloud": KIND_COLORS["neocloud"],
-        "Managed API": KIND_COLORS["api"],
+        "Managed model API": KIND_COLORS["api"],
     }
 
 
@@ -163,7 +164,7 @@ def test_it_lists_the_cheapest_output_first():
 
 def test_it_hovers_bars_with_the_cost_per_accepted_response_too():
     figure = cost_per_accepted_output(_result())
-    api = next(trace for trace in figure["data"] if trace["name"] == "Managed API")
+    api = next(trace for trace in figure["data"] if trace["name"] == "Managed model API")
     assert list(api["customdata"][0]) == ["$3.57", "$0.0013"]
     assert "per accepted response" in api["hovertemplate"]
 

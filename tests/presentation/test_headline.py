@@ -3,6 +3,7 @@ from __future__ import annotations
 from tco.presentation import headline
 
 from .results import document_for, make_result, pair, result_option
+from .test_rows import shown
 
 OWN = "Own 8x H100"
 LAMBDA = "Lambda 8x H100 SXM"
@@ -34,7 +35,7 @@ def test_it_reports_the_savings_as_the_runner_up_npv_minus_the_cheapest():
     assert answer["cheapest"]["name"] == LAMBDA
     assert answer["runner_up"]["name"] == OWN
     assert answer["savings"] == 107_432.0
-    assert answer["savings_text"] == "$107,432"
+    assert shown(answer["savings"], "money:'USD'") == "$107,432"
     assert answer["tie"] is False
 
 
@@ -129,10 +130,10 @@ def test_it_formats_other_currencies_in_the_sentence():
         currency="EUR",
     )
     assert "is EUR 500k cheaper" in answer["sentence"]
-    assert answer["cheapest"]["npv_text"] == "EUR 1,000,000"
+    assert (answer["currency"], shown(answer["cheapest"]["npv"], "money:'EUR'")) == ("EUR", "EUR 1,000,000")
 
 
 def test_it_carries_the_forecast_and_the_horizon_in_words():
     answer = _headline([result_option(LAMBDA, "neocloud", npv=1.0)], horizon=1, mean_utilization=0.4)
-    assert answer["forecast_mean_text"] == "40.0%"
+    assert shown(answer["forecast_mean"], "pct") == "40.0%"
     assert answer["horizon_text"] == "1 month"

@@ -1,11 +1,27 @@
 from __future__ import annotations
 
+from django.template import Context, Template
+
 from tco.presentation import break_even_rows, option_rows
 
 from .results import document_for, make_result, pair, result_option
 
 OWN = "Own 8x H100"
 LAMBDA = "Lambda 8x H100 SXM"
+
+
+def shown(value, filter_expression: str) -> str:
+    """A number as the results templates show it: through lib's filters (``{% load money %}``)."""
+    return Template("{% load money %}{{ v|" + filter_expression + " }}").render(Context({"v": value}))
+
+
+def vs_cheapest(row: dict) -> str:
+    """The "vs cheapest" cell exactly as the templates write it."""
+    source = (
+        "{% load money %}{% if row.is_cheapest %}cheapest{% else %}"
+        "{{ row.npv_vs_cheapest|signed_money:'USD' }}{% endif %}"
+    )
+    return Template(source).render(Context({"row": row}))
 
 
 def _break_even_row(utilization, crossover_month=None, *, mean=0.55):
@@ -21,13 +37,13 @@ def _break_even_row(utilization, crossover_month=None, *, mean=0.55):
 def test_it_says_own_above_the_break_even_utilization():
     row = _break_even_row(0.535)
     assert row["verdict"] == "own above 53.5%"
-    assert row["utilization_text"] == "53.5%"
+    assert shown(row["utilization"], "pct") == "53.5%"
 
 
 def test_it_says_renting_is_cheaper_when_owning_never_breaks_even():
     row = _break_even_row(None)
     assert row["verdict"] == "renting is cheaper at any utilization"
-    assert row["utilization_text"] == "—"
+    assert shown(row["utilization"], "pct") == "—"
     assert row["at_forecast"] == "rent"
 
 
@@ -92,21 +108,22 @@ def _option_rows():
 
 def test_it_shows_totals_in_whole_currency_units():
     own = _option_rows()[0]
-    assert (own["annual_cost_text"], own["npv_text"], own["total_cost_text"]) == ("$150,000", "$507,432", "$512,001")
+    totals = [shown(own[key], "money:'USD'") for key in ("annual_cost", "npv", "total_cost")]
+    assert totals == ["$150,000", "$507,432", "$512,001"]
 
 
 def test_it_shows_unit_costs_in_cents_or_two_significant_figures():
     own = _option_rows()[0]
-    assert own["cost_per_gpu_hour_text"] == "$3.89"
-    assert own["cost_per_million_accepted_tokens_text"] == "$0.51"
-    assert own["cost_per_accepted_response_text"] == "$0.00016"
+    assert shown(own["cost_per_gpu_hour"], "unit_money:'USD'") == "$3.89"
+    assert shown(own["cost_per_million_accepted_tokens"], "unit_money:'USD'") == "$0.51"
+    assert shown(own["cost_per_accepted_response"], "unit_money:'USD'") == "$0.00016"
 
 
 def test_it_shows_missing_unit_costs_as_a_dash():
     rental = _option_rows()[1]
-    assert rental["cost_per_gpu_hour_text"] == "—"
-    assert rental["cost_per_accepted_response_text"] == "—"
-    assert rental["cost_per_million_accepted_tokens_text"] == "—"
+    assert shown(rental["cost_per_gpu_hour"], "unit_money:'USD'") == "—"
+    assert shown(rental["cost_per_accepted_response"], "unit_money:'USD'") == "—"
+    assert shown(rental["cost_per_million_accepted_tokens"], "unit_money:'USD'") == "—"
 
 
 def test_it_labels_kinds_in_words_and_marks_the_cheapest():
@@ -117,8 +134,8 @@ def test_it_labels_kinds_in_words_and_marks_the_cheapest():
 
 def test_it_shows_how_much_more_each_option_costs_than_the_cheapest():
     own, rental = _option_rows()
-    assert own["npv_vs_cheapest_text"] == "+$107,432"
-    assert rental["npv_vs_cheapest_text"] == "cheapest"
+    assert vs_cheapest(own) == "+$107,432"
+    assert vs_cheapest(rental) == "cheapest"
 
 
 def test_it_passes_the_price_source_through():

@@ -272,3 +272,15 @@ def test_the_charts_json_is_valid_for_the_page(viewer_client):
     )
     figure = json.loads(html[start : html.index("</script>", start)])
     assert figure["layout"]["yaxis"]["title"]["text"] == "USD per GPU-hour"
+
+
+def test_the_pager_keeps_the_filters_and_names_its_links():
+    from django.core.paginator import Paginator
+    from django.template.loader import render_to_string
+
+    page = Paginator(range(30), 10).page(2)
+    html = render_to_string("_pager.html", {"page": page, "query": "gpu=3"})
+    assert '?gpu=3&amp;page=1">← Previous' in html and '?gpu=3&amp;page=3">Next →' in html
+    html = render_to_string("_pager.html", {"page": page, "previous_label": "← Newer", "next_label": "Older →"})
+    assert '"?page=1">← Newer' in html and '"?page=3">Older →' in html
+    assert render_to_string("_pager.html", {"page": Paginator(range(3), 10).page(1)}).strip() == ""

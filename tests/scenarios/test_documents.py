@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tco.engine import ScenarioError, validate
-from tco.models import ForecastKind, Scenario
+from tco.models import ForecastKind, Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
 from tests.documents import DESIGN_EXAMPLE
 
@@ -181,3 +181,11 @@ def documents(draw) -> dict:
 def test_any_valid_document_round_trips_exactly(document):
     validate(document)  # the strategy only makes valid documents
     assert _round_trip(document) == document
+
+
+def test_every_catalogued_input_is_a_model_field_labelled_from_the_catalogue():
+    from tco.engine.catalogue import OPTION_FIELDS
+
+    for entry in OPTION_FIELDS:
+        field = ScenarioOption._meta.get_field(entry.name)
+        assert (str(field.verbose_name), str(field.help_text)) == (entry.label, entry.help), entry.name

@@ -7,26 +7,23 @@ from decimal import Decimal
 
 import pytest
 
-from tco.forecast import ForecastError, check_forecast_parameters, expand_forecast, parse_pasted_column, parse_share
+from tco.forecast import Forecast, ForecastError, parse_pasted_column, parse_share
 
 
 def test_a_flat_forecast_is_one_value():
-    assert expand_forecast(kind="flat", horizon_months=36, flat=Decimal("0.55")) == [0.55]
+    assert Forecast(kind="flat", flat=Decimal("0.55")).expand(36) == [0.55]
 
 
 def test_a_ramp_runs_linearly_from_the_first_to_the_last_month():
-    values = expand_forecast(kind="ramp", horizon_months=5, ramp_from=Decimal("0.2"), ramp_to=Decimal("0.6"))
+    values = Forecast(kind="ramp", ramp_from=Decimal("0.2"), ramp_to=Decimal("0.6")).expand(5)
     assert values == pytest.approx([0.2, 0.3, 0.4, 0.5, 0.6])
 
 
 def test_a_seasonal_forecast_peaks_in_its_peak_month_and_troughs_six_months_later():
-    values = expand_forecast(
-        kind="seasonal",
-        horizon_months=24,
-        seasonal_base=Decimal("0.5"),
-        seasonal_amplitude=Decimal("0.2"),
-        seasonal_peak_month=3,
+    forecast = Forecast(
+        kind="seasonal", seasonal_base=Decimal("0.5"), seasonal_amplitude=Decimal("0.2"), seasonal_peak_month=3
     )
+    values = forecast.expand(24)
     assert len(values) == 24
     assert values[2] == pytest.approx(0.7) and values[14] == pytest.approx(0.7)
     assert values[8] == pytest.approx(0.3)
@@ -34,11 +31,24 @@ def test_a_seasonal_forecast_peaks_in_its_peak_month_and_troughs_six_months_late
 
 
 def test_a_seasonal_forecast_must_stay_within_zero_and_one():
-    problems = check_forecast_parameters(
+    problems = Forecast(
         kind="seasonal", seasonal_base=Decimal("0.8"), seasonal_amplitude=Decimal("0.3"), seasonal_peak_month=1
-    )
+    ).problems()
     assert [p.field for p in problems] == ["forecast_seasonal_amplitude"]
     assert "0.5 to 1.1" in problems[0].message
+
+
+def test_a_change_of_kind_writes_only_that_kinds_parameters():
+    ramp = Forecast(kind="ramp", flat=Decimal("0.9"), ramp_from=Decimal("0.2"), ramp_to=Decimal("0.6"))
+    assert ramp.model_fields() == {
+        "forecast_kind": "ramp",
+        "forecast_ramp_from_utilization": Decimal("0.2"),
+        "forecast_ramp_to_utilization": Decimal("0.6"),
+    }
+    assert Forecast(kind="pasted", pasted=(0.5, 0.6)).model_fields() == {
+        "forecast_kind": "pasted",
+        "forecast_pasted_utilization": [0.5, 0.6],
+    }
 
 
 @pytest.mark.parametrize(("text", "expected"), [("55%", "0.55"), ("55 %", "0.55"), ("0.55", "0.55"), ("0,55", "0.55")])

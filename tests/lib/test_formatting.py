@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from tco.presentation import (
+from lib.formatting import (
     format_money,
     format_money_compact,
     format_month,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tco.presentation import currency_prefix, round_half_up
+from lib.formatting import currency_prefix, round_half_up
 
 # Okabe-Ito colours (distinguishable with the common colour-vision deficiencies); the kind is also always
 # written in the legend or label, and lines differ by dash, so colour is never the only carrier.

@@ -1,4 +1,7 @@
-"""Template filters that format exactly like tco.presentation: ``{% load money %}{{ row.npv|money:currency }}``."""
+"""Template filters that format exactly like lib.formatting: ``{% load money %}{{ price|money_cents:currency }}``.
+
+Templates format numbers with these filters (the results tables, the cards, the Market); charts, exports and
+sentences built in Python use the same ``lib.formatting`` functions. Only filters a template uses are kept."""
 
 from __future__ import annotations
 
@@ -6,14 +9,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from tco.presentation import (
-    DASH,
-    format_money,
-    format_money_compact,
-    format_pct,
-    format_signed_money,
-    format_unit_money,
-)
+from lib.formatting import DASH, format_money, format_pct, format_signed_money, format_unit_money
 
 register = template.Library()
 
@@ -47,12 +43,6 @@ def money_cents(value: object, currency: str = "USD") -> str:
 def unit_money(value: object, currency: str = "USD") -> str:
     """Per-unit costs: cents, or two significant figures below ten cents ("$0.00016")."""
     return format_unit_money(_number(value), currency or "USD")
-
-
-@register.filter
-def compact_money(value: object, currency: str = "USD") -> str:
-    """Sentences and cards: "$107k", "$1.23M"."""
-    return format_money_compact(_number(value), currency or "USD")
 
 
 @register.filter

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, Subquery
 
-from pricing.selectors import latest_prices
 from tco.models import RunStatus, Scenario, ScenarioOption, ScenarioRun, SecondaryDiligenceItem
 
 
@@ -56,19 +55,3 @@ def scenarios_with_latest_results(limit: int | None = None) -> list[tuple[Scenar
     ids = [s.latest_done_id for s in scenarios if s.latest_done_id]
     runs = ScenarioRun.objects.in_bulk(ids) if ids else {}
     return [(s, runs.get(s.latest_done_id)) for s in scenarios]
-
-
-def market_prices(
-    *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25
-) -> QuerySet:
-    """Latest observation per offering for the price picker, cheapest first, filtered by the search."""
-    rows = latest_prices()
-    if gpu:
-        rows = rows.filter(gpu_model__name__icontains=gpu)
-    if provider:
-        rows = rows.filter(provider__name__icontains=provider)
-    if term:
-        rows = rows.filter(pricing_term=term)
-    if currency:
-        rows = rows.filter(currency=currency)
-    return rows.select_related("snapshot")[:limit]

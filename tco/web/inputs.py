@@ -12,7 +12,13 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from tco.documents import FieldProblem, to_decimal
+from tco.engine.catalogue import OPTION_FIELD, fields_of_type
 from tco.engine.fields import shorten
+from tco.models.scenario import (
+    REQUIRED_SCENARIO_FIELDS,
+    SCENARIO_EDITABLE_FIELDS,
+    SCENARIO_INTEGER_FIELDS,
+)
 
 
 @dataclass(frozen=True)
@@ -24,31 +30,10 @@ class InputError(ValueError):
         return self.message
 
 
-# Fields entered as an annual fraction or share: "8%" is accepted and means 0.08.
-PERCENT_FIELDS = frozenset(
-    {
-        "discount_rate",
-        "cost_of_capital",
-        "price_change_per_year",
-        "acceptance_rate",
-        "workload_acceptance_rate",
-    }
-)
-SCENARIO_TEXT_FIELDS = frozenset({"name", "currency"})
-SCENARIO_INTEGER_FIELDS = frozenset({"horizon_months", "fleet_gpus"})
-SCENARIO_DECIMAL_FIELDS = frozenset(
-    {
-        "discount_rate",
-        "burst_price_per_gpu_hour",
-        "workload_tokens_per_second_per_gpu",
-        "workload_output_tokens_per_response",
-        "workload_input_tokens_per_response",
-        "workload_acceptance_rate",
-    }
-)
-SCENARIO_EDITABLE_FIELDS = SCENARIO_TEXT_FIELDS | SCENARIO_INTEGER_FIELDS | SCENARIO_DECIMAL_FIELDS
-REQUIRED_SCENARIO_FIELDS = frozenset({"name", "horizon_months", "fleet_gpus", "discount_rate"})
-OPTION_INTEGER_FIELDS = frozenset({"gpu_count", "committed_gpus"})
+# Fields entered as an annual fraction or share: "8%" is accepted and means 0.08 (the catalogue's rates).
+PERCENT_FIELDS = fields_of_type("rate") | {"discount_rate", "workload_acceptance_rate"}
+OPTION_INTEGER_FIELDS = fields_of_type("count")
+CHOICE_FIELDS = fields_of_type("choice")
 
 _PLAIN = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
@@ -146,10 +131,12 @@ def parse_option_field(field: str, text: str, *, allowed: tuple[str, ...]) -> An
         return _parse_name(text, "option")
     if field not in allowed:
         raise InputError(field, f"{field} is not an input of this kind of option")
-    if field == "billing":
+    if field in CHOICE_FIELDS:
         value = text.strip()
-        if value not in ("", "on_demand", "committed"):
-            raise InputError(field, f"{shorten(value)!r}: choose on demand or committed")
+        choices = OPTION_FIELD[field].choices
+        if value and value not in dict(choices):
+            words = " or ".join(label.lower() for _, label in choices)
+            raise InputError(field, f"{shorten(value)!r}: choose {words}")
         return value
     if field in OPTION_INTEGER_FIELDS:
         return parse_integer(field, text)

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 
-from tco.charts import build_figures, with_map_rental
-from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate
 from tco.models import (
     BRIEF_QUESTIONS,
     DecisionAction,
     DecisionLink,
     DecisionRecord,
-    RunStatus,
     Scenario,
     ScenarioBrief,
-    ScenarioRun,
 )
 
 # secrets.token_urlsafe(32): 32 random bytes in unpadded URL-safe base64 are exactly 43 characters.
@@ -39,49 +34,6 @@ def active_link_for_token(token: str) -> DecisionLink | None:
 def live_links(scenario: Scenario):
     """The scenario's links that still open (neither revoked nor expired), newest first."""
     return scenario.decision_links.live()
-
-
-class NotEvaluable(Exception):
-    """The scenario's inputs cannot be evaluated right now; the message lists every problem."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        listed = "; ".join(f"{problem.path or 'scenario'}: {problem.message}" for problem in problems)
-        super().__init__(f"The scenario cannot be evaluated until its inputs are fixed ({listed}).")
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """A document with its result (and figures), from a finished run or computed on the spot."""
-
-    document: dict
-    result: dict
-    figures: dict | None
-    engine_version: str
-    run_id: int | None
-
-
-def current_evaluation(scenario: Scenario, *, with_figures: bool, map_rental: str = "") -> Evaluation:
-    """The numbers for the scenario's current inputs.
-
-    The latest finished run is reused when it was computed from exactly today's document; otherwise (edits not
-    yet evaluated, a job still queued) the engine runs here, synchronously, so nobody shares or exports numbers
-    that belong to other inputs. Raises NotEvaluable when the engine refuses the inputs. Writes nothing.
-    ``map_rental`` picks the rental the break-even map varies (default: the first on-demand rental).
-    """
-    document = scenario.to_document()
-    run = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()
-    if run is not None and run.document == document and run.result and (run.figures or not with_figures):
-        figures = with_map_rental(document, run.result, run.figures, map_rental) if with_figures else run.figures
-        return Evaluation(document, run.result, figures, run.engine_version or ENGINE_VERSION, run.pk)
-    try:
-        result = evaluate(document)
-    except ScenarioError as error:
-        raise NotEvaluable(list(error.problems)) from None
-    figures = None
-    if with_figures:
-        figures = build_figures(document, result, map_rental=map_rental)
-    return Evaluation(document, result, figures, ENGINE_VERSION, None)
 
 
 def brief_for(scenario: Scenario) -> ScenarioBrief:

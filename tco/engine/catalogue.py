@@ -1,0 +1,362 @@
+"""The option-field catalogue: every input an option carries, with every fact about it, once (DESIGN 5.1).
+
+One ``OptionField`` per field, in document order: the kinds it applies to, its value type (money / rate / count /
+number / choice), how the engine reads and bounds it (``check``, whose ``default`` applies when it is omitted), the
+default in words, the form label, help text and placeholder, and the export label and unit. Everything else derives
+from it: the engine's per-kind tables below (``numbers_for_kind``, ``allowed_option_fields``, ``OVERRIDES``), the
+model's fields (``tco.models.fields.option_model_field``), the editor's inputs (``tco.web.fields``) and the inputs
+table of the exports (``tco.exports.inputs``). Adding an input is one entry here, its math, and the model field
+with its migration.
+
+Framework-free like the rest of the engine. The entry is a small frozen dataclass so that later facts (a
+low/likely/high range for a Monte Carlo analysis, a currency) are one more attribute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .fields import NumberField, count_field, money_field, rate_field
+from .kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
+
+VALUE_TYPES = ("money", "rate", "count", "number", "choice")
+BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
+RATE_HELP = "A fraction: 0.08 or 8%."
+
+THROUGHPUT_OVERRIDE = NumberField("Throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU")
+ACCEPTANCE_OVERRIDE = NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)")
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One option input. ``label`` is the form's (the form adds ", <currency>" to money); ``export_label`` and
+    ``unit`` ("{c}" stands for the currency) are the inputs table's; ``check`` is None only for a choice."""
+
+    name: str
+    kinds: tuple[str, ...]
+    value_type: str
+    label: str
+    export_label: str
+    unit: str = ""
+    check: NumberField | None = None
+    default_text: str | None = None
+    help: str = ""
+    placeholder: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+    overrides_workload: bool = False
+
+    def __post_init__(self) -> None:
+        if self.value_type not in VALUE_TYPES:
+            raise ValueError(f"{self.name}: value type {self.value_type!r} is not one of {', '.join(VALUE_TYPES)}")
+        if (self.check is None) != (self.value_type == "choice"):
+            raise ValueError(f"{self.name}: a number needs a check, a choice has none")
+
+    @property
+    def default(self) -> float | None:
+        """The engine's value when the field is omitted (None: required, or derived from another input)."""
+        return self.check.default if self.check else None
+
+    @property
+    def is_integer(self) -> bool:
+        return self.value_type == "count"
+
+
+_OWNED = OWNED_KINDS
+_RENTAL = RENTAL_KINDS
+_HARDWARE = OWNED_KINDS + RENTAL_KINDS
+
+OPTION_FIELDS: tuple[OptionField, ...] = (
+    # Owned and secondary hardware.
+    OptionField(
+        "gpu_count",
+        _OWNED,
+        "count",
+        label="GPUs",
+        export_label="GPUs",
+        unit="GPUs",
+        check=count_field("GPU count"),
+        default_text="the fleet size",
+        help="Blank: the fleet size.",
+        placeholder="fleet size",
+    ),
+    OptionField(
+        "capex",
+        _OWNED,
+        "money",
+        label="capex",
+        export_label="capex",
+        unit="{c}",
+        check=money_field("Capex", required=True),
+        help="Purchase price of the hardware, paid in month 1.",
+    ),
+    OptionField(
+        "residual_value",
+        _OWNED,
+        "money",
+        label="residual value",
+        export_label="residual value",
+        unit="{c}",
+        check=money_field("Residual value"),
+        default_text="0",
+        help="Expected resale value at the end of its life.",
+        placeholder="0",
+    ),
+    OptionField(
+        "useful_life_years",
+        _OWNED,
+        "number",
+        label="useful life (years)",
+        export_label="useful life",
+        unit="years",
+        check=NumberField("Useful life", lo=0.0, hi=50.0, lo_open=True, unit="years", required=True),
+    ),
+    OptionField(
+        "cost_of_capital",
+        _OWNED,
+        "rate",
+        label="cost of capital (per year)",
+        export_label="cost of capital",
+        unit="fraction per year",
+        check=rate_field("Cost of capital", default=0.0),
+        default_text="0",
+        placeholder="0",
+    ),
+    OptionField(
+        "power_kw",
+        _OWNED,
+        "number",
+        label="power at full load (kW)",
+        export_label="power at full load",
+        unit="kW",
+        check=NumberField("Maximum power", lo=0.0, unit="kW", required=True),
+    ),
+    OptionField(
+        "idle_power_kw",
+        _OWNED,
+        "number",
+        label="idle power (kW)",
+        export_label="idle power",
+        unit="kW",
+        check=NumberField("Idle power", lo=0.0, unit="kW"),
+        default_text="same as full load",
+        help="Blank: same as full load.",
+        placeholder="same as full load",
+    ),
+    OptionField(
+        "pue",
+        _OWNED,
+        "number",
+        label="PUE",
+        export_label="PUE",
+        unit="ratio",
+        check=NumberField("PUE", lo=1.0, hi=3.0, default=1.0),
+        default_text="1",
+        help="Facility power ÷ IT power; blank = 1.",
+        placeholder="1",
+    ),
+    OptionField(
+        "electricity_per_kwh",
+        _OWNED,
+        "money",
+        label="electricity (per kWh)",
+        export_label="electricity",
+        unit="{c} per kWh",
+        check=money_field("Electricity price per kWh", required=True),
+    ),
+    OptionField(
+        "facility_per_year",
+        _OWNED,
+        "money",
+        label="facility / colocation (per year)",
+        export_label="facility / colocation",
+        unit="{c} per year",
+        check=money_field("Facility cost per year"),
+        default_text="0",
+        placeholder="0",
+    ),
+    OptionField(
+        "network_per_year",
+        _OWNED,
+        "money",
+        label="network (per year)",
+        export_label="network",
+        unit="{c} per year",
+        check=money_field("Network cost per year"),
+        default_text="0",
+        placeholder="0",
+    ),
+    OptionField(
+        "software_per_year",
+        _OWNED,
+        "money",
+        label="software (per year)",
+        export_label="software",
+        unit="{c} per year",
+        check=money_field("Software cost per year"),
+        default_text="0",
+        placeholder="0",
+    ),
+    OptionField(
+        "support_per_year",
+        _OWNED,
+        "money",
+        label="support (per year)",
+        export_label="support",
+        unit="{c} per year",
+        check=money_field("Support cost per year"),
+        default_text="0",
+        placeholder="0",
+    ),
+    OptionField(
+        "operations_per_year",
+        _OWNED,
+        "money",
+        label="operations staff (per year)",
+        export_label="operations staff",
+        unit="{c} per year",
+        check=money_field("Operations cost per year"),
+        default_text="0",
+        placeholder="0",
+    ),
+    # Rentals (hyperscaler, neocloud, marketplace).
+    OptionField(
+        "price_per_gpu_hour",
+        _RENTAL,
+        "money",
+        label="price (per GPU-hour)",
+        export_label="price",
+        unit="{c} per GPU-hour",
+        check=money_field("Price per GPU-hour", required=True),
+    ),
+    OptionField(
+        "billing",
+        _RENTAL,
+        "choice",
+        label="billing",
+        export_label="billing",
+        unit="",
+        check=None,
+        default_text="on demand",
+        help="Blank: on demand.",
+        placeholder="on demand",
+        choices=tuple(BILLING_LABELS.items()),
+    ),
+    OptionField(
+        "committed_gpus",
+        _RENTAL,
+        "count",
+        label="committed GPUs",
+        export_label="committed GPUs",
+        unit="GPUs",
+        check=count_field("Committed GPUs"),
+        default_text="the fleet size",
+        placeholder="fleet size",
+    ),
+    # Managed model API.
+    OptionField(
+        "price_per_million_input_tokens",
+        API_KINDS,
+        "money",
+        label="price per million input tokens",
+        export_label="price per million input tokens",
+        unit="{c}",
+        check=money_field("Price per million input tokens", required=True),
+    ),
+    OptionField(
+        "price_per_million_output_tokens",
+        API_KINDS,
+        "money",
+        label="price per million output tokens",
+        export_label="price per million output tokens",
+        unit="{c}",
+        check=money_field("Price per million output tokens", required=True),
+    ),
+    # Rentals and the API.
+    OptionField(
+        "extras_per_year",
+        _RENTAL + API_KINDS,
+        "money",
+        label="extras (per year)",
+        export_label="extras (storage, egress, support)",
+        unit="{c} per year",
+        check=money_field("Extras per year"),
+        default_text="0",
+        help="Storage, egress, support plans.",
+        placeholder="0",
+    ),
+    OptionField(
+        "price_change_per_year",
+        _RENTAL,
+        "rate",
+        label="price change (per year)",
+        export_label="price change",
+        unit="fraction per year",
+        check=NumberField(
+            "Price change per year", lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0
+        ),
+        default_text="0",
+        help="-0.10 = prices fall 10 % a year.",
+        placeholder="0",
+    ),
+    # Any option may override the workload's throughput (hardware) and acceptance (all).
+    OptionField(
+        "tokens_per_second_per_gpu",
+        _HARDWARE,
+        "number",
+        label="output tokens per second per GPU",
+        export_label="output tokens per second per GPU",
+        unit="tokens/s",
+        check=THROUGHPUT_OVERRIDE,
+        default_text="the workload's",
+        help="Blank: the workload's.",
+        placeholder="workload's",
+        overrides_workload=True,
+    ),
+    OptionField(
+        "acceptance_rate",
+        KINDS,
+        "rate",
+        label="acceptance rate",
+        export_label="acceptance rate",
+        unit="fraction",
+        check=ACCEPTANCE_OVERRIDE,
+        default_text="the workload's",
+        help="Blank: the workload's.",
+        placeholder="workload's",
+        overrides_workload=True,
+    ),
+)
+
+OPTION_FIELD = {entry.name: entry for entry in OPTION_FIELDS}
+assert tuple(value for value, _ in OPTION_FIELD["billing"].choices) == BILLINGS
+
+# Non-input option fields besides name and kind: where a picked Market price came from.
+PRICE_SOURCE_KINDS = RENTAL_KINDS + API_KINDS
+PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed_on", "source_url")
+PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")
+
+OVERRIDES = tuple(entry.name for entry in OPTION_FIELDS if entry.overrides_workload)
+
+
+def option_fields(kind: str) -> tuple[OptionField, ...]:
+    """The inputs of an option of ``kind``, in document order (none for an unknown kind)."""
+    return tuple(entry for entry in OPTION_FIELDS if kind in entry.kinds)
+
+
+def fields_for_kind(kind: str) -> tuple[str, ...]:
+    return tuple(entry.name for entry in option_fields(kind))
+
+
+def fields_of_type(*value_types: str) -> frozenset[str]:
+    return frozenset(entry.name for entry in OPTION_FIELDS if entry.value_type in value_types)
+
+
+def numbers_for_kind(kind: str) -> dict[str, NumberField]:
+    """The numeric fields an option of ``kind`` may carry, with their checks."""
+    return {entry.name: entry.check for entry in option_fields(kind) if entry.check is not None}
+
+
+def allowed_option_fields(kind: str) -> tuple[str, ...]:
+    choices = tuple(entry.name for entry in option_fields(kind) if entry.check is None)
+    source = ("price_source",) if kind in PRICE_SOURCE_KINDS else ()
+    return ("name", "kind", *numbers_for_kind(kind), *choices, *source)

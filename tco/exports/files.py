@@ -1,0 +1,95 @@
+"""Export tables as files: CSV text, an Excel workbook, and a safe file name."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from tco.exports.tables import (
+    Table,
+    break_even_table,
+    cell,
+    inputs_table,
+    monthly_table,
+    option_table,
+    prices_table,
+)
+
+CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+# Excel number formats by column style.
+FORMATS = {"money": "#,##0.00", "unit_money": "#,##0.00####", "fraction": "0.0%", "number": "#,##0.##", "int": "0"}
+
+
+def csv_text(table: Table) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([cell(header) for header in table.headers])
+    for row in table.rows:
+        writer.writerow(["" if (value := cell(item)) is None else _csv_number(value) for item in row])
+    return out.getvalue()
+
+
+def _csv_number(value: Any) -> Any:
+    """Floats as their shortest exact text (repr), so a re-read gives the engine's value back."""
+    return repr(value) if isinstance(value, float) else value
+
+
+def workbook(sheets: list[tuple[str, Table]]) -> bytes:
+    """An .xlsx file with one sheet per table: bold frozen header, number formats by column, sensible widths."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+
+    book = Workbook()
+    book.remove(book.active)
+    for title, table in sheets:
+        sheet = book.create_sheet(title=title[:31])
+        sheet.append([cell(header) for header in table.headers])
+        for header_cell in sheet[1]:
+            header_cell.font = Font(bold=True)
+            header_cell.alignment = Alignment(wrap_text=True, vertical="top")
+        for row in table.rows:
+            sheet.append([cell(item) for item in row])
+        sheet.freeze_panes = "A2"
+        for index, header in enumerate(table.headers, start=1):
+            style = table.styles[index - 1] if index - 1 < len(table.styles) else "text"
+            letter = get_column_letter(index)
+            if style in FORMATS:
+                for (data_cell,) in sheet.iter_rows(min_row=2, min_col=index, max_col=index):
+                    if isinstance(data_cell.value, int | float):
+                        data_cell.number_format = FORMATS[style]
+            longest = max(
+                [len(str(header))]
+                + [len(str(row[index - 1])) for row in table.rows[:200] if row[index - 1] is not None]
+            )
+            sheet.column_dimensions[letter].width = min(max(10, longest + 2), 48 if style == "text" else 22)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def results_workbook(
+    document: dict, result: dict, *, prices: list[dict] | None = None, brief: Table | None = None
+) -> bytes:
+    """Results, break-even, monthly cost and inputs sheets; a decision adds its prices and brief."""
+    sheets = []
+    if brief is not None:
+        sheets.append(("Decision brief", brief))
+    sheets += [
+        ("Results", option_table(result)),
+        ("Break-even", break_even_table(result)),
+        ("Monthly cost", monthly_table(document, result)),
+        ("Inputs", inputs_table(document)),
+    ]
+    if prices is not None:
+        sheets.append(("Prices", prices_table(prices)))
+    return workbook(sheets)
+
+
+def export_filename(name: str, suffix: str) -> str:
+    """A file name safe in a Content-Disposition header: letters, digits, - and _ only."""
+    stem = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in name)
+    stem = "-".join(part for part in stem.split("-") if part)[:60] or "scenario"
+    return f"{stem}-{suffix}"

@@ -1,0 +1,152 @@
+"""The export tables: results per option, break-even, monthly cost, inputs, prices and a decision's brief.
+
+Numbers stay numbers, unrounded (the engine's values), with their unit in the column header; ``cell`` neutralises
+text a spreadsheet would run as a formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pricing.export import neutralise
+from tco.exports.inputs import input_rows
+
+
+@dataclass
+class Table:
+    """A header row, data rows and (for Excel) a style per column: money, unit_money, fraction, number, int, text."""
+
+    headers: list[str]
+    rows: list[list[Any]]
+    styles: list[str] = field(default_factory=list)
+
+
+def cell(value: Any) -> Any:
+    """Numbers stay numbers; text is neutralised; None is an empty cell."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return value
+    return neutralise(str(value))
+
+
+def option_table(result: dict) -> Table:
+    """One row per option: the engine's per-option results."""
+    c = result.get("currency", "USD")
+    months = result["horizon_months"]
+    columns = [
+        ("option", "name", "text"),
+        ("kind", "kind", "text"),
+        (f"annual cost ({c})", "annual_cost", "money"),
+        (f"cost per busy GPU-hour ({c})", "cost_per_gpu_hour", "unit_money"),
+        (f"cost per accepted response ({c})", "cost_per_accepted_response", "unit_money"),
+        (f"cost per million accepted tokens ({c})", "cost_per_million_accepted_tokens", "unit_money"),
+        (f"total cost over {months} months ({c})", "total_cost", "money"),
+        (f"NPV ({c})", "npv", "money"),
+        (f"resale value at horizon ({c})", "resale_value", "money"),
+        (f"capital charge per year ({c})", "capital_charge_per_year", "money"),
+        ("mean own utilization (fraction)", "mean_own_utilization", "fraction"),
+        ("overflow over horizon (GPU-hours)", "overflow_gpu_hours", "number"),
+    ]
+    rows = [
+        [option.get(key) for _, key, _ in columns] + [option["name"] == result["cheapest"]]
+        for option in result["options"]
+    ]
+    return Table(
+        headers=[header for header, _, _ in columns] + ["cheapest by NPV"],
+        rows=rows,
+        styles=[style for _, _, style in columns] + ["text"],
+    )
+
+
+def break_even_table(result: dict) -> Table:
+    return Table(
+        headers=["owned option", "rental option", "break-even utilization (fraction)", "crossover month"],
+        rows=[
+            [pair["owned"], pair["rental"], pair["utilization"], pair["crossover_month"]]
+            for pair in result["break_even"]
+        ],
+        styles=["text", "text", "fraction", "int"],
+    )
+
+
+def monthly_table(document: dict, result: dict) -> Table:
+    """One row per month: the forecast, each option's cash cost that month, then each option's cumulative cost."""
+    c = result.get("currency", "USD")
+    months = result["horizon_months"]
+    utilization = list(document["utilization"])
+    if len(utilization) == 1:
+        utilization = utilization * months
+    options = result["options"]
+    headers = ["month", "utilization (fraction)"]
+    headers += [f"{option['name']}: cost in month ({c})" for option in options]
+    headers += [f"{option['name']}: cumulative cost ({c})" for option in options]
+    rows = []
+    for index in range(months):
+        row: list[Any] = [index + 1, utilization[index]]
+        row += [option["monthly_cost"][index] for option in options]
+        row += [option["cumulative_cost"][index] for option in options]
+        rows.append(row)
+    return Table(headers=headers, rows=rows, styles=["int", "fraction"] + ["money"] * (2 * len(options)))
+
+
+def inputs_table(document: dict) -> Table:
+    """Every input of the document, one per row, with the option it belongs to and its unit."""
+    rows = [[row["applies_to"], row["kind"], row["label"], row["value"], row["unit"]] for row in input_rows(document)]
+    return Table(headers=["applies to", "kind", "input", "value", "unit"], rows=rows, styles=["text"] * 5)
+
+
+def prices_table(prices: list[dict]) -> Table:
+    """The prices a decision rests on, with provider, as-of date and source."""
+    currency = prices[0]["currency"] if prices else "USD"
+    headers = [
+        "option",
+        "kind",
+        f"price ({currency})",
+        "per",
+        "origin",
+        "provider",
+        "offering",
+        "GPU model",
+        "region",
+        "pricing term",
+        "as of",
+        "source URL",
+    ]
+    keys = ["option", "kind", "price", "quantity", "origin", "provider", "offering", "gpu_model", "region"]
+    rows = [
+        [entry.get(key) for key in keys]
+        + [entry.get("pricing_term"), entry.get("observed_on"), entry.get("source_url")]
+        for entry in prices
+    ]
+    return Table(headers=headers, rows=rows, styles=["text", "text", "unit_money"] + ["text"] * 9)
+
+
+def brief_table(data: dict, content_hash: str) -> Table:
+    """A frozen decision in words: the question, the decision, the seven answers, and how to verify the numbers."""
+    decision = data["decision"]
+    brief = data["brief"]
+    rows: list[list[Any]] = [
+        ["scenario", data["scenario"]["name"]],
+        ["question", brief["question"]],
+        ["decision status", decision["status"]],
+    ]
+    if decision["status"] != "open":
+        rows += [
+            ["decided option" if decision["status"] == "decided" else "previously decided option", decision["option"]],
+            ["rationale" if decision["status"] == "decided" else "reason for re-opening", decision["rationale"]],
+            ["recorded by", decision["by"]],
+            ["recorded at", decision["at"]],
+        ]
+    rows.append(["workload brief", brief["workload_brief"] or "open"])
+    rows += [[question["label"], question["answer"] or "open"] for question in brief["questions"]]
+    rows += [
+        ["frozen at", data["frozen_at"]],
+        ["scenario version", data["scenario"]["version"]],
+        ["engine version", data["engine_version"]],
+        ["content hash (SHA-256)", content_hash],
+    ]
+    return Table(headers=["item", "value"], rows=rows, styles=["text", "text"])

@@ -1,0 +1,31 @@
+"""File downloads: the scenario's and a decision link's numbers as CSV, Excel or the frozen JSON."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+
+from tco import exports
+
+
+def download(content: str | bytes, filename: str, content_type: str) -> HttpResponse:
+    """``content`` as an attachment named ``filename``."""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def export_response(document: dict, result: dict, name: str, what: str, **extra) -> HttpResponse:
+    """One of the exports (``options.csv``, ``monthly.csv``, ``results.xlsx``) of a document and its result."""
+    if what == "options.csv":
+        return download(
+            exports.csv_text(exports.option_table(result)),
+            exports.export_filename(name, what),
+            exports.CSV_CONTENT_TYPE,
+        )
+    if what == "monthly.csv":
+        table = exports.monthly_table(document, result)
+        return download(exports.csv_text(table), exports.export_filename(name, what), exports.CSV_CONTENT_TYPE)
+    if what == "results.xlsx":
+        content = exports.results_workbook(document, result, **extra)
+        return download(content, exports.export_filename(name, what), exports.XLSX_CONTENT_TYPE)
+    raise Http404("No such export.")
