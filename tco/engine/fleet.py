@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from .constants import HOURS_PER_YEAR, OWNED_KINDS
+from .constants import HOURS_PER_YEAR
 from .errors import Problem, ScenarioError
 from .fields import NumberField, check_number, describe
-from .flows import is_on_demand_rental
+from .kinds import OWNED_KINDS, is_on_demand_rental
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
 from .validation import validate
 

@@ -59,7 +59,7 @@ def sweep(
     chunk = max(1, CHUNK_ELEMENTS // (len(x_values) * horizon))
     npv_rows = []
     for start in range(0, len(y_values), chunk):
-        variant = _variant(doc, derived, [(x_path, columns), (y_path, rows[start : start + chunk])])
+        variant = with_assignments(doc, derived, [(x_path, columns), (y_path, rows[start : start + chunk])])
         npv_rows.append(_npvs(variant, (min(chunk, len(y_values) - start), len(x_values))))
     npvs = np.concatenate(npv_rows, axis=1)  # (options, rows, columns)
     return {
@@ -133,7 +133,9 @@ def _field_spec(axis: str, path: Any, doc: Mapping[str, Any], problems: list[Pro
     return None
 
 
-def _variant(doc: Mapping[str, Any], derived: frozenset[str], assignments: list[tuple[str, Any]]) -> dict[str, Any]:
+def with_assignments(
+    doc: Mapping[str, Any], derived: frozenset[str], assignments: list[tuple[str, Any]]
+) -> dict[str, Any]:
     """A shallow copy of ``doc`` with each path set to an array (and its derived defaults with it)."""
     variant = {**doc, "options": [dict(option) for option in doc["options"]]}
     if doc.get("workload") is not None:
@@ -172,7 +174,7 @@ def _check_grid(
     doc: Mapping[str, Any], derived: frozenset[str], x_path: str, columns: np.ndarray, y_path: str, rows: np.ndarray
 ) -> None:
     """Rules that tie two fields together, checked in every cell."""
-    variant = _variant(doc, derived, [(x_path, columns[..., 0]), (y_path, rows[..., 0])])
+    variant = with_assignments(doc, derived, [(x_path, columns[..., 0]), (y_path, rows[..., 0])])
     problems = []
     for i, option in enumerate(variant["options"]):
         if option["kind"] not in OWNED_KINDS:

@@ -20,15 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from .constants import OWNED_KINDS
+from .catalogue import OVERRIDES, numbers_for_kind
 from .demand import expand_utilization
-from .errors import Problem
-from .fields import OVERRIDES, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, NumberField, numbers_for_kind
+from .errors import OPTION_PATH, Problem
+from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, NumberField
 from .flows import option_flows
+from .kinds import OWNED_KINDS
 from .model import build_context
-from .sweep import _variant
+from .sweep import with_assignments
 
-OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")
 WORKLOAD_PATH = re.compile(r"workload\.(\w+)")
 TOP_PATHS = ("discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
 # Fields that must stay ordered within an owned option: (the smaller, the larger, what the user is told).
@@ -119,7 +119,7 @@ def npvs(doc: Mapping[str, Any], derived: frozenset[str], values: Mapping[str, A
         ((path, value) for path, value in values.items() if path != "utilization"),
         key=lambda item: not _is_default_source(item[0]),
     )
-    variant = _variant(doc, derived, assignments)
+    variant = with_assignments(doc, derived, assignments)
     months = scaled_forecast(doc, values["utilization"]) if "utilization" in values else doc["utilization"]
     if isinstance(months, list):
         months = np.array(expand_utilization(months, doc["horizon_months"]))
