@@ -6,7 +6,16 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_str, redis_url, sqlite_database
+from config.env import (
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    https_origins,
+    redis_url,
+    sqlite_database,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -132,6 +141,18 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
+
+# Behind an HTTPS load balancer (README, Configuration). All opt-in: `make run` and the tests speak plain http.
+CSRF_TRUSTED_ORIGINS = https_origins("DJANGO_CSRF_TRUSTED_ORIGINS")
+# Trust the proxy's X-Forwarded-Proto only when a proxy that sets (and strips client copies of) it is in front.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER") else None
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES")
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD")
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT")
+# The load balancer probes these over plain http inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
 LOGGING = {
     "version": 1,
