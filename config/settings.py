@@ -43,7 +43,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -142,6 +144,33 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
+# Only the app's own scripts (static/: vendored plotly.js, django-htmx's htmx, static/js/); no inline script or
+# handler attributes (json_script blocks are data, not executed). Styles need 'unsafe-inline': plotly.js injects
+# its stylesheet as a <style> element (a style-src-elem violation without it; tests/browser checks for none).
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+PERMISSIONS_POLICY_DENIED = [
+    "accelerometer",
+    "camera",
+    "display-capture",
+    "geolocation",
+    "gyroscope",
+    "magnetometer",
+    "microphone",
+    "payment",
+    "usb",
+]
+
 # Behind an HTTPS load balancer (README, Configuration). All opt-in: `make run` and the tests speak plain http.
 CSRF_TRUSTED_ORIGINS = https_origins("DJANGO_CSRF_TRUSTED_ORIGINS")
 # Trust the proxy's X-Forwarded-Proto only when a proxy that sets (and strips client copies of) it is in front.
@@ -159,5 +188,15 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING") or "WARNING"},
+    # One JSON line per request (config.middleware.RequestLogMiddleware); DJANGO_REQUEST_LOG=0 silences them.
+    "loggers": {
+        "config.requests": {
+            "handlers": ["console"],
+            "level": "INFO" if env_bool("DJANGO_REQUEST_LOG", True) else "WARNING",
+            "propagate": False,
+        },
+        # Failed logins, throttled logins and admin changes (config/audit.py).
+        "config.audit": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
