@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "simple_history",
+    "config.apps.SiteConfig",
     "pricing",
     "tco",
 ]
@@ -57,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "config.audit.AdminAuditMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -87,6 +89,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "config.login_throttle.LoginThrottleBackend",  # refuses while an account or address is throttled
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed sign-ins allowed per account and per client address in each window (config/login_throttle.py).
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 20, minimum=1)
+LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 15 * 60, minimum=1)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tco:home"
 LOGOUT_REDIRECT_URL = "login"
