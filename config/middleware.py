@@ -11,7 +11,10 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
 from django.utils.functional import SimpleLazyObject, empty
+
+from config.roles import is_reader
 
 
 class RejectNulCharactersMiddleware:
@@ -107,3 +110,24 @@ class SecurityHeadersMiddleware:
         for header, value in self.headers.items():
             response.headers.setdefault(header, value)
         return response
+
+
+class NoRoleMiddleware:
+    """A signed-in user in neither `viewers` nor `editors` (config/roles.py) sees one page, asking for access,
+    wherever they go: only public views (login, probes, decision links) and logging out stay open to them."""
+
+    OPEN_TO_EVERYONE = {"logout", "admin:logout"}
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func: Callable, view_args, view_kwargs) -> HttpResponse | None:
+        user = request.user
+        if not user.is_authenticated or is_reader(user):
+            return None
+        if not getattr(view_func, "login_required", True) or request.resolver_match.view_name in self.OPEN_TO_EVERYONE:
+            return None
+        return render(request, "no_role.html", status=403)
