@@ -50,6 +50,18 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return items
 
 
+def https_origins(name: str) -> list[str]:
+    """Comma-separated origins such as `https://costs.example.com` (scheme and host, no path); none when unset."""
+    origins = env_list(name, [])
+    for origin in origins:
+        parsed = urlparse(origin)
+        if parsed.scheme not in {"https", "http"} or not parsed.netloc or parsed.path not in {"", "/"}:
+            raise ImproperlyConfigured(
+                f"{name} has {origin!r}; give origins as scheme://host[:port], e.g. https://costs.example.com."
+            )
+    return [origin.rstrip("/") for origin in origins]
+
+
 def database_from_url(url: str) -> dict:
     """A Django DATABASES entry for a postgres:// or sqlite:// URL."""
     parsed = urlparse(url)

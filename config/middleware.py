@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import logging
+import re
+import time
+import uuid
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
+from django.utils.functional import SimpleLazyObject, empty
+
+from config.roles import is_reader
 
 
 class RejectNulCharactersMiddleware:
@@ -26,3 +36,98 @@ class RejectNulCharactersMiddleware:
                         f"The field {field!r} contains a NUL (0x00) character; remove it and try again."
                     )
         return self.get_response(request)
+
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
+request_logger = logging.getLogger("config.requests")
+
+
+def _request_id(request: HttpRequest) -> str:
+    """The load balancer's id when it sent a sane one (so its logs and ours join), else a new one."""
+    incoming = request.headers.get(REQUEST_ID_HEADER, "")
+    return incoming if _SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    """The signed-in user's id if the request already loaded the user (logging never costs a session query)."""
+    user = getattr(request, "user", None)
+    if isinstance(user, SimpleLazyObject):
+        if user._wrapped is empty:
+            return None
+        user = user._wrapped
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _logged_path(request: HttpRequest) -> str:
+    """The path with secrets in it masked: a URL argument named `token` (decision links) is a credential."""
+    match = request.resolver_match
+    token = match.kwargs.get("token") if match else None
+    return request.path.replace(token, "<token>") if token else request.path
+
+
+class RequestLogMiddleware:
+    """One JSON line per request on the `config.requests` logger (request id, method, path, status, duration,
+    user id) and the id in the response's X-Request-ID header. First in MIDDLEWARE, so it times everything."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        request.request_id = _request_id(request)
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request.request_id
+        request_logger.info(
+            json.dumps(
+                {
+                    "request_id": request.request_id,
+                    "method": request.method,
+                    "path": _logged_path(request),
+                    "status": response.status_code,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                    "user_id": _user_id(request),
+                }
+            )
+        )
+        return response
+
+
+class SecurityHeadersMiddleware:
+    """Content-Security-Policy and Permissions-Policy on every response, from settings (one place to change them)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.headers = {
+            "Content-Security-Policy": "; ".join(
+                f"{directive} {' '.join(sources)}" for directive, sources in settings.CONTENT_SECURITY_POLICY.items()
+            ),
+            "Permissions-Policy": ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY_DENIED),
+        }
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        for header, value in self.headers.items():
+            response.headers.setdefault(header, value)
+        return response
+
+
+class NoRoleMiddleware:
+    """A signed-in user in neither `viewers` nor `editors` (config/roles.py) sees one page, asking for access,
+    wherever they go: only public views (login, probes, decision links) and logging out stay open to them."""
+
+    OPEN_TO_EVERYONE = {"logout", "admin:logout"}
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func: Callable, view_args, view_kwargs) -> HttpResponse | None:
+        user = request.user
+        if not user.is_authenticated or is_reader(user):
+            return None
+        if not getattr(view_func, "login_required", True) or request.resolver_match.view_name in self.OPEN_TO_EVERYONE:
+            return None
+        return render(request, "no_role.html", status=403)

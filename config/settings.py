@@ -6,7 +6,16 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_str, redis_url, sqlite_database
+from config.env import (
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    https_origins,
+    redis_url,
+    sqlite_database,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -29,13 +38,16 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "simple_history",
+    "config.apps.SiteConfig",
     "lib",
     "pricing",
     "tco",
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -43,10 +55,12 @@ MIDDLEWARE = [
     "config.middleware.RejectNulCharactersMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "config.middleware.NoRoleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "config.audit.AdminAuditMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -77,6 +91,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "config.login_throttle.LoginThrottleBackend",  # refuses while an account or address is throttled
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed sign-ins allowed per account and per client address in each window (config/login_throttle.py).
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 20, minimum=1)
+LOGIN_THROTTLE_WINDOW_SECONDS = env_int("LOGIN_THROTTLE_WINDOW_SECONDS", 15 * 60, minimum=1)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tco:home"
 LOGOUT_REDIRECT_URL = "login"
@@ -134,10 +156,59 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
+# Only the app's own scripts (static/: vendored plotly.js, django-htmx's htmx, static/js/); no inline script or
+# handler attributes (json_script blocks are data, not executed). Styles need 'unsafe-inline': plotly.js injects
+# its stylesheet as a <style> element (a style-src-elem violation without it; tests/browser checks for none).
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+PERMISSIONS_POLICY_DENIED = [
+    "accelerometer",
+    "camera",
+    "display-capture",
+    "geolocation",
+    "gyroscope",
+    "magnetometer",
+    "microphone",
+    "payment",
+    "usb",
+]
+
+# Behind an HTTPS load balancer (README, Configuration). All opt-in: `make run` and the tests speak plain http.
+CSRF_TRUSTED_ORIGINS = https_origins("DJANGO_CSRF_TRUSTED_ORIGINS")
+# Trust the proxy's X-Forwarded-Proto only when a proxy that sets (and strips client copies of) it is in front.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER") else None
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES")
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD")
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT")
+# The load balancer probes these over plain http inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING") or "WARNING"},
+    # One JSON line per request (config.middleware.RequestLogMiddleware); DJANGO_REQUEST_LOG=0 silences them.
+    "loggers": {
+        "config.requests": {
+            "handlers": ["console"],
+            "level": "INFO" if env_bool("DJANGO_REQUEST_LOG", True) else "WARNING",
+            "propagate": False,
+        },
+        # Failed logins, throttled logins and admin changes (config/audit.py).
+        "config.audit": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]

@@ -4,10 +4,16 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
+from config import health
+from config.login_throttle import LoginView, ThrottledAdminAuthenticationForm
 from tco.web import decision_links
 
+admin.site.login_form = ThrottledAdminAuthenticationForm
+
 urlpatterns = [
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("market/", include("pricing.urls")),

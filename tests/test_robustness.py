@@ -65,7 +65,7 @@ NUL = "a\x00b"
 FIELD_GARBAGE = ["", HUGE_TEXT, HUGE_DIGITS, "-1", "99999999999999999999", "NaN", "inf", "1e309", "²", "💥"]
 BAD_FIELD_NAMES = ["💥", "version", "pk", "id", "owner", "options", "history", "to_document", "__class__"]
 HUGE_IDS = ["99999999999999999999", str(2**63), str(2**31)]
-PUBLIC = {"login", "decision_page", "decision_export", "decision_not_found"}
+PUBLIC = {"login", "decision_page", "decision_export", "decision_not_found", "healthz", "readyz"}
 
 
 @dataclass
@@ -189,6 +189,8 @@ CASES: dict[str, Case] = {
     ),
     "decision_export": Case(_export_urls),
     "decision_not_found": Case(lambda w: ["/d", "/d/a/b/c", f"/d/{w.token}/nothing.csv"]),
+    "healthz": Case(lambda w: [reverse("healthz")]),
+    "readyz": Case(lambda w: [reverse("readyz")]),
     "tco:home": Case(lambda w: [reverse("tco:home")]),
     "tco:scenario_list": Case(lambda w: [reverse("tco:scenario_list")]),
     "tco:scenario_new": Case(

@@ -1,4 +1,5 @@
-"""One Chromium (Debian's, never a downloaded one) per test session, driven by Playwright's sync API."""
+"""One Chromium per test session, driven by Playwright's sync API: Debian's (or $CHROMIUM) when present, else the
+build `playwright install chromium` downloaded (`.ci/ensure-chromium`, run by `make test`, provides one of them)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told otherwise.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -25,7 +26,8 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        executable = CHROMIUM if os.access(CHROMIUM, os.X_OK) else None  # None: Playwright's own build
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 

@@ -41,11 +41,11 @@ def test_overview_lists_failed_imports_and_latest_import_per_source(editor_clien
     assert "bad.csv" in response.content.decode()
 
 
-def test_overview_hides_scenarios_from_users_without_a_role(client, django_user_model):
+def test_overview_asks_users_without_a_role_to_ask_for_access(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("nobody", password="pw-for-tests-1"))
     response = client.get(reverse("tco:home"))
-    assert response.status_code == 200
-    assert response.context["scenario_rows"] is None
+    assert response.status_code == 403
+    assert "no role yet" in response.content.decode()  # config.middleware.NoRoleMiddleware
 
 
 def _overview_queries(client) -> int:

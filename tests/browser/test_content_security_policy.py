@@ -1,0 +1,78 @@
+"""The Content-Security-Policy in real Chromium: the scenario workspace and a decision link work with no
+violation (plotly draws and redraws, htmx swaps, the new link's URL is selected on focus by static/js/app.js)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from tco.models import ScenarioOption
+from tco.services import scenario_create_from_document
+from tests.documents import DESIGN_EXAMPLE
+
+pytestmark = [pytest.mark.browser]
+
+PASSWORD = "browser-test-pw-1"
+# Runs before any page script and outside the page's CSP: collects every violation the page reports.
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
+CHARTS_DRAWN = (
+    "() => [...document.querySelectorAll('[data-figure]')].length > 0"
+    " && [...document.querySelectorAll('[data-figure]')].every((el) => el.querySelector('.main-svg'))"
+)
+
+
+@pytest.fixture
+def analyst(transactional_db) -> User:
+    user = User.objects.create_user("csp-analyst", password=PASSWORD)
+    user.groups.add(Group.objects.get_or_create(name="editors")[0])
+    return user
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(15_000)
+    context.add_init_script(RECORD_VIOLATIONS)
+    yield context.new_page()
+    context.close()
+
+
+def test_the_workspace_and_a_decision_link_run_under_the_policy(page, live_server, analyst):
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    rental = ScenarioOption.objects.get(scenario=scenario, kind="neocloud")
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", analyst.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/$"))
+
+    response = page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    assert "script-src 'self';" in response.headers["content-security-policy"]
+    page.wait_for_function(CHARTS_DRAWN)
+    page.hover("#chart-annual_cost .nsewdrag")  # plotly's hover labels
+    field = page.locator(f"#f-o{rental.pk}-price_per_gpu_hour-input")
+    field.fill("6")
+    field.press("Tab")
+    page.wait_for_function("() => document.getElementById('card-break-even').innerText.includes('40.6%')")
+    page.wait_for_function(CHARTS_DRAWN)
+
+    page.get_by_role("button", name="Create decision link").click()
+    link = page.locator("#new-link-url")
+    link.focus()
+    selected = page.evaluate(
+        "() => { const el = document.getElementById('new-link-url'); "
+        "return el.value.substring(el.selectionStart, el.selectionEnd); }"
+    )
+    assert selected == link.input_value()
+    assert "/d/" in selected
+
+    page.goto(selected)
+    page.wait_for_function(CHARTS_DRAWN)
+    assert page.evaluate("() => window.__cspViolations") == []
