@@ -32,6 +32,16 @@ def is_url(location: str) -> bool:
     return location.split("://", 1)[0].lower() in {"http", "https"} and "://" in location
 
 
+def is_catalog_tree(location: str, *, relative_to: Path | None = None) -> bool:
+    """A SkyPilot catalog tree (`<cloud>/vms.csv` per cloud): a folder, or a URL ending in `/`."""
+    if is_url(location):
+        return location.endswith("/")
+    path = Path(location)
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    return location.endswith("/") or path.is_dir()
+
+
 def check_url(url: str) -> None:
     parts = urlsplit(url)
     scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
