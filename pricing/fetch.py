@@ -20,6 +20,10 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
 class FetchError(Exception):
     """A path or URL that cannot be read; the message says why and what is allowed."""
 
+    def __init__(self, message: str, *, not_found: bool = False) -> None:
+        super().__init__(message)
+        self.not_found = not_found
+
 
 @dataclass(frozen=True)
 class Fetched:
@@ -82,7 +86,8 @@ def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None =
                 raise _too_big(int(declared), max_bytes)
             content = response.read(max_bytes + 1)
     except urllib.error.HTTPError as exc:
-        raise FetchError(f"{url!r}: the server answered HTTP {exc.code} {exc.reason}.") from None
+        message = f"{url!r}: the server answered HTTP {exc.code} {exc.reason}."
+        raise FetchError(message, not_found=exc.code == 404) from None
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise FetchError(f"{url!r}: could not fetch within {timeout} s ({reason}).") from None
@@ -104,7 +109,7 @@ def read_path(path: str | Path, *, max_bytes: int | None = None, relative_to: Pa
             raise _too_big(size, max_bytes)
         content = file.read_bytes()
     except FileNotFoundError:
-        raise FetchError(f"{str(path)!r}: no such file.") from None
+        raise FetchError(f"{str(path)!r}: no such file.", not_found=True) from None
     except (IsADirectoryError, PermissionError) as exc:
         raise FetchError(f"{str(path)!r}: cannot be read ({exc.strerror}).") from None
     return Fetched(content=content, file_name=file.name, url="")
