@@ -97,12 +97,33 @@ def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None =
     return Fetched(content=content, file_name=name, url=url)
 
 
-def read_path(path: str | Path, *, max_bytes: int | None = None, relative_to: Path | None = None) -> Fetched:
-    """Relative paths are taken from `relative_to` (the project folder for schedules), else the working folder."""
+def is_within(path: Path, folder: Path) -> bool:
+    """Whether `path`, symlinks followed, is inside `folder`."""
+    try:
+        Path(path).resolve().relative_to(Path(folder).resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def check_within(path: Path, folder: Path, shown: str) -> None:
+    if not is_within(path, folder):
+        raise FetchError(
+            f"{shown!r} is outside the import folder (PRICE_IMPORT_DIR, {folder}); scheduled files must be in it."
+        )
+
+
+def read_path(
+    path: str | Path, *, max_bytes: int | None = None, relative_to: Path | None = None, within: Path | None = None
+) -> Fetched:
+    """Relative paths are taken from `relative_to` (the import folder for schedules), else the working folder.
+    With `within`, a path outside that folder (symlinks followed) is refused before it is opened."""
     max_bytes = max_bytes or settings.PRICE_IMPORT_MAX_BYTES
     file = Path(path)
     if relative_to is not None and not file.is_absolute():
         file = relative_to / file
+    if within is not None:
+        check_within(file, within, str(path))
     try:
         size = file.stat().st_size
         if size > max_bytes:
@@ -115,6 +136,8 @@ def read_path(path: str | Path, *, max_bytes: int | None = None, relative_to: Pa
     return Fetched(content=content, file_name=file.name, url="")
 
 
-def read_location(location: str, *, relative_to: Path | None = None) -> Fetched:
+def read_location(location: str, *, relative_to: Path | None = None, within: Path | None = None) -> Fetched:
     """A path or a URL, whichever `location` is."""
-    return fetch_url(location) if is_url(location) else read_path(location, relative_to=relative_to)
+    if is_url(location):
+        return fetch_url(location)
+    return read_path(location, relative_to=relative_to, within=within)

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from pricing.fetch import FetchError, check_url, is_catalog_tree
+from pricing.fetch import FetchError, check_url, check_within, is_catalog_tree
 from pricing.importers import registry
 from pricing.names import normalise_name
 
@@ -211,6 +211,7 @@ class PriceSnapshot(models.Model):
     prices_new = models.PositiveIntegerField(default=0, help_text="Observations stored by this import.")
     prices_known = models.PositiveIntegerField(default=0, help_text="Observations of the file already stored.")
     errors = models.JSONField(default=list, blank=True)
+    error_count = models.PositiveIntegerField(default=0, help_text="Errors found; at most the first 100 are kept.")
     skipped = models.JSONField(default=list, blank=True)
     merged = models.JSONField(default=list, blank=True)
     held_back = models.JSONField(default=list, blank=True)
@@ -239,7 +240,7 @@ class PriceSnapshot(models.Model):
     @property
     def summary(self) -> str:
         if self.status == SnapshotStatus.REJECTED:
-            return f"Rejected: {len(self.errors)} error(s); nothing was imported."
+            return f"Rejected: {max(self.error_count, len(self.errors)):,} error(s); nothing was imported."
         if self.status == SnapshotStatus.FAILED:
             return "Failed: " + "; ".join(str(e.get("reason", "")) for e in self.errors[:3])
         if self.status in (SnapshotStatus.PENDING, SnapshotStatus.RUNNING):
@@ -359,9 +360,9 @@ class ImportSource(models.Model):
     name = models.CharField(max_length=100, unique=True)
     location = models.CharField(
         max_length=1000,
-        help_text="A file path (relative to the project) or an https URL on an allowed host "
-        "(PRICE_IMPORT_URL_HOSTS). A folder, or a URL ending in /, is a SkyPilot catalog tree: "
-        "<cloud>/vms.csv of every cloud, one snapshot per provider.",
+        help_text="A file path in the import folder (PRICE_IMPORT_DIR; relative paths are taken from it) or an "
+        "https URL on an allowed host (PRICE_IMPORT_URL_HOSTS). A folder, or a URL ending in /, is a SkyPilot "
+        "catalog tree: <cloud>/vms.csv of every cloud, one snapshot per provider.",
     )
     format = models.CharField(max_length=20, choices=IMPORT_FORMAT_CHOICES, default=registry.AUTO)
     provider = models.ForeignKey(
@@ -381,14 +382,17 @@ class ImportSource(models.Model):
         return self.name
 
     def clean(self) -> None:
-        tree = is_catalog_tree(self.location, relative_to=Path(settings.BASE_DIR))
+        import_dir = Path(settings.PRICE_IMPORT_DIR)
+        tree = is_catalog_tree(self.location, relative_to=import_dir)
         chosen = registry.BY_NAME.get(self.format)
         if chosen and chosen.needs_provider and not self.provider_id and not tree:
             raise ValidationError({"provider": f"A {chosen.label} has no provider column: choose the provider."})
         if self.cadence_hours < 1:
             raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
-        if "://" in self.location:
-            try:
+        try:
+            if "://" in self.location:
                 check_url(self.location)
-            except FetchError as exc:
-                raise ValidationError({"location": str(exc)}) from None
+            else:
+                check_within(import_dir / self.location, import_dir, self.location)
+        except FetchError as exc:
+            raise ValidationError({"location": str(exc)}) from None

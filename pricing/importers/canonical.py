@@ -234,6 +234,13 @@ class _Rows:
 def _header_errors(header: Iterable[str], defaults: ParseContext) -> list[RowError]:
     columns = list(header)
     counts = Counter(columns)  # one pass: a header of a million columns must not take minutes
+    if not any(column in counts for column in CANONICAL_COLUMNS):
+        # Not a price file at all (a server file, say): say so without echoing its first line.
+        reason = (
+            f"not a price file: none of its {len(columns):,} header columns is a canonical column "
+            f"({', '.join(CANONICAL_COLUMNS)}) and it is no SkyPilot vms.csv"
+        )
+        return [RowError(1, "", "", reason)]
     errors = [
         RowError(1, column, column, f"unexpected column; the canonical columns are {', '.join(CANONICAL_COLUMNS)}")
         for column in columns

@@ -7,6 +7,11 @@ from datetime import date
 from pricing.importers import registry
 from pricing.importers.base import Catalog, ParseContext, ParseResult, RowError
 
+# Checked before any parsing, so a hostile file costs one pass over its text. Real catalogs have about a
+# dozen columns and lines of a few hundred characters (AWS's GpuInfo dictionaries are the longest).
+MAX_COLUMNS = 200
+MAX_LINE_CHARS = 20_000
+
 
 def decode(content: bytes) -> str:
     """UTF-8 text (a byte-order mark is dropped); raises ValueError naming the first bad byte."""
@@ -18,8 +23,25 @@ def decode(content: bytes) -> str:
         ) from None
 
 
-def _rejected(fmt: str, reason: str, column: str = "") -> ParseResult:
-    return ParseResult(format=fmt, errors=[RowError(0, column, "", reason)])
+def _rejected(fmt: str, reason: str, column: str = "", line: int = 0) -> ParseResult:
+    return ParseResult(format=fmt, errors=[RowError(line, column, "", reason)])
+
+
+def _too_wide(text: str, variant: str) -> ParseResult | None:
+    """A header with too many columns or a line too long, found in linear time; None when within the caps."""
+    if variant == "canonical-json":
+        return None  # JSON may be one long line; its records are checked field by field
+    header = text.split("\n", 1)[0]
+    columns = header.count(",") + 1
+    if columns > MAX_COLUMNS:
+        reason = f"the header has {columns:,} columns; the limit is {MAX_COLUMNS} (is this a price file?)"
+        return _rejected(variant, reason, line=1)
+    lines = text.split("\n")
+    if max(map(len, lines)) > MAX_LINE_CHARS:
+        number, line = next((n, line) for n, line in enumerate(lines, 1) if len(line) > MAX_LINE_CHARS)
+        reason = f"the line has {len(line):,} characters; the limit is {MAX_LINE_CHARS:,}"
+        return _rejected(variant, reason, line=number)
+    return None
 
 
 def parse_prices(
@@ -54,6 +76,8 @@ def parse_prices(
             ],
         )
     chosen, variant = registry.detect(text, requested_format)
+    if too_wide := _too_wide(text, variant):
+        return too_wide
     provider = None
     if provider_name:
         provider = catalog.provider(provider_name)

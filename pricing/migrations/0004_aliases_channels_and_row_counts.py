@@ -18,6 +18,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name="pricesnapshot",
+            name="error_count",
+            field=models.PositiveIntegerField(default=0, help_text="Errors found; at most the first 100 are kept."),
+        ),
+        migrations.AddField(
             model_name="priceobservation",
             name="channel",
             field=models.ForeignKey(
@@ -85,7 +90,7 @@ class Migration(migrations.Migration):
             model_name="importsource",
             name="location",
             field=models.CharField(
-                help_text="A file path (relative to the project) or an https URL on an allowed host (PRICE_IMPORT_URL_HOSTS). A folder, or a URL ending in /, is a SkyPilot catalog tree: <cloud>/vms.csv of every cloud, one snapshot per provider.",
+                help_text="A file path in the import folder (PRICE_IMPORT_DIR; relative paths are taken from it) or an https URL on an allowed host (PRICE_IMPORT_URL_HOSTS). A folder, or a URL ending in /, is a SkyPilot catalog tree: <cloud>/vms.csv of every cloud, one snapshot per provider.",
                 max_length=1000,
             ),
         ),

@@ -50,14 +50,19 @@ SKYPILOT_CLOUDS = (
 )
 
 
-def catalog_files(location: str, *, relative_to: Path | None = None) -> list[tuple[str, str]]:
-    """(cloud, file location) for each cloud of the tree. Raises FetchError for a folder that does not exist."""
+def catalog_files(
+    location: str, *, relative_to: Path | None = None, within: Path | None = None
+) -> list[tuple[str, str]]:
+    """(cloud, file location) for each cloud of the tree. Raises FetchError for a folder that does not exist
+    (or, with `within`, lies outside that folder)."""
     if fetch.is_url(location):
         base = location if location.endswith("/") else location + "/"
         return [(cloud, urljoin(base, f"{cloud}/vms.csv")) for cloud in SKYPILOT_CLOUDS]
     folder = Path(location)
     if relative_to is not None and not folder.is_absolute():
         folder = relative_to / folder
+    if within is not None:
+        fetch.check_within(folder, within, location)
     if not folder.is_dir():
         raise fetch.FetchError(f"{location!r}: no such folder.", not_found=True)
     files = []
@@ -75,10 +80,12 @@ def price_catalog_import(
     origin: str = SnapshotOrigin.COMMAND,
     source: str = "",
     relative_to: Path | None = None,
+    within: Path | None = None,
 ) -> list[PriceSnapshot]:
-    """Import every cloud's vms.csv of a SkyPilot catalog tree, the cloud name naming the provider."""
+    """Import every cloud's vms.csv of a SkyPilot catalog tree, the cloud name naming the provider.
+    With `within` (schedules: PRICE_IMPORT_DIR), files outside that folder are refused."""
     snapshots = []
-    for cloud, file in catalog_files(location, relative_to=relative_to):
+    for cloud, file in catalog_files(location, relative_to=relative_to, within=within):
         options = {
             "origin": origin,
             "source": f"{source or location} [{cloud}]",
@@ -87,7 +94,7 @@ def price_catalog_import(
             "observed_on": observed_on,
         }
         try:
-            fetched = fetch.read_location(file, relative_to=relative_to)
+            fetched = fetch.read_location(file, relative_to=relative_to, within=within)
         except fetch.FetchError as exc:
             if exc.not_found and fetch.is_url(file):
                 continue  # this tree has no catalog for that cloud

@@ -31,6 +31,7 @@ from pricing.models import (
 from pricing.selectors import import_catalog
 
 MAX_STORED_SKIPS = 2000
+MAX_STORED_ERRORS = 100
 BULK_BATCH_SIZE = 2000
 
 
@@ -82,13 +83,24 @@ def _keep_lists(snapshot: PriceSnapshot, result: ParseResult) -> None:
         setattr(snapshot, name, [entry.as_dict() for entry in getattr(result, name)[:MAX_STORED_SKIPS]])
 
 
-def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]) -> PriceSnapshot:
+def _capped(errors: list[RowError]) -> list[dict]:
+    """The first errors, and how many more: a 150,000-row bad file must not make a page of 150,000 rows."""
     errors.sort(key=lambda e: e.line)
+    shown = [e.as_dict() for e in errors[:MAX_STORED_ERRORS]]
+    if len(errors) > MAX_STORED_ERRORS:
+        more = len(errors) - MAX_STORED_ERRORS
+        reason = f"… and {more:,} more errors not listed; fix the ones above and import again to see the rest"
+        shown.append(RowError(0, "", "", reason).as_dict())
+    return shown
+
+
+def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]) -> PriceSnapshot:
     _keep_lists(snapshot, result)
+    snapshot.error_count = len(errors)
     _finish(
         snapshot,
         SnapshotStatus.REJECTED,
-        errors=[e.as_dict() for e in errors],
+        errors=_capped(errors),
         rows_total=result.rows_total,
         rows_skipped=len(result.skipped),
         rows_merged=len(result.merged),

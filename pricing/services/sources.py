@@ -17,7 +17,7 @@ from pricing.services.snapshots import price_snapshot_create, price_snapshot_fai
 def import_source_run(*, source: ImportSource) -> list[PriceSnapshot]:
     """Fetch and import one scheduled source (a file, or a catalog tree: one snapshot per provider).
     A fetch that fails is recorded as a failed snapshot."""
-    base = Path(settings.BASE_DIR)
+    base = Path(settings.PRICE_IMPORT_DIR)
     if fetch.is_catalog_tree(source.location, relative_to=base):
         try:
             snapshots = price_catalog_import(
@@ -25,6 +25,7 @@ def import_source_run(*, source: ImportSource) -> list[PriceSnapshot]:
                 origin=SnapshotOrigin.SCHEDULE,
                 source=f"schedule: {source.name}",
                 relative_to=base,
+                within=base,
             )
         except fetch.FetchError as exc:
             snapshots = [_failed(source, str(exc))]
@@ -38,7 +39,7 @@ def import_source_run(*, source: ImportSource) -> list[PriceSnapshot]:
         "provider_name": source.provider.name if source.provider_id else "",
     }
     try:
-        fetched = fetch.read_location(source.location, relative_to=base)
+        fetched = fetch.read_location(source.location, relative_to=base, within=base)
     except fetch.FetchError as exc:
         snapshot = _failed(source, str(exc), **options)
     else:

@@ -55,7 +55,7 @@ def test_import_catalog_of_a_url_tries_every_cloud_and_passes_over_those_it_lack
     base = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/"
     tried = []
 
-    def read_location(location, *, relative_to=None):
+    def read_location(location, *, relative_to=None, within=None):
         tried.append(location)
         if location == base + "vast/vms.csv":
             return fetch.Fetched((SAMPLES / "vast/vms.csv").read_bytes(), "vms.csv", location)
@@ -74,7 +74,8 @@ def test_import_catalog_of_a_folder_that_does_not_exist_is_an_error(tmp_path):
         call_command("import_catalog", str(tmp_path / "missing"), stdout=io.StringIO())
 
 
-def test_a_scheduled_source_may_point_at_a_catalog_tree(tree):
+def test_a_scheduled_source_may_point_at_a_catalog_tree(tree, settings):
+    settings.PRICE_IMPORT_DIR = tree.parent
     source = ImportSource.objects.create(name="skypilot v8", location=str(tree))
     source.full_clean()  # a tree needs no provider: each cloud names its own
     err = io.StringIO()
