@@ -1,11 +1,16 @@
 """Read a price file from a path or an allowed URL, with a size cap and a timeout.
 
-URLs must be https on a host in PRICE_IMPORT_URL_HOSTS; plain http is accepted only for
-127.0.0.1 and localhost (local mirrors and tests). Redirects are checked against the same rules.
+URLs must be https on a host in PRICE_IMPORT_URL_HOSTS. The host is resolved when the connection is
+made and every address must be public: a name that resolves to a loopback, private, link-local or
+reserved address is refused, and the connection goes to the address that was checked (no second
+lookup for DNS rebinding to exploit). Redirects are checked against the same rules.
 """
 
 from __future__ import annotations
 
+import http.client
+import ipaddress
+import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -13,8 +18,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
-
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
 
 
 class FetchError(Exception):
@@ -47,13 +50,12 @@ def is_catalog_tree(location: str, *, relative_to: Path | None = None) -> bool:
 
 
 def check_url(url: str) -> None:
+    """The rules a URL can be checked against without the network: https, on an allowed host."""
     parts = urlsplit(url)
     scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
     allowed = {h.lower() for h in settings.PRICE_IMPORT_URL_HOSTS}
-    if scheme not in {"http", "https"}:
-        raise FetchError(f"{url!r}: only https URLs are fetched (http only for 127.0.0.1 and localhost).")
-    if scheme == "http" and host not in LOCAL_HOSTS:
-        raise FetchError(f"{url!r}: plain http is allowed only for 127.0.0.1 and localhost; use https.")
+    if scheme != "https":
+        raise FetchError(f"{url!r}: only https URLs are fetched.")
     if host not in allowed:
         raise FetchError(
             f"{url!r}: host {host or '(none)'!r} is not in PRICE_IMPORT_URL_HOSTS ({', '.join(sorted(allowed))})."
@@ -67,6 +69,42 @@ def _too_big(size: int, max_bytes: int) -> FetchError:
     )
 
 
+def resolve(host: str, port: int) -> list[str]:
+    """Every address `host` resolves to (a seam for tests; the network is never used by the test suite)."""
+    return [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+
+
+def public_address(host: str, port: int) -> str:
+    """The address to connect to; FetchError when the host resolves to any address that is not public."""
+    try:
+        addresses = resolve(host, port)
+    except OSError as exc:
+        raise FetchError(f"host {host!r} could not be resolved ({exc}).") from None
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global or ip.is_multicast:
+            raise FetchError(f"host {host!r} resolves to {address}, a private or loopback address: refused.")
+    if not addresses:
+        raise FetchError(f"host {host!r} has no address.")
+    return addresses[0]
+
+
+class CheckedHTTPSConnection(http.client.HTTPSConnection):
+    """Connects to the public address the host was checked to resolve to; TLS still verifies the host name."""
+
+    def connect(self) -> None:
+        address = public_address(self.host, self.port)
+        sock = socket.create_connection((address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+class _CheckedHTTPS(urllib.request.HTTPSHandler):
+    connection_class = CheckedHTTPSConnection
+
+    def https_open(self, req):
+        return self.do_open(self.connection_class, req, context=self._context)
+
+
 class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         check_url(newurl)
@@ -77,7 +115,7 @@ def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None =
     check_url(url)
     max_bytes = max_bytes or settings.PRICE_IMPORT_MAX_BYTES
     timeout = timeout or settings.PRICE_IMPORT_URL_TIMEOUT_SECONDS
-    opener = urllib.request.build_opener(_CheckedRedirects())
+    opener = urllib.request.build_opener(_CheckedHTTPS(), _CheckedRedirects())
     request = urllib.request.Request(url, headers={"User-Agent": "gpu-build-vs-rent price import"})
     try:
         with opener.open(request, timeout=timeout) as response:
