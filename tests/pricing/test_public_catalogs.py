@@ -309,3 +309,19 @@ def test_an_unknown_gcp_machine_family_is_said_to_be_unknown_not_cpu_only():
     reasons = {s["value"]: s["reason"] for s in snapshot.skipped}
     assert reasons["zz9-superchip-8"] == "unknown machine family 'zz9'; not imported"
     assert reasons["n2-standard-4"] == "no GPU (CPU-only instance)"
+
+
+def test_the_snapshot_page_accounts_for_every_row_with_its_reason(viewer_client):
+    from django.urls import reverse
+
+    snapshot = sky(
+        "lambda",
+        "gpu_8x_h100_sxm5,H100,8,208,1800,23.92,us-east-1,,",
+        "gpu_1x_z900,Z900,1,26,200,9.99,us-east-1,,",
+        "cpu_4x_general,,,4,16,0.2,us-east-1,,",
+    )
+    page = viewer_client.get(reverse("pricing:snapshot_detail", args=[snapshot.pk])).content.decode()
+    assert "Imported with 1 rows held back" in page
+    assert "Held back rows (1)" in page and "Z900" in page
+    assert "Skipped rows (1)" in page and "no GPU (CPU-only instance)" in page
+    assert "Rows of the file (3)" in page
