@@ -144,8 +144,10 @@ TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0, minimum=0)
 # Imports: caps that protect the server from oversized uploads and fetches.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 20 * 1024 * 1024, minimum=1)
 PRICE_IMPORT_MAX_ROWS = env_int("PRICE_IMPORT_MAX_ROWS", 200_000, minimum=1)
-PRICE_IMPORT_URL_HOSTS = env_list("PRICE_IMPORT_URL_HOSTS", ["raw.githubusercontent.com", "127.0.0.1", "localhost"])
+PRICE_IMPORT_URL_HOSTS = env_list("PRICE_IMPORT_URL_HOSTS", ["raw.githubusercontent.com"])
 PRICE_IMPORT_URL_TIMEOUT_SECONDS = env_int("PRICE_IMPORT_URL_TIMEOUT_SECONDS", 20, minimum=1)
+# Scheduled file sources are read only from this folder (relative locations are taken from it).
+PRICE_IMPORT_DIR = Path(env_str("PRICE_IMPORT_DIR", str(BASE_DIR / "price-imports")))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 

@@ -2,14 +2,49 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from pricing.models import GpuAlias, GpuModel, ImportSource, PriceObservation, PriceSnapshot, Provider
+from pricing.models import (
+    GpuAlias,
+    GpuModel,
+    ImportSource,
+    PriceObservation,
+    PriceSnapshot,
+    Provider,
+    ProviderAlias,
+    UnmappedName,
+)
+
+
+class ProviderAliasInline(admin.TabularInline):
+    model = ProviderAlias
+    extra = 1
 
 
 @admin.register(Provider)
 class ProviderAdmin(admin.ModelAdmin):
     list_display = ["name", "kind", "website"]
     list_filter = ["kind"]
+    search_fields = ["name", "aliases__alias"]
+    inlines = [ProviderAliasInline]
+
+
+@admin.register(ProviderAlias)
+class ProviderAliasAdmin(admin.ModelAdmin):
+    list_display = ["alias", "provider"]
+    search_fields = ["alias", "provider__name"]
+
+
+@admin.register(UnmappedName)
+class UnmappedNameAdmin(admin.ModelAdmin):
+    """Names third-party catalogs use that nothing maps yet: add a GPU alias (or a provider or provider alias),
+    then import the file again to pick up the rows held back."""
+
+    list_display = ["name", "kind", "rows", "snapshot", "updated_at"]
+    list_filter = ["kind"]
     search_fields = ["name"]
+    readonly_fields = ["kind", "name", "rows", "snapshot", "updated_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 class GpuAliasInline(admin.TabularInline):
@@ -33,7 +68,17 @@ class GpuAliasAdmin(admin.ModelAdmin):
 
 @admin.register(PriceSnapshot)
 class PriceSnapshotAdmin(admin.ModelAdmin):
-    list_display = ["id", "source", "file_name", "origin", "status", "rows_imported", "rows_skipped", "created_at"]
+    list_display = [
+        "id",
+        "source",
+        "file_name",
+        "origin",
+        "status",
+        "rows_imported",
+        "rows_skipped",
+        "rows_held_back",
+        "created_at",
+    ]
     list_filter = ["status", "format", "origin"]
     readonly_fields = [f.name for f in PriceSnapshot._meta.fields]
 
@@ -56,9 +101,10 @@ class PriceObservationAdmin(admin.ModelAdmin):
         "observed_on",
         "price_per_gpu_hour",
         "currency",
+        "channel",
     ]
     list_filter = ["pricing_term", "provider__kind", "gpu_model"]
-    list_select_related = ["provider", "gpu_model"]
+    list_select_related = ["provider", "gpu_model", "channel"]
     search_fields = ["offering", "provider__name", "region"]
 
     # History is never overwritten: prices arrive only through imports and are never edited or deleted.

@@ -1,11 +1,16 @@
 """Read a price file from a path or an allowed URL, with a size cap and a timeout.
 
-URLs must be https on a host in PRICE_IMPORT_URL_HOSTS; plain http is accepted only for
-127.0.0.1 and localhost (local mirrors and tests). Redirects are checked against the same rules.
+URLs must be https on a host in PRICE_IMPORT_URL_HOSTS. The host is resolved when the connection is
+made and every address must be public: a name that resolves to a loopback, private, link-local or
+reserved address is refused, and the connection goes to the address that was checked (no second
+lookup for DNS rebinding to exploit). Redirects are checked against the same rules.
 """
 
 from __future__ import annotations
 
+import http.client
+import ipaddress
+import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -14,11 +19,13 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
-
 
 class FetchError(Exception):
     """A path or URL that cannot be read; the message says why and what is allowed."""
+
+    def __init__(self, message: str, *, not_found: bool = False) -> None:
+        super().__init__(message)
+        self.not_found = not_found
 
 
 @dataclass(frozen=True)
@@ -32,14 +39,23 @@ def is_url(location: str) -> bool:
     return location.split("://", 1)[0].lower() in {"http", "https"} and "://" in location
 
 
+def is_catalog_tree(location: str, *, relative_to: Path | None = None) -> bool:
+    """A SkyPilot catalog tree (`<cloud>/vms.csv` per cloud): a folder, or a URL ending in `/`."""
+    if is_url(location):
+        return location.endswith("/")
+    path = Path(location)
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    return location.endswith("/") or path.is_dir()
+
+
 def check_url(url: str) -> None:
+    """The rules a URL can be checked against without the network: https, on an allowed host."""
     parts = urlsplit(url)
     scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
     allowed = {h.lower() for h in settings.PRICE_IMPORT_URL_HOSTS}
-    if scheme not in {"http", "https"}:
-        raise FetchError(f"{url!r}: only https URLs are fetched (http only for 127.0.0.1 and localhost).")
-    if scheme == "http" and host not in LOCAL_HOSTS:
-        raise FetchError(f"{url!r}: plain http is allowed only for 127.0.0.1 and localhost; use https.")
+    if scheme != "https":
+        raise FetchError(f"{url!r}: only https URLs are fetched.")
     if host not in allowed:
         raise FetchError(
             f"{url!r}: host {host or '(none)'!r} is not in PRICE_IMPORT_URL_HOSTS ({', '.join(sorted(allowed))})."
@@ -53,6 +69,42 @@ def _too_big(size: int, max_bytes: int) -> FetchError:
     )
 
 
+def resolve(host: str, port: int) -> list[str]:
+    """Every address `host` resolves to (a seam for tests; the network is never used by the test suite)."""
+    return [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+
+
+def public_address(host: str, port: int) -> str:
+    """The address to connect to; FetchError when the host resolves to any address that is not public."""
+    try:
+        addresses = resolve(host, port)
+    except OSError as exc:
+        raise FetchError(f"host {host!r} could not be resolved ({exc}).") from None
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global or ip.is_multicast:
+            raise FetchError(f"host {host!r} resolves to {address}, a private or loopback address: refused.")
+    if not addresses:
+        raise FetchError(f"host {host!r} has no address.")
+    return addresses[0]
+
+
+class CheckedHTTPSConnection(http.client.HTTPSConnection):
+    """Connects to the public address the host was checked to resolve to; TLS still verifies the host name."""
+
+    def connect(self) -> None:
+        address = public_address(self.host, self.port)
+        sock = socket.create_connection((address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+class _CheckedHTTPS(urllib.request.HTTPSHandler):
+    connection_class = CheckedHTTPSConnection
+
+    def https_open(self, req):
+        return self.do_open(self.connection_class, req, context=self._context)
+
+
 class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         check_url(newurl)
@@ -63,7 +115,7 @@ def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None =
     check_url(url)
     max_bytes = max_bytes or settings.PRICE_IMPORT_MAX_BYTES
     timeout = timeout or settings.PRICE_IMPORT_URL_TIMEOUT_SECONDS
-    opener = urllib.request.build_opener(_CheckedRedirects())
+    opener = urllib.request.build_opener(_CheckedHTTPS(), _CheckedRedirects())
     request = urllib.request.Request(url, headers={"User-Agent": "gpu-build-vs-rent price import"})
     try:
         with opener.open(request, timeout=timeout) as response:
@@ -72,7 +124,8 @@ def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None =
                 raise _too_big(int(declared), max_bytes)
             content = response.read(max_bytes + 1)
     except urllib.error.HTTPError as exc:
-        raise FetchError(f"{url!r}: the server answered HTTP {exc.code} {exc.reason}.") from None
+        message = f"{url!r}: the server answered HTTP {exc.code} {exc.reason}."
+        raise FetchError(message, not_found=exc.code == 404) from None
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise FetchError(f"{url!r}: could not fetch within {timeout} s ({reason}).") from None
@@ -82,24 +135,47 @@ def fetch_url(url: str, *, max_bytes: int | None = None, timeout: float | None =
     return Fetched(content=content, file_name=name, url=url)
 
 
-def read_path(path: str | Path, *, max_bytes: int | None = None, relative_to: Path | None = None) -> Fetched:
-    """Relative paths are taken from `relative_to` (the project folder for schedules), else the working folder."""
+def is_within(path: Path, folder: Path) -> bool:
+    """Whether `path`, symlinks followed, is inside `folder`."""
+    try:
+        Path(path).resolve().relative_to(Path(folder).resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def check_within(path: Path, folder: Path, shown: str) -> None:
+    if not is_within(path, folder):
+        raise FetchError(
+            f"{shown!r} is outside the import folder (PRICE_IMPORT_DIR, {folder}); scheduled files must be in it."
+        )
+
+
+def read_path(
+    path: str | Path, *, max_bytes: int | None = None, relative_to: Path | None = None, within: Path | None = None
+) -> Fetched:
+    """Relative paths are taken from `relative_to` (the import folder for schedules), else the working folder.
+    With `within`, a path outside that folder (symlinks followed) is refused before it is opened."""
     max_bytes = max_bytes or settings.PRICE_IMPORT_MAX_BYTES
     file = Path(path)
     if relative_to is not None and not file.is_absolute():
         file = relative_to / file
+    if within is not None:
+        check_within(file, within, str(path))
     try:
         size = file.stat().st_size
         if size > max_bytes:
             raise _too_big(size, max_bytes)
         content = file.read_bytes()
     except FileNotFoundError:
-        raise FetchError(f"{str(path)!r}: no such file.") from None
+        raise FetchError(f"{str(path)!r}: no such file.", not_found=True) from None
     except (IsADirectoryError, PermissionError) as exc:
         raise FetchError(f"{str(path)!r}: cannot be read ({exc.strerror}).") from None
     return Fetched(content=content, file_name=file.name, url="")
 
 
-def read_location(location: str, *, relative_to: Path | None = None) -> Fetched:
+def read_location(location: str, *, relative_to: Path | None = None, within: Path | None = None) -> Fetched:
     """A path or a URL, whichever `location` is."""
-    return fetch_url(location) if is_url(location) else read_path(location, relative_to=relative_to)
+    if is_url(location):
+        return fetch_url(location)
+    return read_path(location, relative_to=relative_to, within=within)

@@ -3,9 +3,10 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
+from pricing.importers import registry
 from pricing.models import (
+    IMPORT_FORMAT_CHOICES,
     GpuModel,
-    ImportFormat,
     PriceSnapshot,
     PricingTerm,
     Provider,
@@ -32,7 +33,7 @@ class MarketFilterForm(forms.Form):
 
 class PriceUploadForm(forms.Form):
     file = forms.FileField(help_text="Canonical CSV or JSON, or a SkyPilot vms.csv; UTF-8.")
-    format = forms.ChoiceField(choices=ImportFormat.choices, initial=ImportFormat.AUTO)
+    format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, initial=registry.AUTO)
     provider = forms.ModelChoiceField(
         queryset=Provider.objects.all(),
         required=False,
@@ -65,8 +66,9 @@ class PriceUploadForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("format") == ImportFormat.SKYPILOT and not cleaned.get("provider"):
-            self.add_error("provider", "A SkyPilot catalog has no provider column: choose the provider.")
+        chosen = registry.BY_NAME.get(cleaned.get("format", ""))
+        if chosen and chosen.needs_provider and not cleaned.get("provider"):
+            self.add_error("provider", f"A {chosen.label} has no provider column: choose the provider.")
         return cleaned
 
 

@@ -7,11 +7,14 @@ contained (new or already known) is recorded separately, in SnapshotObservation.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from pricing.fetch import FetchError, check_url
+from pricing.fetch import FetchError, check_url, check_within, is_catalog_tree
+from pricing.importers import registry
 from pricing.names import normalise_name
 
 
@@ -64,6 +67,41 @@ class Provider(models.Model):
 
     def natural_key(self) -> tuple[str]:
         return (self.name,)
+
+
+class ProviderAlias(models.Model):
+    """Another name for a provider (SkyPilot's cloud names `gcp`, `oci`, `do`, an aggregator's `lambdalabs`);
+    matched case- and separator-insensitively, like GPU aliases."""
+
+    alias = models.CharField(max_length=100, unique=True)
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="aliases")
+
+    objects = _AliasManager()
+
+    class Meta:
+        ordering = ["alias"]
+        verbose_name_plural = "provider aliases"
+
+    def __str__(self) -> str:
+        return f"{self.alias} → {self.provider}"
+
+    def natural_key(self) -> tuple[str]:
+        return (self.alias,)
+
+    natural_key.dependencies = ["pricing.provider"]
+
+    def clean(self) -> None:
+        key = normalise_name(self.alias)
+        if not key:
+            raise ValidationError({"alias": "An alias needs at least one letter or digit."})
+        for name, provider_id in Provider.objects.values_list("name", "id"):
+            if normalise_name(name) == key and provider_id != self.provider_id:
+                raise ValidationError({"alias": f"{self.alias!r} is the name of the provider {name}."})
+        for other in ProviderAlias.objects.exclude(pk=self.pk).select_related("provider"):
+            if normalise_name(other.alias) == key and other.provider_id != self.provider_id:
+                raise ValidationError(
+                    {"alias": f"{self.alias!r} matches the alias {other.alias!r}, which means {other.provider}."}
+                )
 
 
 class GpuModel(models.Model):
@@ -142,10 +180,7 @@ class SnapshotOrigin(models.TextChoices):
     SEED = "seed", "Demo data"
 
 
-class ImportFormat(models.TextChoices):
-    AUTO = "auto", "Detect from the content"
-    CANONICAL = "canonical", "Canonical CSV or JSON"
-    SKYPILOT = "skypilot", "SkyPilot catalog vms.csv"
+IMPORT_FORMAT_CHOICES = registry.format_choices()
 
 
 class PriceSnapshot(models.Model):
@@ -167,8 +202,20 @@ class PriceSnapshot(models.Model):
     rows_imported = models.PositiveIntegerField(default=0)
     rows_skipped = models.PositiveIntegerField(default=0)
     rows_unchanged = models.PositiveIntegerField(default=0)
+    rows_merged = models.PositiveIntegerField(
+        default=0, help_text="Rows folded into another row's observation (zones of a region with one price)."
+    )
+    rows_held_back = models.PositiveIntegerField(
+        default=0, help_text="Rows naming a GPU or provider to map first (third-party catalogs only)."
+    )
+    prices_new = models.PositiveIntegerField(default=0, help_text="Observations stored by this import.")
+    prices_known = models.PositiveIntegerField(default=0, help_text="Observations of the file already stored.")
     errors = models.JSONField(default=list, blank=True)
+    error_count = models.PositiveIntegerField(default=0, help_text="Errors found; at most the first 100 are kept.")
     skipped = models.JSONField(default=list, blank=True)
+    merged = models.JSONField(default=list, blank=True)
+    held_back = models.JSONField(default=list, blank=True)
+    providers_created = models.JSONField(default=list, blank=True)
     origin = models.CharField(max_length=20, choices=SnapshotOrigin.choices, default=SnapshotOrigin.COMMAND)
     default_observed_on = models.DateField(
         null=True, blank=True, help_text="Used for rows without a date of their own (SkyPilot files have none)."
@@ -193,15 +240,24 @@ class PriceSnapshot(models.Model):
     @property
     def summary(self) -> str:
         if self.status == SnapshotStatus.REJECTED:
-            return f"Rejected: {len(self.errors)} error(s); nothing was imported."
+            return f"Rejected: {max(self.error_count, len(self.errors)):,} error(s); nothing was imported."
         if self.status == SnapshotStatus.FAILED:
             return "Failed: " + "; ".join(str(e.get("reason", "")) for e in self.errors[:3])
         if self.status in (SnapshotStatus.PENDING, SnapshotStatus.RUNNING):
             return f"{self.get_status_display()}…"
-        return (
-            f"{self.rows_imported} new, {self.rows_unchanged} already known, "
-            f"{self.rows_skipped} skipped (of {self.rows_total} rows)"
-        )
+        parts = [f"{self.rows_imported} new", f"{self.rows_unchanged} already known", f"{self.rows_skipped} skipped"]
+        if self.rows_merged:
+            parts.append(f"{self.rows_merged} merged")
+        if self.rows_held_back:
+            parts.append(f"{self.rows_held_back} held back")
+        text = f"{', '.join(parts)} (of {self.rows_total} rows)"
+        if (self.prices_new, self.prices_known) != (self.rows_imported, self.rows_unchanged):
+            text += f"; prices: {self.prices_new} new, {self.prices_known} already known"
+        if self.providers_created:
+            text += f"; providers added: {', '.join(self.providers_created)}"
+        if self.rows_held_back:
+            text = f"Imported with {self.rows_held_back} rows held back: {text}"
+        return text
 
 
 class PriceImportFile(models.Model):
@@ -224,6 +280,14 @@ class PriceObservation(models.Model):
     region = models.CharField(max_length=100, blank=True)
     pricing_term = models.CharField(max_length=20, choices=PricingTerm.choices)
     observed_on = models.DateField()
+    channel = models.ForeignKey(
+        Provider,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="resold_observations",
+        help_text="The aggregator this offer was listed through; blank when the provider sells it directly.",
+    )
     price_per_instance_hour = models.DecimalField(max_digits=14, decimal_places=6)
     price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6)
     currency = models.CharField(max_length=3, default="USD")
@@ -251,6 +315,30 @@ class PriceObservation(models.Model):
         return f"{self.provider} {self.offering} {self.region} {self.pricing_term} {self.observed_on}"
 
 
+class UnmappedName(models.Model):
+    """A GPU or provider name third-party catalogs use that no alias maps yet; its rows were held back.
+
+    Kept up to date by every import: the count is that of the latest import naming it, and the entry goes
+    away once an alias makes the name known (import the file again to pick its rows up)."""
+
+    class Kind(models.TextChoices):
+        GPU = "gpu", "GPU model"
+        PROVIDER = "provider", "Provider"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    name = models.CharField(max_length=200)
+    rows = models.PositiveIntegerField(help_text="Rows held back in the latest import naming it.")
+    snapshot = models.ForeignKey(PriceSnapshot, on_delete=models.CASCADE, related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-rows", "name"]
+        constraints = [models.UniqueConstraint(fields=["kind", "name"], name="unmapped_name_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.name!r}: {self.rows} rows held back"
+
+
 class SnapshotObservation(models.Model):
     """One row of a snapshot's file: the observation it matched, whether this import stored it or an earlier one."""
 
@@ -272,10 +360,11 @@ class ImportSource(models.Model):
     name = models.CharField(max_length=100, unique=True)
     location = models.CharField(
         max_length=1000,
-        help_text="A file path (relative to the project) or an http(s) URL on an allowed host "
-        "(PRICE_IMPORT_URL_HOSTS).",
+        help_text="A file path in the import folder (PRICE_IMPORT_DIR; relative paths are taken from it) or an "
+        "https URL on an allowed host (PRICE_IMPORT_URL_HOSTS). A folder, or a URL ending in /, is a SkyPilot "
+        "catalog tree: <cloud>/vms.csv of every cloud, one snapshot per provider.",
     )
-    format = models.CharField(max_length=20, choices=ImportFormat.choices, default=ImportFormat.AUTO)
+    format = models.CharField(max_length=20, choices=IMPORT_FORMAT_CHOICES, default=registry.AUTO)
     provider = models.ForeignKey(
         Provider, null=True, blank=True, on_delete=models.PROTECT, help_text="Required for SkyPilot catalogs."
     )
@@ -293,12 +382,17 @@ class ImportSource(models.Model):
         return self.name
 
     def clean(self) -> None:
-        if self.format == ImportFormat.SKYPILOT and not self.provider_id:
-            raise ValidationError({"provider": "A SkyPilot catalog has no provider column: choose the provider."})
+        import_dir = Path(settings.PRICE_IMPORT_DIR)
+        tree = is_catalog_tree(self.location, relative_to=import_dir)
+        chosen = registry.BY_NAME.get(self.format)
+        if chosen and chosen.needs_provider and not self.provider_id and not tree:
+            raise ValidationError({"provider": f"A {chosen.label} has no provider column: choose the provider."})
         if self.cadence_hours < 1:
             raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
-        if "://" in self.location:
-            try:
+        try:
+            if "://" in self.location:
                 check_url(self.location)
-            except FetchError as exc:
-                raise ValidationError({"location": str(exc)}) from None
+            else:
+                check_within(import_dir / self.location, import_dir, self.location)
+        except FetchError as exc:
+            raise ValidationError({"location": str(exc)}) from None

@@ -15,14 +15,15 @@ OFFERING_FIELDS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance
 
 
 def import_catalog() -> Catalog:
-    """Every GPU and provider name an import may use, built once per import (two queries)."""
+    """Every GPU and provider name an import may use, with their aliases, built once per import (three queries)."""
     gpu_names: dict[str, tuple[int, str]] = {}
     for alias, model_id, model_name in GpuAlias.objects.values_list("alias", "gpu_model_id", "gpu_model__name"):
         gpu_names[alias] = (model_id, model_name)
     for model_id, model_name in GpuModel.objects.values_list("id", "name"):
         gpu_names.setdefault(model_name, (model_id, model_name))
     providers = [ProviderRef(*values) for values in Provider.objects.values_list("id", "name", "kind")]
-    return Catalog(gpu_names=gpu_names, providers=providers)
+    aliases = dict(Provider.objects.filter(aliases__isnull=False).values_list("aliases__alias", "name"))
+    return Catalog(gpu_names=gpu_names, providers=providers, provider_aliases=aliases)
 
 
 def _newer_same_offering() -> QuerySet[PriceObservation]:

@@ -1,12 +1,11 @@
-"""Types shared by the importers: parsed rows, row errors, skipped rows and the name catalog.
+"""Types shared by the importers: parsed rows, row errors, skipped and held-back rows, the name catalog.
 
-Importers are pure: they take text and a `Catalog` of known names (built once per import from
-the database by the service) and return a `ParseResult`. They never touch the database.
+Importers are pure: they take text and a `ParseContext` holding a `Catalog` of known names (built once per
+import from the database by the service) and return a `ParseResult`. They never touch the database.
 """
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -37,12 +36,17 @@ class RowError:
 
 @dataclass(slots=True)
 class Skip:
+    """A row that gave no price of its own: skipped (not a GPU price), merged into another row's
+    observation, or held back (a name to map first; `name` is that name, `kind` "gpu" or "provider")."""
+
     line: int
     reason: str
     value: str = ""
+    name: str = ""
+    kind: str = ""
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return {k: v for k, v in asdict(self).items() if v or k in ("line", "reason", "value")}
 
 
 @dataclass(slots=True)
@@ -59,6 +63,7 @@ class PriceRow:
     price_per_gpu_hour: Decimal
     currency: str = "USD"
     source_url: str = ""
+    channel_id: int | None = None
 
     def key(self) -> tuple:
         """The natural key of an observation (unique in the database)."""
@@ -75,11 +80,17 @@ class PriceRow:
 
 @dataclass
 class ParseResult:
+    """What a file contained. Every data row is accounted for exactly once: it gave prices (`rows`, several
+    per line for on-demand and spot), or it is in `skipped`, `merged` or `held_back`."""
+
     format: str
     rows: list[PriceRow] = field(default_factory=list)
     errors: list[RowError] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
+    merged: list[Skip] = field(default_factory=list)
+    held_back: list[Skip] = field(default_factory=list)
     rows_total: int = 0
+    new_providers: list[ProviderRef] = field(default_factory=list)
 
 
 def per_gpu(price_per_instance_hour: Decimal, gpus: int) -> Decimal:
@@ -94,22 +105,65 @@ class ProviderRef:
     kind: str
 
 
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or `limit + 1` as soon as it must exceed `limit` (cheap for long names)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def typo_limit(key: str) -> int:
+    """How many edits make two names look like a typo of each other: 1 for short names, 2 from 8 characters."""
+    return 1 if len(key) < 8 else 2
+
+
+def hint_limit(key: str) -> int:
+    """How far a name may be from a known one to be suggested: 2 edits, a third of the name for long names."""
+    return max(2, len(key) // 3)
+
+
+def close_names(raw: str, known: dict[str, str], *, limit_of=hint_limit) -> list[str]:
+    """Display names of the `known` (normalised key → display name) close to `raw`, nearest first."""
+    key = normalise_name(raw)
+    limit = limit_of(key)
+    scored = sorted(
+        (distance, name)
+        for candidate, name in known.items()
+        if (distance := edit_distance(key, candidate, limit)) <= limit
+    )
+    return list(dict.fromkeys(name for _, name in scored))[:4]
+
+
 class Catalog:
     """Known GPU and provider names, matched case- and separator-insensitively (see `normalise_name`).
 
-    GPU names resolve through the one alias table (GpuAlias) plus each model's own name.
+    GPU names resolve through the alias table (GpuAlias) plus each model's own name; providers through
+    ProviderAlias (SkyPilot cloud names such as `gcp`, `oci`, `do`) plus their own name.
     """
 
-    # Cloud keys SkyPilot uses for its catalogs that differ from the provider's display name.
-    PROVIDER_SHORT_NAMES = {"gcp": "Google Cloud", "google": "Google Cloud", "oci": "Oracle", "vast": "Vast.ai"}
-
-    def __init__(self, *, gpu_names: dict[str, tuple[int, str]], providers: list[ProviderRef]) -> None:
+    def __init__(
+        self,
+        *,
+        gpu_names: dict[str, tuple[int, str]],
+        providers: list[ProviderRef],
+        provider_aliases: dict[str, str] | None = None,
+    ) -> None:
         self._gpus = {normalise_name(name): ref for name, ref in gpu_names.items()}
         self._providers = {normalise_name(p.name): p for p in providers}
-        for short, full in self.PROVIDER_SHORT_NAMES.items():
-            if normalise_name(full) in self._providers:
-                self._providers.setdefault(short, self._providers[normalise_name(full)])
+        by_name = {p.name: p for p in providers}
+        for alias, name in (provider_aliases or {}).items():
+            if name in by_name:
+                self._providers.setdefault(normalise_name(alias), by_name[name])
         self._gpu_cache: dict[str, tuple[int, str] | None] = {}
+        self._provisional = 0
 
     def gpu(self, raw: str) -> tuple[int, str] | None:
         """(id, model name) for a GPU name from a file, or None when unknown."""
@@ -121,17 +175,42 @@ class Catalog:
             return found
 
     def gpu_error(self, raw: str) -> str:
-        key = normalise_name(raw)
-        close = difflib.get_close_matches(key, self._gpus.keys(), n=12, cutoff=0.5)
-        names = list(dict.fromkeys(self._gpus[k][1] for k in close))[:4]
+        names = close_names(raw, {key: ref[1] for key, ref in self._gpus.items()})
         hint = f"; closest known: {', '.join(names)}" if names else ""
         return f"unknown GPU model {raw!r}{hint}. If it is another name for a known model, add an alias in the admin."
 
     def provider(self, raw: str) -> ProviderRef | None:
         return self._providers.get(normalise_name(raw))
 
+    def provider_lookalikes(self, raw: str) -> list[str]:
+        """Known providers `raw` may be a typo of (the guard before a file adds a provider)."""
+        return close_names(raw, {key: p.name for key, p in self._providers.items()}, limit_of=typo_limit)
+
     def provider_error(self, raw: str) -> str:
-        close = difflib.get_close_matches(normalise_name(raw), self._providers.keys(), n=8, cutoff=0.5)
-        names = list(dict.fromkeys(self._providers[k].name for k in close))[:4]
+        names = close_names(raw, {key: p.name for key, p in self._providers.items()})
         hint = f"; closest known: {', '.join(names)}" if names else ""
-        return f"unknown provider {raw!r}{hint}. Add it in the admin first."
+        return (
+            f"unknown provider {raw!r}{hint}. Add it (or an alias for it) in the admin under Providers, "
+            "or run `manage.py load_reference` if this deployment has no reference data yet."
+        )
+
+    def add_provisional_provider(self, name: str, kind: str) -> ProviderRef:
+        """A provider a file introduces: a negative id the service replaces once it has created the provider."""
+        self._provisional -= 1
+        ref = ProviderRef(self._provisional, name, kind)
+        self._providers[normalise_name(name)] = ref
+        return ref
+
+
+@dataclass(frozen=True)
+class ParseContext:
+    """Everything a parser needs besides the text."""
+
+    catalog: Catalog
+    today: date
+    max_rows: int
+    variant: str = ""
+    provider: ProviderRef | None = None
+    observed_on: date | None = None
+    source_url: str = ""
+    new_providers: frozenset[str] = frozenset()

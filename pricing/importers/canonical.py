@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from pricing.importers import fields
-from pricing.importers.base import HALF_CENT, MICRO, Catalog, ParseResult, PriceRow, ProviderRef, RowError, per_gpu
+from pricing.importers.base import HALF_CENT, MICRO, ParseContext, ParseResult, PriceRow, ProviderRef, RowError, per_gpu
+from pricing.names import normalise_name
 
 CANONICAL_COLUMNS = (
     "provider",
@@ -32,14 +33,14 @@ PRICE_COLUMNS = ("price_per_instance_hour", "price_per_gpu_hour")
 _NEUTRALISED = ("'=", "'+", "'-", "'@")
 
 
-@dataclass(frozen=True)
-class Defaults:
-    """Values for cells a file leaves blank, given on the command line or the upload form."""
+def sniff(text: str) -> str:
+    """Always accepts (the fallback format): JSON when the text starts with `[` or `{`, else CSV."""
+    return "canonical-json" if text.lstrip()[:1] in ("[", "{") else "canonical-csv"
 
-    today: date
-    provider: ProviderRef | None = None
-    observed_on: date | None = None
-    source_url: str = ""
+
+def parse(text: str, context: ParseContext) -> ParseResult:
+    parser = parse_canonical_json if context.variant == "canonical-json" else parse_canonical_csv
+    return parser(text, context)
 
 
 def _clean(value: object) -> str:
@@ -53,8 +54,9 @@ def _clean(value: object) -> str:
 class _Rows:
     """Validates canonical records one by one, collecting rows and every error."""
 
-    def __init__(self, result: ParseResult, catalog: Catalog, defaults: Defaults) -> None:
-        self.result, self.catalog, self.defaults = result, catalog, defaults
+    def __init__(self, result: ParseResult, context: ParseContext) -> None:
+        self.result, self.catalog, self.defaults = result, context.catalog, context
+        self.confirmed = {normalise_name(name) for name in context.new_providers}
         self.first_line_of: dict[tuple, int] = {}
         self._dates: dict[str, date] = {}
         self._terms: dict[str, str] = {}
@@ -118,10 +120,13 @@ class _Rows:
     def _provider(self, line: int, cell: dict[str, str], errors: list[RowError]) -> ProviderRef | None:
         raw = cell.get("provider", "")
         provider = self.catalog.provider(raw) if raw else self.defaults.provider
-        if provider is None:
-            errors.append(RowError(line, "provider", raw, self.catalog.provider_error(raw) if raw else "required"))
-            return None
         kind = cell.get("provider_kind", "")
+        if provider is None and raw and kind:
+            return self._new_provider(line, raw, kind, errors)
+        if provider is None:
+            reason = self.catalog.provider_error(raw) + " To add it from this file, give its provider_kind."
+            errors.append(RowError(line, "provider", raw, reason if raw else "required"))
+            return None
         if kind:
             try:
                 if fields.provider_kind(kind) != provider.kind:
@@ -130,6 +135,34 @@ class _Rows:
                     )
             except fields.CellError as exc:
                 errors.append(RowError(line, "provider_kind", kind, str(exc)))
+        return provider
+
+    def _new_provider(self, line: int, raw: str, kind: str, errors: list[RowError]) -> ProviderRef | None:
+        """A provider this file introduces, unless its name looks like a typo of a known one (and is not confirmed)."""
+        try:
+            name = fields.text(raw, limit=100, required=True)
+        except fields.CellError as exc:
+            errors.append(RowError(line, "provider", raw, str(exc)))
+            return None
+        try:
+            kind = fields.provider_kind(kind)
+        except fields.CellError as exc:
+            errors.append(RowError(line, "provider_kind", kind, str(exc)))
+            return None
+        lookalikes = self.catalog.provider_lookalikes(name)
+        if lookalikes and normalise_name(name) not in self.confirmed:
+            errors.append(
+                RowError(
+                    line,
+                    "provider",
+                    name,
+                    f"unknown provider; closest known: {', '.join(lookalikes)}. If {name!r} is a new provider and "
+                    f"not a typo, confirm it (import_prices --new-provider {name!r}).",
+                )
+            )
+            return None
+        provider = self.catalog.add_provisional_provider(name, kind)
+        self.result.new_providers.append(provider)
         return provider
 
     def _term(self, line: int, cell: dict[str, str], errors: list[RowError]) -> str | None:
@@ -198,19 +231,25 @@ class _Rows:
         return instance.quantize(MICRO), derived
 
 
-def _header_errors(header: Iterable[str], defaults: Defaults) -> list[RowError]:
+def _header_errors(header: Iterable[str], defaults: ParseContext) -> list[RowError]:
     columns = list(header)
+    counts = Counter(columns)  # one pass: a header of a million columns must not take minutes
+    if not any(column in counts for column in CANONICAL_COLUMNS):
+        # Not a price file at all (a server file, say): say so without echoing its first line.
+        reason = (
+            f"not a price file: none of its {len(columns):,} header columns is a canonical column "
+            f"({', '.join(CANONICAL_COLUMNS)}) and it is no SkyPilot vms.csv"
+        )
+        return [RowError(1, "", "", reason)]
     errors = [
         RowError(1, column, column, f"unexpected column; the canonical columns are {', '.join(CANONICAL_COLUMNS)}")
         for column in columns
         if column not in CANONICAL_COLUMNS
     ]
-    errors += [
-        RowError(1, column, "", "duplicate column") for column in sorted({c for c in columns if columns.count(c) > 1})
-    ]
+    errors += [RowError(1, column, "", "duplicate column") for column in sorted(c for c, n in counts.items() if n > 1)]
     required = list(REQUIRED_COLUMNS) + ([] if defaults.provider else ["provider"])
-    errors += [RowError(1, column, "", "missing column") for column in required if column not in columns]
-    if not any(column in columns for column in PRICE_COLUMNS):
+    errors += [RowError(1, column, "", "missing column") for column in required if column not in counts]
+    if not any(column in counts for column in PRICE_COLUMNS):
         errors.append(RowError(1, "price_per_gpu_hour", "", "missing column: give at least one of the two prices"))
     return errors
 
@@ -224,8 +263,9 @@ def _cap(result: ParseResult, max_rows: int, line: int) -> bool:
     return False
 
 
-def parse_canonical_csv(text: str, *, catalog: Catalog, defaults: Defaults, max_rows: int) -> ParseResult:
+def parse_canonical_csv(text: str, context: ParseContext) -> ParseResult:
     result = ParseResult(format="canonical-csv")
+    max_rows = context.max_rows
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = [_clean(name).lower() for name in next(reader)]
@@ -235,10 +275,10 @@ def parse_canonical_csv(text: str, *, catalog: Catalog, defaults: Defaults, max_
     except csv.Error as exc:
         result.errors.append(RowError(1, "", "", f"not a readable CSV header ({exc})"))
         return result
-    result.errors.extend(_header_errors(header, defaults))
+    result.errors.extend(_header_errors(header, context))
     if result.errors:
         return result
-    rows = _Rows(result, catalog, defaults)
+    rows = _Rows(result, context)
     width = len(header)
     line = reader.line_num
     try:
@@ -270,9 +310,10 @@ def _records(document: object) -> Iterator[object] | None:
     return None
 
 
-def parse_canonical_json(text: str, *, catalog: Catalog, defaults: Defaults, max_rows: int) -> ParseResult:
+def parse_canonical_json(text: str, context: ParseContext) -> ParseResult:
     """A list of records (or {"prices": [...]}); `line` in errors is the record's position, from 1."""
     result = ParseResult(format="canonical-json")
+    max_rows = context.max_rows
     try:
         document = json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
@@ -282,7 +323,7 @@ def parse_canonical_json(text: str, *, catalog: Catalog, defaults: Defaults, max
     if records is None:
         result.errors.append(RowError(0, "", "", 'expected a list of price records or {"prices": [...]}'))
         return result
-    rows = _Rows(result, catalog, defaults)
+    rows = _Rows(result, context)
     for number, record in enumerate(records, start=1):
         result.rows_total += 1
         if _cap(result, max_rows, number):

@@ -1,65 +1,73 @@
 """SkyPilot catalog `vms.csv` files (github.com/skypilot-org/skypilot-catalog, catalogs/v8/<cloud>/vms.csv).
 
 Decisions, so a price shown can be traced back to its row:
-- Columns are read by name; the provider and the date come from the caller (the files have neither).
-- One observation per instance type, GPU model, GPU count, region and term. Zones of a region with
-  the same price collapse into one regional observation; zones whose prices differ stay separate,
-  with the region written as `region (zone)`.
-- `Price` is the on-demand price. A row without a usable one (empty, zero, or the 700.0 placeholder)
-  is skipped with its reason, spot price included. `SpotPrice` > 0 adds a `spot` observation.
-- CPU-only rows are skipped. Fractional GPUs are skipped (no whole GPU to price per GPU-hour).
+- Columns are read by name; extra columns are ignored. The provider and the date come from the caller.
+- Someone else's catalog, so it is lenient where the upstream data is: a row naming an unknown GPU (or, in
+  an aggregator's file, an unknown provider behind the offer) is held back with the name to map, never
+  rejecting the rest of the file. Malformed numbers still reject the file: that is a broken file.
+- `Price` is the on-demand price, `SpotPrice` the spot price; a row with either is imported (spot-only rows
+  too). Empty, zero and the 700.0 placeholder mean "no price". Accelerators that are not GPUs (TPU,
+  Inferentia, Trainium) and fractional GPUs are skipped with their reason.
+- One observation per offering, GPU model, GPU count, region and term. When every zone where the offering
+  is seen in a region has the same price, the zones fold into one regional observation (the other rows are
+  "merged"); otherwise each zone keeps its own, with the region written `region (zone)`. A price seen in
+  only some zones of a region is stored for those zones. A blank region is stored as "unknown region".
 - GCP prices a GPU machine in two rows per zone: the host (machine type, no accelerator) and its
-  accelerators (no machine type). The machine type names its GPUs (`GCP_MACHINE_GPUS`); the offering
-  price is host + accelerators in the same zone. Accelerator rows no host claims (TPUs, GPUs
-  attachable to N1 machines) are skipped.
-- GPU names resolve through the alias table. A bare name is refined by what the instance type says:
-  `gpu_1x_h100_pcie` with AcceleratorName `H100` tries `H100 PCIe` before `H100`, and a one-GPU
-  instance whose GpuInfo gives 80 GB tries `A100 80GB` before `A100`. Bare `H100` is the SXM part
-  (what an 8-GPU H100 box is), bare `A100` the 40 GB SXM part, `A100-80GB` the 80 GB SXM part.
+  accelerators (no machine type). The machine type names its GPUs (`skypilot_rules`); the offering
+  price is host + accelerators in the same zone (the accelerator row is merged into it). An unknown
+  machine family is said to be unknown, not guessed CPU-only.
+- GPU identity: the accelerator name, refined by the per-GPU memory in `GpuInfo` and the form factor
+  named by the instance type, the accelerator name or GpuInfo's own name (SXM, PCIe/PCI, NVL). Memory
+  values no GPU can have (RunPod's "80 MiB", Seeweb's 0) are ignored; a total given as per-GPU memory is
+  divided by the GPU count. Bare `H100` is the SXM part, bare `A100` the 40 GB SXM part.
+- Aggregators (Prime Intellect, Shadeform, Spheron) resell other providers' offers: the provider behind
+  each row (a `Provider` column, else the instance type's prefix) is stored as the provider and the
+  aggregator as the channel.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
-from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from pricing.importers.base import Catalog, ParseResult, PriceRow, ProviderRef, RowError, Skip, per_gpu
+from pricing.importers.base import ParseContext, ParseResult, PriceRow, ProviderRef, RowError, Skip, per_gpu
+from pricing.importers.skypilot_rules import (
+    GCP_CPU_FAMILIES,
+    GCP_GPU_FAMILIES,
+    INFO_NAME,
+    form_factor,
+    gcp_machine_gpus,
+    gpu_memory_gb,
+    not_a_gpu,
+)
+from pricing.names import normalise_name
 
 REQUIRED_COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region")
 PLACEHOLDER_PRICE = Decimal("700")
+UNKNOWN_REGION = "unknown region"
 
-# GCP machine type -> (accelerator name in the catalog, GPUs per machine or None: read it from the name).
-GCP_MACHINE_GPUS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^a3-(?:highgpu|edgegpu)-(\d+)g$"), "H100"),
-    (re.compile(r"^a3-megagpu-(\d+)g$"), "H100-MEGA"),
-    (re.compile(r"^a3-ultragpu-(\d+)g$"), "H200"),
-    (re.compile(r"^a4-highgpu-(\d+)g$"), "B200"),
-    (re.compile(r"^a2-ultragpu-(\d+)g$"), "A100-80GB"),
-    (re.compile(r"^a2-(?:highgpu|megagpu)-(\d+)g$"), "A100"),
-]
-GCP_G2_L4 = {4: 1, 8: 1, 12: 1, 16: 1, 24: 2, 32: 1, 48: 4, 96: 8}
-_G2 = re.compile(r"^g2-standard-(\d+)$")
-_FORM_HINTS = (("pcie", "PCIe"), ("sxm", "SXM"), ("nvl", "NVL"))
-_NVL = re.compile(r"nvl(?!ink)")
-_GPU_MEMORY = re.compile(r"'SizeInMiB':\s*(\d+)")
+# Aggregators: the provider behind each row is in a column, else the instance type's prefix before a separator.
+AGGREGATOR_PREFIXES = {"primeintellect": "__", "shadeform": "_"}
+PROVIDER_COLUMN = "Provider"
 
 
-def gcp_machine_gpus(machine_type: str) -> tuple[str, int] | None:
-    for pattern, accelerator in GCP_MACHINE_GPUS:
-        if match := pattern.match(machine_type):
-            return accelerator, int(match.group(1))
-    if (match := _G2.match(machine_type)) and int(match.group(1)) in GCP_G2_L4:
-        return "L4", GCP_G2_L4[int(match.group(1))]
-    return None
+def sniff(text: str) -> str | None:
+    first_line = text.lstrip().split("\n", 1)[0]
+    return "skypilot" if "InstanceType" in first_line and "AcceleratorName" in first_line else None
+
+
+def parse(text: str, context: ParseContext) -> ParseResult:
+    assert context.provider is not None and context.observed_on is not None  # the registry says both are needed
+    return SkyPilotParser(context).parse(text)
 
 
 @dataclass(slots=True)
 class _Priced:
     line: int
+    provider_id: int
+    channel_id: int | None
     offering: str
     gpu_model_id: int
     gpus: int
@@ -77,7 +85,7 @@ class _BadCell(Exception):
 
 def _price(cell: dict[str, str], column: str) -> Decimal | str:
     """A usable price, or the reason there is none (a string). Malformed text raises `_BadCell`."""
-    raw = cell.get(column, "")
+    raw = cell.get(column) or ""
     if not raw:
         return "no price"
     try:
@@ -93,13 +101,27 @@ def _price(cell: dict[str, str], column: str) -> Decimal | str:
     return value
 
 
+def _prices(*cells: dict[str, str]) -> tuple[dict[str, Decimal], str]:
+    """The on-demand and spot prices of a row (host + accelerator rows summed), and why a term has none."""
+    prices: dict[str, Decimal] = {}
+    reasons = []
+    for term, column in (("on_demand", "Price"), ("spot", "SpotPrice")):
+        parts = [_price(cell, column) for cell in cells]
+        missing = next((part for part in parts if isinstance(part, str)), None)
+        if missing is None:
+            prices[term] = sum(parts, Decimal(0))
+        else:
+            reasons.append(f"{missing} ({'on demand' if term == 'on_demand' else 'spot'})")
+    return prices, ", ".join(reasons)
+
+
 def _count(cell: dict[str, str]) -> int | str:
-    raw = cell.get("AcceleratorCount", "")
+    raw = cell.get("AcceleratorCount") or ""
     try:
         value = Decimal(raw) if raw else Decimal(0)
     except InvalidOperation:
         raise _BadCell("AcceleratorCount", raw, "not a number") from None
-    if value <= 0 or not value.is_finite():
+    if not value.is_finite() or value <= 0:
         return "no GPU (CPU-only instance)"
     if value != value.to_integral_value():
         return "fractional GPU share; no whole GPU to price"
@@ -107,16 +129,20 @@ def _count(cell: dict[str, str]) -> int | str:
 
 
 class SkyPilotParser:
-    def __init__(self, *, catalog: Catalog, provider: ProviderRef, observed_on: date, source_url: str) -> None:
-        self.catalog, self.provider, self.observed_on, self.source_url = catalog, provider, observed_on, source_url
+    def __init__(self, context: ParseContext) -> None:
+        self.context, self.catalog = context, context.catalog
+        self.provider: ProviderRef = context.provider
         self.result = ParseResult(format="skypilot")
         self.priced: list[_Priced] = []
         self.hosts: list[tuple[int, dict[str, str], str, int]] = []
+        self.gpuless: list[tuple[int, str]] = []
         self.accelerators: dict[tuple[str, str, int], tuple[int, dict[str, str]]] = {}
+        self.prefix = AGGREGATOR_PREFIXES.get(normalise_name(self.provider.name), "")
+        self.has_provider_column = False
 
-    def parse(self, text: str, *, max_rows: int) -> ParseResult:
+    def parse(self, text: str) -> ParseResult:
         reader = csv.DictReader(io.StringIO(text, newline=""))
-        header = [name.strip() for name in reader.fieldnames or []]
+        header = [(name or "").strip() for name in reader.fieldnames or []]
         if not header:
             self.result.errors.append(RowError(0, "", "", "the file is empty"))
             return self.result
@@ -127,6 +153,8 @@ class SkyPilotParser:
                 RowError(1, column, "", "missing column (is this a SkyPilot vms.csv?)") for column in missing
             ]
             return self.result
+        self.has_provider_column = PROVIDER_COLUMN in header
+        max_rows = self.context.max_rows
         line = reader.line_num
         for record in reader:
             start, line = line + 1, reader.line_num
@@ -146,29 +174,57 @@ class SkyPilotParser:
         if self.result.rows_total == 0 and not self.result.errors:
             self.result.errors.append(RowError(2, "", "", "no data rows after the header"))
         self._pair_gcp_hosts()
+        self._classify_gpuless()
         self._emit()
+        self._account()
         return self.result
 
     def _skip(self, line: int, reason: str, value: str = "") -> None:
         self.result.skipped.append(Skip(line, reason, value))
 
+    def _hold(self, line: int, kind: str, name: str, reason: str, value: str) -> None:
+        self.result.held_back.append(Skip(line, reason, value, name=name, kind=kind))
+
     def _gpu(self, line: int, name: str, instance: str, cell: dict[str, str], gpus: int) -> int | None:
-        lowered = instance.lower()
-        form = next((label for hint, label in _FORM_HINTS if hint in lowered and hint != "nvl"), "")
-        if not form and _NVL.search(lowered):
-            form = "NVL"
-        memory = ""
-        if gpus == 1 and (match := _GPU_MEMORY.search(cell.get("GpuInfo", ""))):
-            memory = f"{round(int(match.group(1)) / 1024)}GB"
-        for candidate in dict.fromkeys((f"{name} {memory} {form}", f"{name} {form}", f"{name} {memory}", name)):
+        gpu_info = cell.get("GpuInfo") or ""
+        info_name = match.group(1) if (match := INFO_NAME.search(gpu_info)) else ""
+        form = form_factor(instance, name, info_name)
+        memory_gb = gpu_memory_gb(gpu_info, gpus)
+        memory = f"{memory_gb}GB" if memory_gb else ""
+        candidates = [f"{name} {memory} {form}", f"{name} {form}", f"{name} {memory}", name]
+        if info_name:
+            candidates += [f"{info_name} {memory} {form}", f"{info_name} {memory}", info_name]
+        for candidate in dict.fromkeys(candidates):
             if found := self.catalog.gpu(candidate.strip()):
                 return found[0]
-        self.result.errors.append(RowError(line, "AcceleratorName", name, self.catalog.gpu_error(name)))
+        reason = self.catalog.gpu_error(name) + " Its rows are held back until then."
+        self._hold(line, "gpu", name, reason, instance or name)
         return None
+
+    def _seller(self, line: int, instance: str, cell: dict[str, str]) -> tuple[int, int | None] | None:
+        """(provider id, channel id): the provider behind an aggregator's row, with the aggregator as channel."""
+        upstream = ""
+        if self.has_provider_column:
+            upstream = cell.get(PROVIDER_COLUMN) or ""
+        elif self.prefix and self.prefix in instance:
+            upstream = instance.split(self.prefix, 1)[0]
+        if not upstream:
+            return self.provider.id, None
+        found = self.catalog.provider(upstream)
+        if found is None:
+            reason = (
+                f"offered through {self.provider.name} by {upstream!r}, an unknown provider: add it (or an alias "
+                "for it) in the admin under Providers, then import again."
+            )
+            self._hold(line, "provider", upstream, reason, instance)
+            return None
+        if found.id == self.provider.id:
+            return found.id, None
+        return found.id, self.provider.id
 
     def _row(self, line: int, cell: dict[str, str]) -> None:
         instance, accelerator = cell["InstanceType"], cell["AcceleratorName"]
-        zone = cell.get("AvailabilityZone", "")
+        zone = cell.get("AvailabilityZone") or ""
         if not instance:  # a GCP accelerator row: priced alone, paired with its host later
             count = _count(cell)
             if isinstance(count, str) or not accelerator:
@@ -179,7 +235,7 @@ class SkyPilotParser:
         if not accelerator:
             gcp = gcp_machine_gpus(instance)
             if gcp is None:
-                self._skip(line, "no GPU (CPU-only instance)", instance)
+                self.gpuless.append((line, instance))
             else:
                 self.hosts.append((line, cell, *gcp))
             return
@@ -187,73 +243,106 @@ class SkyPilotParser:
         if isinstance(count, str):
             self._skip(line, count, instance)
             return
-        price = _price(cell, "Price")
-        if isinstance(price, str):
-            self._skip(line, f"{price} (on demand)", instance)
+        if label := not_a_gpu(accelerator):
+            self._skip(line, f"{label}, not a GPU", instance)
+            return
+        prices, reason = _prices(cell)
+        if not prices:
+            self._skip(line, reason, instance)
+            return
+        seller = self._seller(line, instance, cell)
+        if seller is None:
             return
         gpu_model_id = self._gpu(line, accelerator, instance, cell, count)
         if gpu_model_id is None:
             return
-        self._add(line, instance, gpu_model_id, count, cell, "on_demand", price)
-        spot = _price(cell, "SpotPrice")
-        if not isinstance(spot, str):
-            self._add(line, instance, gpu_model_id, count, cell, "spot", spot)
+        for term, price in prices.items():
+            self._add(line, seller, instance, gpu_model_id, count, cell, term, price)
 
-    def _add(self, line, offering, gpu_model_id, gpus, cell, term, price) -> None:
-        self.priced.append(
-            _Priced(line, offering, gpu_model_id, gpus, cell["Region"], cell.get("AvailabilityZone", ""), term, price)
-        )
+    def _add(self, line, seller, offering, gpu_model_id, gpus, cell, term, price) -> None:
+        region = cell["Region"] or UNKNOWN_REGION
+        zone = cell.get("AvailabilityZone") or ""
+        self.priced.append(_Priced(line, *seller, offering, gpu_model_id, gpus, region, zone, term, price))
 
     def _pair_gcp_hosts(self) -> None:
-        claimed: set[tuple[str, str, int]] = set()
+        claimed: dict[tuple[str, str, int], int] = {}
+        held: set[tuple[str, str, int]] = set()
         for line, host, accelerator, count in self.hosts:
-            key = (host.get("AvailabilityZone", "") or host["Region"], accelerator, count)
+            key = (host.get("AvailabilityZone") or host["Region"], accelerator, count)
             paired = self.accelerators.get(key)
-            if paired is None:
-                self._skip(line, f"no {accelerator} x{count} accelerator row in the same zone", host["InstanceType"])
-                continue
-            claimed.add(key)
-            accelerator_line, accelerator_cell = paired
-            host_price, accelerator_price = _price(host, "Price"), _price(accelerator_cell, "Price")
-            if isinstance(host_price, str) or isinstance(accelerator_price, str):
-                reason = host_price if isinstance(host_price, str) else accelerator_price
-                self._skip(line, f"{reason} (on demand)", host["InstanceType"])
-                continue
-            gpu_model_id = self._gpu(accelerator_line, accelerator, "", accelerator_cell, count)
-            if gpu_model_id is None:
-                continue
             instance = host["InstanceType"]
-            self._add(line, instance, gpu_model_id, count, host, "on_demand", host_price + accelerator_price)
-            host_spot, accelerator_spot = _price(host, "SpotPrice"), _price(accelerator_cell, "SpotPrice")
-            if not isinstance(host_spot, str) and not isinstance(accelerator_spot, str):
-                self._add(line, instance, gpu_model_id, count, host, "spot", host_spot + accelerator_spot)
+            if paired is None:
+                self._skip(line, f"no {accelerator} x{count} accelerator row in the same zone", instance)
+                continue
+            accelerator_cell = paired[1]
+            prices, reason = _prices(host, accelerator_cell)
+            if not prices:
+                self._skip(line, reason, instance)
+                continue
+            gpu_model_id = self._gpu(line, accelerator, instance, accelerator_cell, count)
+            if gpu_model_id is None:
+                held.add(key)
+                continue
+            claimed.setdefault(key, line)
+            for term, price in prices.items():
+                self._add(line, (self.provider.id, None), instance, gpu_model_id, count, host, term, price)
         for key, (line, cell) in self.accelerators.items():
-            if key not in claimed:
-                price = _price(cell, "Price")
-                reason = price if isinstance(price, str) else "accelerator priced alone: no host machine in this zone"
-                self._skip(line, reason, f"{key[1]} x{key[2]}")
+            if key in claimed:
+                self.result.merged.append(Skip(line, f"priced with its host machine, line {claimed[key]}", key[1]))
+                continue
+            if key in held:
+                self._hold(line, "gpu", key[1], f"the accelerator of a held-back host machine ({key[1]})", key[1])
+                continue
+            label = not_a_gpu(key[1])
+            price = _price(cell, "Price")
+            if label:
+                reason = f"{label}, not a GPU"
+            elif isinstance(price, str):
+                reason = price
+            else:
+                reason = "accelerator priced alone: no host machine in this zone"
+            self._skip(line, reason, f"{key[1]} x{key[2]}")
+
+    def _classify_gpuless(self) -> None:
+        """Rows without an accelerator: CPU-only, unless this is a GCP-style file and the family is unknown."""
+        gcp_style = bool(self.accelerators) or bool(self.hosts)
+        for line, instance in self.gpuless:
+            family = instance.split("-", 1)[0].lower()
+            if not gcp_style or family in GCP_CPU_FAMILIES:
+                self._skip(line, "no GPU (CPU-only instance)", instance)
+            elif family in GCP_GPU_FAMILIES:
+                self._skip(line, f"unknown machine type in the GPU family {family}", instance)
+            else:
+                self._skip(line, f"unknown machine family {family!r}; not imported", instance)
 
     def _emit(self) -> None:
-        """Collapse zones of a region with one price into a regional observation."""
+        """One observation per group when every zone of its region agrees, else one per zone."""
+        zones_of: dict[tuple, set[str]] = {}
         groups: dict[tuple, list[_Priced]] = {}
         for item in self.priced:
-            key = (item.offering, item.gpu_model_id, item.gpus, item.region, item.term)
-            groups.setdefault(key, []).append(item)
-        for items in groups.values():
+            offering = (item.provider_id, item.channel_id, item.offering, item.gpu_model_id, item.gpus, item.region)
+            zones_of.setdefault(offering, set()).add(item.zone)
+            groups.setdefault((*offering, item.term), []).append(item)
+        for key, items in groups.items():
             prices = {item.price_per_instance_hour for item in items}
-            if len(prices) == 1:
-                self._observation(items[0], items[0].region)
+            if len(prices) == 1 and {item.zone for item in items} == zones_of[key[:-1]]:
+                first = items[0]
+                self._observation(first, first.region)
                 for item in items[1:]:
-                    if item.zone == items[0].zone:
-                        self._skip(item.line, f"same offering and price as line {items[0].line}", item.offering)
+                    self.result.merged.append(
+                        Skip(item.line, f"same price as line {first.line} in every zone of the region", item.offering)
+                    )
                 continue
             by_zone: dict[str, _Priced] = {}
-            for item in sorted(items, key=lambda i: i.price_per_instance_hour):
+            for item in sorted(items, key=lambda i: (i.price_per_instance_hour, i.line)):
                 kept = by_zone.setdefault(item.zone, item)
-                if kept is not item:
-                    self._skip(
-                        item.line, f"same offering and zone as line {kept.line}, at a higher price", item.offering
-                    )
+                if kept is item:
+                    continue
+                if kept.price_per_instance_hour == item.price_per_instance_hour:
+                    self.result.merged.append(Skip(item.line, f"same offering, zone and price as line {kept.line}"))
+                else:
+                    reason = f"same offering and zone as line {kept.line}, at a higher price"
+                    self._skip(item.line, reason, item.offering)
             for zone, item in by_zone.items():
                 self._observation(item, f"{item.region} ({zone})" if zone else item.region)
 
@@ -261,23 +350,28 @@ class SkyPilotParser:
         self.result.rows.append(
             PriceRow(
                 item.line,
-                self.provider.id,
+                item.provider_id,
                 item.offering,
                 item.gpu_model_id,
                 item.gpus,
                 region,
                 item.term,
-                self.observed_on,
+                self.context.observed_on,
                 item.price_per_instance_hour,
                 per_gpu(item.price_per_instance_hour, item.gpus),
                 "USD",
-                self.source_url,
+                self.context.source_url,
+                item.channel_id,
             )
         )
 
-
-def parse_skypilot(
-    text: str, *, catalog: Catalog, provider: ProviderRef, observed_on: date, source_url: str = "", max_rows: int
-) -> ParseResult:
-    parser = SkyPilotParser(catalog=catalog, provider=provider, observed_on=observed_on, source_url=source_url)
-    return parser.parse(text, max_rows=max_rows)
+    def _account(self) -> None:
+        """Each row once: it gave a price, else it was merged, else held back, else skipped (with its reasons)."""
+        seen = {row.line for row in self.result.rows}
+        for name in ("merged", "held_back", "skipped"):
+            kept = []
+            for entry in getattr(self.result, name):
+                if entry.line not in seen:
+                    seen.add(entry.line)
+                    kept.append(entry)
+            setattr(self.result, name, kept)

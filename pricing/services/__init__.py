@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pricing.services.catalogs import price_catalog_import
 from pricing.services.reference import demo_prices_load, reference_data_load
 from pricing.services.snapshots import (
     BULK_BATCH_SIZE,
@@ -18,6 +19,7 @@ __all__ = [
     "demo_prices_load",
     "import_source_run",
     "import_sources_run_due",
+    "price_catalog_import",
     "price_snapshot_create",
     "price_snapshot_fail",
     "price_snapshot_import",

@@ -1,4 +1,4 @@
-"""Reference data and demo prices, loaded by `manage.py seed_demo`."""
+"""Reference data (`manage.py load_reference`, part of every deployment) and demo prices (`manage.py seed_demo`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,20 @@ from pathlib import Path
 
 from django.db import transaction
 
-from pricing.models import GpuAlias, GpuModel, PriceSnapshot, Provider, SnapshotOrigin, SnapshotStatus
+from pricing.models import (
+    GpuAlias,
+    GpuModel,
+    PriceSnapshot,
+    Provider,
+    ProviderAlias,
+    SnapshotOrigin,
+    SnapshotStatus,
+)
 from pricing.services.snapshots import price_snapshot_import
 
 
 def reference_data_load(*, path: Path) -> dict[str, int]:
-    """Create the providers, GPU models and aliases of a reference fixture that are missing.
+    """Create the providers, provider aliases, GPU models and GPU aliases of a reference fixture that are missing.
 
     Rows that already exist (matched by name) are left as they are, so edits made in the admin survive.
     """
@@ -27,6 +35,14 @@ def reference_data_load(*, path: Path) -> dict[str, int]:
         known = set(Provider.objects.values_list("name", flat=True))
         new = [Provider(**f) for f in by_model.get("pricing.provider", []) if f["name"] not in known]
         created["providers"] = len(Provider.objects.bulk_create(new))
+        provider_ids = dict(Provider.objects.values_list("name", "id"))
+        known = set(ProviderAlias.objects.values_list("alias", flat=True))
+        new = [
+            ProviderAlias(alias=f["alias"], provider_id=provider_ids[f["provider"][0]])
+            for f in by_model.get("pricing.provideralias", [])
+            if f["alias"] not in known
+        ]
+        created["provider_aliases"] = len(ProviderAlias.objects.bulk_create(new))
         known = set(GpuModel.objects.values_list("name", flat=True))
         new = [GpuModel(**f) for f in by_model.get("pricing.gpumodel", []) if f["name"] not in known]
         created["gpu_models"] = len(GpuModel.objects.bulk_create(new))

@@ -17,18 +17,21 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from pricing.importers import ParseResult, PriceRow, RowError, parse_prices
+from pricing.importers import Catalog, ParseResult, PriceRow, RowError, parse_prices
 from pricing.models import (
     PriceImportFile,
     PriceObservation,
     PriceSnapshot,
+    Provider,
     SnapshotObservation,
     SnapshotOrigin,
     SnapshotStatus,
+    UnmappedName,
 )
 from pricing.selectors import import_catalog
 
 MAX_STORED_SKIPS = 2000
+MAX_STORED_ERRORS = 100
 BULK_BATCH_SIZE = 2000
 
 
@@ -75,17 +78,37 @@ def _finish(snapshot: PriceSnapshot, status: str, *, errors: list[dict] | None =
     snapshot.save()
 
 
-def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]) -> PriceSnapshot:
+def _keep_lists(snapshot: PriceSnapshot, result: ParseResult) -> None:
+    for name in ("skipped", "merged", "held_back"):
+        setattr(snapshot, name, [entry.as_dict() for entry in getattr(result, name)[:MAX_STORED_SKIPS]])
+
+
+def _capped(errors: list[RowError]) -> list[dict]:
+    """The first errors, and how many more: a 150,000-row bad file must not make a page of 150,000 rows."""
     errors.sort(key=lambda e: e.line)
-    snapshot.skipped = [s.as_dict() for s in result.skipped[:MAX_STORED_SKIPS]]
+    shown = [e.as_dict() for e in errors[:MAX_STORED_ERRORS]]
+    if len(errors) > MAX_STORED_ERRORS:
+        more = len(errors) - MAX_STORED_ERRORS
+        reason = f"… and {more:,} more errors not listed; fix the ones above and import again to see the rest"
+        shown.append(RowError(0, "", "", reason).as_dict())
+    return shown
+
+
+def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]) -> PriceSnapshot:
+    _keep_lists(snapshot, result)
+    snapshot.error_count = len(errors)
     _finish(
         snapshot,
         SnapshotStatus.REJECTED,
-        errors=[e.as_dict() for e in errors],
+        errors=_capped(errors),
         rows_total=result.rows_total,
         rows_skipped=len(result.skipped),
+        rows_merged=len(result.merged),
+        rows_held_back=len(result.held_back),
         rows_imported=0,
         rows_unchanged=0,
+        prices_new=0,
+        prices_known=0,
     )
     return snapshot
 
@@ -124,6 +147,7 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
             region=row.region,
             pricing_term=row.pricing_term,
             observed_on=row.observed_on,
+            channel_id=row.channel_id,
             price_per_instance_hour=row.price_per_instance_hour,
             price_per_gpu_hour=row.price_per_gpu_hour,
             currency=row.currency,
@@ -131,6 +155,16 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
         )
         for row in rows
     ]
+
+
+def _create_providers(snapshot: PriceSnapshot, result: ParseResult, new_rows: list[PriceRow]) -> None:
+    """Create the providers a canonical file introduced and point its rows at them."""
+    real_ids = {}
+    for ref in result.new_providers:
+        real_ids[ref.id] = Provider.objects.create(name=ref.name, kind=ref.kind).pk
+    for row in new_rows:
+        row.provider_id = real_ids.get(row.provider_id, row.provider_id)
+    snapshot.providers_created = [ref.name for ref in result.new_providers]
 
 
 def _store(snapshot: PriceSnapshot, new_rows: list[PriceRow], *, known_ids: list[int]) -> None:
@@ -143,23 +177,66 @@ def _store(snapshot: PriceSnapshot, new_rows: list[PriceRow], *, known_ids: list
     )
 
 
-def price_snapshot_run(*, snapshot: PriceSnapshot, content: bytes) -> PriceSnapshot:
-    """Parse, validate and store one price file as `snapshot`. Returns the finished snapshot."""
+def _row_counts(result: ParseResult, known: dict[tuple, tuple[int, Decimal]]) -> dict[str, int]:
+    """Counts that add up: every row of the file is new, already known, skipped, merged or held back."""
+    new_lines, priced_lines = set(), set()
+    for row in result.rows:
+        priced_lines.add(row.line)
+        if row.key() not in known:
+            new_lines.add(row.line)
+    prices_new = sum(1 for row in result.rows if row.key() not in known)
+    return {
+        "rows_total": result.rows_total,
+        "rows_imported": len(new_lines),
+        "rows_unchanged": len(priced_lines - new_lines),
+        "rows_skipped": len(result.skipped),
+        "rows_merged": len(result.merged),
+        "rows_held_back": len(result.held_back),
+        "prices_new": prices_new,
+        "prices_known": len(result.rows) - prices_new,
+    }
+
+
+def _record_unmapped(snapshot: PriceSnapshot, result: ParseResult, catalog: Catalog) -> None:
+    """List the names this import held back in the admin; forget names an alias has made known since."""
+    counts: dict[tuple[str, str], int] = {}
+    for entry in result.held_back:
+        if entry.name:
+            counts[(entry.kind, entry.name)] = counts.get((entry.kind, entry.name), 0) + 1
+    for (kind, name), rows in counts.items():
+        UnmappedName.objects.update_or_create(kind=kind, name=name, defaults={"rows": rows, "snapshot": snapshot})
+    resolved = [
+        entry.pk
+        for entry in UnmappedName.objects.all()
+        if (entry.kind == UnmappedName.Kind.GPU and catalog.gpu(entry.name))
+        or (entry.kind == UnmappedName.Kind.PROVIDER and catalog.provider(entry.name))
+    ]
+    UnmappedName.objects.filter(pk__in=resolved).delete()
+
+
+def price_snapshot_run(
+    *, snapshot: PriceSnapshot, content: bytes, new_providers: frozenset[str] = frozenset()
+) -> PriceSnapshot:
+    """Parse, validate and store one price file as `snapshot`. Returns the finished snapshot.
+
+    `new_providers` confirms provider names a canonical file introduces although they look like a known one."""
     snapshot.processed_by = _worker_label()
     max_bytes = settings.PRICE_IMPORT_MAX_BYTES
     if len(content) > max_bytes:
         result = ParseResult(format=snapshot.format)
         reason = f"the file has {len(content):,} bytes; the limit is {max_bytes:,} (PRICE_IMPORT_MAX_BYTES)"
         return _reject(snapshot, result, [RowError(0, "", "", reason)])
+    catalog = import_catalog()
     result = parse_prices(
         content,
-        catalog=import_catalog(),
+        catalog=catalog,
         requested_format=snapshot.format,
         provider_name=snapshot.provider_name,
         observed_on=snapshot.default_observed_on,
         source_url=snapshot.url,
         today=timezone.now().date(),
         max_rows=settings.PRICE_IMPORT_MAX_ROWS,
+        new_providers=new_providers,
     )
     snapshot.format = result.format
     if result.errors:
@@ -179,31 +256,28 @@ def price_snapshot_run(*, snapshot: PriceSnapshot, content: bytes) -> PriceSnaps
     if conflicts:
         return _reject(snapshot, result, conflicts)
     new_rows = [row for row in result.rows if row.key() not in known]
-    snapshot.skipped = [s.as_dict() for s in result.skipped[:MAX_STORED_SKIPS]]
-    counts = {
-        "rows_total": result.rows_total,
-        "rows_imported": len(new_rows),
-        "rows_unchanged": len(result.rows) - len(new_rows),
-        "rows_skipped": len(result.skipped),
-    }
+    _keep_lists(snapshot, result)
+    counts = _row_counts(result, known)
     status = SnapshotStatus.DUPLICATE if result.rows and not new_rows else SnapshotStatus.IMPORTED
     known_ids = [known[row.key()][0] for row in result.rows if row.key() in known]
     try:
         with transaction.atomic():
+            _create_providers(snapshot, result, new_rows)
             _store(snapshot, new_rows, known_ids=known_ids)
             _finish(snapshot, status, **counts)
+            _record_unmapped(snapshot, result, catalog)
     except IntegrityError:
         reason = "another import stored some of the same prices at the same moment; import the file again"
         _finish(snapshot, SnapshotStatus.FAILED, errors=[{"line": 0, "column": "", "value": "", "reason": reason}])
     return snapshot
 
 
-def price_snapshot_import(*, content: bytes, **options) -> PriceSnapshot:
+def price_snapshot_import(*, content: bytes, new_providers: frozenset[str] = frozenset(), **options) -> PriceSnapshot:
     """Import a file now, in this process (command, schedule, demo data). Options as `price_snapshot_create`."""
     snapshot = price_snapshot_create(content=content, **options)
     PriceSnapshot.objects.filter(pk=snapshot.pk).update(status=SnapshotStatus.RUNNING)
     snapshot.status = SnapshotStatus.RUNNING
-    return price_snapshot_run(snapshot=snapshot, content=content)
+    return price_snapshot_run(snapshot=snapshot, content=content, new_providers=new_providers)
 
 
 def price_snapshot_queue(*, content: bytes, **options) -> PriceSnapshot:

@@ -10,11 +10,28 @@ from django.utils import timezone
 
 from pricing import fetch
 from pricing.models import ImportSource, PriceSnapshot, SnapshotOrigin
+from pricing.services.catalogs import price_catalog_import
 from pricing.services.snapshots import price_snapshot_create, price_snapshot_fail, price_snapshot_import
 
 
-def import_source_run(*, source: ImportSource) -> PriceSnapshot:
-    """Fetch and import one scheduled source; a fetch that fails is recorded as a failed snapshot."""
+def import_source_run(*, source: ImportSource) -> list[PriceSnapshot]:
+    """Fetch and import one scheduled source (a file, or a catalog tree: one snapshot per provider).
+    A fetch that fails is recorded as a failed snapshot."""
+    base = Path(settings.PRICE_IMPORT_DIR)
+    if fetch.is_catalog_tree(source.location, relative_to=base):
+        try:
+            snapshots = price_catalog_import(
+                location=source.location,
+                origin=SnapshotOrigin.SCHEDULE,
+                source=f"schedule: {source.name}",
+                relative_to=base,
+                within=base,
+            )
+        except fetch.FetchError as exc:
+            snapshots = [_failed(source, str(exc))]
+        if snapshots:
+            ImportSource.objects.filter(pk=source.pk).update(last_snapshot=snapshots[-1])
+        return snapshots
     options = {
         "origin": SnapshotOrigin.SCHEDULE,
         "source": f"schedule: {source.name}",
@@ -22,16 +39,23 @@ def import_source_run(*, source: ImportSource) -> PriceSnapshot:
         "provider_name": source.provider.name if source.provider_id else "",
     }
     try:
-        fetched = fetch.read_location(source.location, relative_to=Path(settings.BASE_DIR))
+        fetched = fetch.read_location(source.location, relative_to=base, within=base)
     except fetch.FetchError as exc:
-        snapshot = price_snapshot_create(content=b"", file_name=source.location, **options)
-        price_snapshot_fail(snapshot_id=snapshot.pk, reason=str(exc))
-        snapshot.refresh_from_db()
+        snapshot = _failed(source, str(exc), **options)
     else:
         snapshot = price_snapshot_import(
             content=fetched.content, file_name=fetched.file_name, url=fetched.url, **options
         )
     ImportSource.objects.filter(pk=source.pk).update(last_snapshot=snapshot)
+    return [snapshot]
+
+
+def _failed(import_source: ImportSource, reason: str, **options) -> PriceSnapshot:
+    options.setdefault("origin", SnapshotOrigin.SCHEDULE)
+    options.setdefault("source", f"schedule: {import_source.name}")
+    snapshot = price_snapshot_create(content=b"", file_name=import_source.location, **options)
+    price_snapshot_fail(snapshot_id=snapshot.pk, reason=reason)
+    snapshot.refresh_from_db()
     return snapshot
 
 
@@ -48,5 +72,5 @@ def import_sources_run_due(*, force: bool = False) -> list[PriceSnapshot]:
         if source.last_run_at is None:
             claimed = ImportSource.objects.filter(pk=source.pk, last_run_at__isnull=True)
         if claimed.update(last_run_at=now):
-            snapshots.append(import_source_run(source=source))
+            snapshots.extend(import_source_run(source=source))
     return snapshots

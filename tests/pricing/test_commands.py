@@ -21,7 +21,9 @@ def command(*args) -> tuple[str, str]:
 
 
 @pytest.fixture
-def price_file(tmp_path):
+def price_file(tmp_path, settings):
+    settings.PRICE_IMPORT_DIR = tmp_path  # where scheduled sources may read
+
     def write(text: str, name: str = "prices.csv"):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
@@ -179,7 +181,8 @@ def test_run_scheduled_imports_all_ignores_the_cadence(price_file):
     assert "duplicate" in out
 
 
-def test_a_scheduled_skypilot_source_uses_its_provider():
+def test_a_scheduled_skypilot_source_uses_its_provider(settings):
+    settings.PRICE_IMPORT_DIR = SAMPLES
     source = ImportSource.objects.create(
         name="hyperstack",
         location=str(SAMPLES / "hyperstack/vms.csv"),
@@ -193,8 +196,9 @@ def test_a_scheduled_skypilot_source_uses_its_provider():
     assert PriceObservation.objects.filter(provider__name="Hyperstack").count() == 25
 
 
-def test_a_scheduled_source_that_cannot_be_read_is_recorded_as_failed():
-    ImportSource.objects.create(name="gone", location="/nonexistent/prices.csv")
+def test_a_scheduled_source_that_cannot_be_read_is_recorded_as_failed(settings, tmp_path):
+    settings.PRICE_IMPORT_DIR = tmp_path
+    ImportSource.objects.create(name="gone", location="prices.csv")
     _, err = command("run_scheduled_imports")
     assert "schedule: gone" in err and "failed" in err
     snapshot = PriceSnapshot.objects.get()

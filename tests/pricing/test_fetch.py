@@ -1,10 +1,17 @@
-"""URL fetching against a local http.server on 127.0.0.1 started by the test (never the network)."""
+"""URL fetching against a local http.server on 127.0.0.1 started by the test (never the network).
+
+Real fetches are https to a public address only, so the tests stand the local server in for
+`https://prices.example`: the host resolves (by the `fetch.resolve` seam) to a public documentation
+address, and the connection class, swapped in, carries the request to the local server in plain http.
+"""
 
 from __future__ import annotations
 
+import http.client
 import http.server
 import io
 import re
+import socket
 import threading
 import time
 
@@ -53,27 +60,52 @@ def server():
     httpd.server_close()
 
 
-def test_it_fetches_a_file_from_an_allowed_local_host(server):
-    fetched = fetch.fetch_url(f"{server}/prices.csv")
+PUBLIC = "93.184.215.14"  # a public address; the swapped-in connection never dials it
+
+
+@pytest.fixture
+def served(server, settings, monkeypatch):
+    """`https://prices.example` answered by the local server."""
+    port = int(server.rsplit(":", 1)[1])
+    settings.PRICE_IMPORT_URL_HOSTS = ["prices.example"]
+    resolved = {"prices.example": [PUBLIC]}
+    monkeypatch.setattr(fetch, "resolve", lambda host, port: resolved[host])
+
+    class ToLocalServer(http.client.HTTPConnection):
+        def __init__(self, host, *args, context=None, **kwargs):
+            super().__init__(host, *args, **kwargs)
+
+        def connect(self):
+            assert fetch.public_address(self.host, 443) == PUBLIC  # the same check a real connection makes
+            self.sock = socket.create_connection(("127.0.0.1", port), self.timeout)
+
+    monkeypatch.setattr(fetch._CheckedHTTPS, "connection_class", ToLocalServer)
+    return "https://prices.example"
+
+
+def test_it_fetches_a_file_from_an_allowed_host(served):
+    fetched = fetch.fetch_url(f"{served}/prices.csv")
     assert fetched.content == BODY
-    assert (fetched.file_name, fetched.url) == ("prices.csv", f"{server}/prices.csv")
+    assert (fetched.file_name, fetched.url) == ("prices.csv", f"{served}/prices.csv")
 
 
-def test_import_prices_imports_a_url_and_links_rows_to_it(server, reference):
-    call_command("import_prices", f"{server}/prices.csv", stdout=io.StringIO())
-    assert PriceSnapshot.objects.get().url == f"{server}/prices.csv"
-    assert PriceObservation.objects.get().source_url == f"{server}/prices.csv"  # the row names no source of its own
+def test_import_prices_imports_a_url_and_links_rows_to_it(served, reference):
+    call_command("import_prices", f"{served}/prices.csv", stdout=io.StringIO())
+    assert PriceSnapshot.objects.get().url == f"{served}/prices.csv"
+    assert PriceObservation.objects.get().source_url == f"{served}/prices.csv"  # the row names no source of its own
 
 
-def test_a_host_off_the_allow_list_is_refused(settings, server):
+def test_a_host_off_the_allow_list_is_refused(settings, served):
     settings.PRICE_IMPORT_URL_HOSTS = ["raw.githubusercontent.com"]
-    with pytest.raises(fetch.FetchError, match=re.escape("host '127.0.0.1' is not in PRICE_IMPORT_URL_HOSTS")):
-        fetch.fetch_url(f"{server}/prices.csv")
+    with pytest.raises(fetch.FetchError, match=re.escape("host 'prices.example' is not in PRICE_IMPORT_URL_HOSTS")):
+        fetch.fetch_url(f"{served}/prices.csv")
 
 
-def test_plain_http_is_refused_for_other_hosts():
-    with pytest.raises(fetch.FetchError, match=re.escape("plain http is allowed only for 127.0.0.1 and localhost")):
-        fetch.check_url("http://raw.githubusercontent.com/x.csv")
+@pytest.mark.parametrize("url", ["http://raw.githubusercontent.com/x.csv", "http://127.0.0.1:8000/x.csv"])
+def test_plain_http_is_refused_for_every_host(url, settings):
+    settings.PRICE_IMPORT_URL_HOSTS = ["raw.githubusercontent.com", "127.0.0.1"]
+    with pytest.raises(fetch.FetchError, match="only https URLs"):
+        fetch.check_url(url)
 
 
 def test_other_schemes_are_refused():
@@ -81,25 +113,38 @@ def test_other_schemes_are_refused():
         fetch.check_url("file:///etc/passwd")
 
 
-def test_a_redirect_off_the_allow_list_is_refused(server):
+def test_an_allowed_host_that_resolves_to_loopback_is_refused(settings):
+    settings.PRICE_IMPORT_URL_HOSTS = ["localhost"]
+    with pytest.raises(fetch.FetchError, match=re.escape("resolves to 127.0.0.1, a private or loopback address")):
+        fetch.fetch_url("https://localhost/prices.csv", timeout=2)
+
+
+@pytest.mark.parametrize("address", ["10.0.0.7", "192.168.1.20", "169.254.169.254", "::1", "fd00::1"])
+def test_an_allowed_host_that_resolves_to_a_private_address_is_refused(served, monkeypatch, address):
+    monkeypatch.setattr(fetch, "resolve", lambda host, port: [PUBLIC, address])
+    with pytest.raises(fetch.FetchError, match="a private or loopback address: refused"):
+        fetch.fetch_url(f"{served}/prices.csv")
+
+
+def test_a_redirect_off_the_allow_list_is_refused(served):
     with pytest.raises(fetch.FetchError, match=re.escape("host 'example.com' is not in PRICE_IMPORT_URL_HOSTS")):
-        fetch.fetch_url(f"{server}/redirect")
+        fetch.fetch_url(f"{served}/redirect")
 
 
 @pytest.mark.parametrize("path", ["/big.csv", "/unsized.csv"])
-def test_a_file_over_the_size_cap_is_refused(server, path):
+def test_a_file_over_the_size_cap_is_refused(served, path):
     cap = len(BODY) * (10 if path == "/big.csv" else 1) - 1
     with pytest.raises(fetch.FetchError, match=re.escape(f"larger than the import limit of {cap:,} bytes")):
-        fetch.fetch_url(f"{server}{path}", max_bytes=cap)
+        fetch.fetch_url(f"{served}{path}", max_bytes=cap)
 
 
-def test_a_slow_server_times_out(server):
+def test_a_slow_server_times_out(served):
     started = time.monotonic()
     with pytest.raises(fetch.FetchError, match=re.escape("could not fetch within 0.5 s")):
-        fetch.fetch_url(f"{server}/slow.csv", timeout=0.5)
+        fetch.fetch_url(f"{served}/slow.csv", timeout=0.5)
     assert time.monotonic() - started < 2.5
 
 
-def test_an_http_error_is_reported(server):
+def test_an_http_error_is_reported(served):
     with pytest.raises(fetch.FetchError, match="HTTP 404"):
-        fetch.fetch_url(f"{server}/missing.csv")
+        fetch.fetch_url(f"{served}/missing.csv")

@@ -86,7 +86,12 @@ def test_reference_data_load_keeps_admin_edits():
     from pricing.services import reference_data_load
 
     GpuModel.objects.filter(name="H100 SXM").update(tdp_watts=650)
-    assert reference_data_load(path=FIXTURES / "reference.json") == {"providers": 0, "gpu_models": 0, "aliases": 0}
+    assert reference_data_load(path=FIXTURES / "reference.json") == {
+        "providers": 0,
+        "provider_aliases": 0,
+        "gpu_models": 0,
+        "aliases": 0,
+    }
     assert GpuModel.objects.get(name="H100 SXM").tdp_watts == 650
 
 

@@ -66,7 +66,7 @@ def test_it_imports_aws_and_collapses_zones_with_one_price():
     snapshot = import_sample("aws/vms-excerpt.csv", "AWS")
     assert snapshot.status == SnapshotStatus.IMPORTED
     terms = Counter(PriceObservation.objects.values_list("pricing_term", flat=True))
-    assert terms == {"on_demand": 56, "spot": 130}
+    assert terms == {"on_demand": 56, "spot": 134}  # 4 of them the spot-only p5e.48xlarge rows
     row = _obs(offering="p5.48xlarge", region="us-east-1", pricing_term="on_demand")
     assert row.price_per_instance_hour == Decimal("55.04")
     assert row.price_per_gpu_hour == Decimal("6.88")
@@ -81,18 +81,28 @@ def test_it_keeps_zones_apart_when_their_spot_prices_differ():
     )
 
 
-def test_it_skips_aws_p5e_rows_without_a_price():
+def test_it_imports_aws_p5e_rows_without_an_on_demand_price_as_spot_only():
     snapshot = import_sample("aws/vms-excerpt.csv", "AWS")
-    assert not PriceObservation.objects.filter(offering="p5e.48xlarge").exists()
+    p5e = PriceObservation.objects.filter(offering="p5e.48xlarge")
+    assert set(p5e.values_list("pricing_term", flat=True)) == {"spot"}
+    assert p5e.count() == 4  # the 4 of its 9 rows with a spot price
     skipped = [s for s in snapshot.skipped if s["value"] == "p5e.48xlarge"]
-    assert len(skipped) == 9
-    assert {s["reason"] for s in skipped} == {"no price (on demand)"}
+    assert len(skipped) == 5
+    assert {s["reason"] for s in skipped} == {"no price (on demand), no price (spot)"}
 
 
 def test_it_combines_gcp_host_and_accelerator_rows():
     snapshot = import_sample("gcp/vms-excerpt.csv", "gcp")
     assert snapshot.status == SnapshotStatus.IMPORTED
-    assert (snapshot.rows_total, snapshot.rows_imported, snapshot.rows_skipped) == (269, 50, 185)
+    # 25 host rows give prices; 17 hosts fold into another zone's regional price and 42 accelerator rows into
+    # their host's; 33 g2 hosts have no L4 row in this excerpt and the rest are TPUs and placeholders.
+    assert (snapshot.rows_total, snapshot.rows_imported, snapshot.rows_merged, snapshot.rows_skipped) == (
+        269,
+        25,
+        59,
+        185,
+    )
+    assert snapshot.prices_new == 50
     row = _obs(offering="a3-highgpu-8g", region="us-central1", pricing_term="on_demand")
     assert row.price_per_instance_hour == Decimal("9.46006") + Decimal("33.60609")
     assert round(row.price_per_gpu_hour, 5) == Decimal("5.38327")
@@ -112,7 +122,7 @@ def test_it_skips_gcp_tpu_rows_and_the_700_placeholder():
     snapshot = import_sample("gcp/vms-excerpt.csv", "Google Cloud")
     tpu = [s for s in snapshot.skipped if s["value"].startswith("tpu-")]
     assert len(tpu) == 6
-    assert [s["reason"] for s in tpu].count("placeholder price 700.0") == 1
+    assert {s["reason"] for s in tpu} == {"a TPU, not a GPU"}
     assert not PriceObservation.objects.filter(price_per_instance_hour=700).exists()
 
 

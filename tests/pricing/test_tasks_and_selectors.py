@@ -48,13 +48,15 @@ def test_a_crashing_job_marks_the_snapshot_failed(monkeypatch):
     assert "the import crashed (RuntimeError)" in snapshot.errors[0]["reason"]
 
 
-def test_run_due_imports_runs_each_due_source(tmp_path):
+def test_run_due_imports_runs_each_due_source(tmp_path, settings):
+    settings.PRICE_IMPORT_DIR = tmp_path
     path = tmp_path / "p.csv"
     path.write_text(canonical(ROW.format(date="2026-11-01")), encoding="utf-8")
     ImportSource.objects.create(name="a", location=str(path))
     ImportSource.objects.create(name="off", location=str(path), enabled=False)
     (snapshot_id,) = tasks.run_due_imports.delay().get()
-    assert PriceSnapshot.objects.get(pk=snapshot_id).source == "schedule: a"
+    snapshot = PriceSnapshot.objects.get(pk=snapshot_id)
+    assert (snapshot.source, snapshot.status) == ("schedule: a", SnapshotStatus.IMPORTED)
 
 
 def test_latest_prices_picks_the_latest_date_of_each_offering():
@@ -106,5 +108,6 @@ def test_a_source_url_off_the_allow_list_is_refused():
 
 
 def test_the_admin_lists_pricing_models(admin_client):
-    for name in ["provider", "gpumodel", "gpualias", "pricesnapshot", "priceobservation", "importsource"]:
+    models = ["provider", "provideralias", "gpumodel", "gpualias", "unmappedname"]
+    for name in [*models, "pricesnapshot", "priceobservation", "importsource"]:
         assert admin_client.get(f"/admin/pricing/{name}/").status_code == 200, name

@@ -250,7 +250,7 @@ def test_a_skypilot_upload_needs_a_provider(editor_client):
     upload = SimpleUploadedFile("vms.csv", (SAMPLES / "hyperstack/vms.csv").read_bytes())
     response = editor_client.post(reverse("pricing:price_import"), {"file": upload, "format": "skypilot"})
     assert response.status_code == 400
-    assert "A SkyPilot catalog has no provider column: choose the provider." in response.content.decode()
+    assert "A SkyPilot catalog vms.csv has no provider column: choose the provider." in response.content.decode()
 
 
 def test_a_bad_upload_ends_rejected_with_its_errors(editor_client, django_capture_on_commit_callbacks):

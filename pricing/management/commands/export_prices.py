@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from pricing.export import write_canonical_csv
@@ -20,7 +23,14 @@ class Command(BaseCommand):
         if snapshot is not None and not PriceSnapshot.objects.filter(pk=snapshot).exists():
             raise CommandError(f"--snapshot {snapshot}: no such snapshot.")
         rows = export_rows(snapshot_id=snapshot, latest=latest).iterator(chunk_size=2000)
-        write_canonical_csv(rows, _Unbuffered(self.stdout))
+        try:
+            write_canonical_csv(rows, _Unbuffered(self.stdout))
+            self.stdout.flush()
+        except BrokenPipeError:
+            # The reader stopped early (`export_prices | head`): end quietly, as Unix tools do. Point stdout at
+            # /dev/null so the interpreter's final flush does not raise the same error again.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
 
 
 class _Unbuffered:

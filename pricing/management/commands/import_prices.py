@@ -7,6 +7,7 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from pricing import fetch, services
+from pricing.importers import registry
 from pricing.models import SnapshotOrigin, SnapshotStatus
 
 
@@ -18,15 +19,29 @@ def _date(value: str) -> date:
 
 
 class Command(BaseCommand):
-    help = "Import GPU prices (canonical CSV/JSON or a SkyPilot vms.csv) from a file or an allowed URL."
+    help = "Import GPU prices (" + ", ".join(f.label for f in registry.FORMATS) + ") from a file or an allowed URL."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("location", metavar="PATH_OR_URL")
-        parser.add_argument("--format", choices=["auto", "canonical", "skypilot"], default="auto")
-        parser.add_argument("--provider", default="", help="Provider of every row (required for SkyPilot files).")
+        parser.add_argument("--format", choices=registry.format_names(), default=registry.AUTO)
+        needing = ", ".join(f.name for f in registry.FORMATS if f.needs_provider)
+        parser.add_argument(
+            "--provider",
+            default="",
+            help=f"Provider of every row (required for {needing}); a SkyPilot cloud name such as gcp works.",
+        )
         parser.add_argument("--observed-on", default="", help="Date (YYYY-MM-DD) for rows without one; default today.")
+        parser.add_argument(
+            "--new-provider",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="Confirm a provider the file introduces although its name resembles a known one (repeatable).",
+        )
 
-    def handle(self, *args, location: str, format: str, provider: str, observed_on: str, **options) -> None:
+    def handle(
+        self, *args, location: str, format: str, provider: str, observed_on: str, new_provider: list[str], **options
+    ) -> None:
         observed = _date(observed_on) if observed_on else None
         try:
             fetched = fetch.read_location(location)
@@ -41,6 +56,7 @@ class Command(BaseCommand):
             format=format,
             provider_name=provider,
             observed_on=observed,
+            new_providers=frozenset(new_provider),
         )
         if snapshot.status in (SnapshotStatus.REJECTED, SnapshotStatus.FAILED):
             for error in snapshot.errors:
