@@ -13,16 +13,15 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from lib.kinds import API_KINDS, RENTAL_KINDS, kind_choices
 from pricing.fetch import FetchError, check_url, check_within, is_catalog_tree
 from pricing.importers import registry
 from pricing.names import normalise_name
 
-
-class ProviderKind(models.TextChoices):
-    HYPERSCALER = "hyperscaler", "Hyperscaler"
-    NEOCLOUD = "neocloud", "Neocloud"
-    MARKETPLACE = "marketplace", "Marketplace"
-    API = "api", "Model API"
+# A provider sells rentals or a managed model API; the kinds and their labels are defined once in lib.kinds.
+ProviderKind = models.TextChoices(
+    "ProviderKind", [(kind.upper(), (kind, label)) for kind, label in kind_choices((*RENTAL_KINDS, *API_KINDS))]
+)
 
 
 class PricingTerm(models.TextChoices):
