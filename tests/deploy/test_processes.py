@@ -24,12 +24,18 @@ def _procfile() -> dict[str, list[str]]:
 
 def test_the_procfile_runs_web_worker_and_exactly_one_beat():
     processes = _procfile()
-    assert set(processes) == {"web", "worker", "beat"}
+    assert set(processes) == {"release", "web", "worker", "beat"}
+    # A release step readies a bare database: the schema, then the reference data imports need.
+    assert processes["release"] == [
+        *["python", "manage.py", "migrate", "--noinput", "&&", "python", "manage.py", "load_reference"]
+    ]
     assert processes["web"][:2] == ["gunicorn", "config.wsgi"]
     assert processes["web"][processes["web"].index("-c") + 1] == "gunicorn.conf.py"
     assert processes["worker"][:4] == ["celery", "-A", "config", "worker"]
     assert processes["beat"][:4] == ["celery", "-A", "config", "beat"]
-    for command in processes.values():
+    for name, command in processes.items():
+        if name == "release":
+            continue
         assert (BIN / command[0]).exists(), f"{command[0]} is not installed in the virtualenv"
 
 
