@@ -283,3 +283,10 @@ def test_changing_the_currency_saves_and_redraws_the_whole_page(editor_client, s
     assert Scenario.objects.get(pk=scenario.pk).currency == "EUR"
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert "Per option (EUR)" in page
+
+
+def test_a_currency_that_is_not_iso_4217_is_refused_and_nothing_is_saved(editor_client, scenario):
+    response = _field(editor_client, scenario, "currency", "XYZ")
+    assert "XYZ is not an ISO 4217 currency code" in response.content.decode()
+    scenario.refresh_from_db()
+    assert (scenario.currency, scenario.version) == ("USD", 1)
