@@ -15,7 +15,8 @@ from decimal import Decimal, localcontext
 
 PIVOT = "EUR"
 RATE_DIGITS = 28  # working precision of a derived rate
-STORED_PLACES = Decimal("0.0000000001")  # ten decimal places, as every money input is stored
+STORED_PLACES = Decimal("0.0000000001")  # ten decimal places and
+STORED_DIGITS = 15  # fifteen significant digits: what every money input stores exactly
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,13 @@ class Rate:
             return Rate(self.quote, self.base, Decimal(1) / self.rate, self.rate_date, self.source, self.via)
 
     def convert(self, amount: Decimal) -> Decimal:
-        """`amount` in base, as quote, rounded half-even to the ten decimal places money inputs keep."""
+        """`amount` in base, as quote, rounded half-even to what a money input stores exactly: ten decimal
+        places and fifteen significant digits."""
         with localcontext() as context:
             context.prec = RATE_DIGITS + 12
-            return (amount * self.rate).quantize(STORED_PLACES)
+            converted = (amount * self.rate).quantize(STORED_PLACES)
+            context.prec = STORED_DIGITS
+            return +converted
 
     def describe(self) -> str:
         """ "1 USD = 0.923 EUR (ECB reference rate, 2026-11-02)": the rate as a person reads it."""
