@@ -2,7 +2,8 @@
 
 A rate says how many units of ``quote`` one unit of ``base`` buys on ``rate_date`` (the ECB publishes
 EUR → X: "1 EUR = 1.0834 USD"). Converting an amount in ``base`` into ``quote`` multiplies by the rate;
-the other way divides. Cross rates (USD → JPY) are computed explicitly through EUR from two rates of the
+the other way divides (an inverse rate is rounded to twelve significant digits, and that is the rate used
+and recorded). Cross rates (USD → JPY) are computed explicitly through EUR from two rates of the
 same date and source: ``(JPY per EUR) / (USD per EUR)``. Decimal throughout, so a money input converted
 and stored is the number a person computes by hand.
 """
@@ -14,7 +15,8 @@ from datetime import date
 from decimal import Decimal, localcontext
 
 PIVOT = "EUR"
-RATE_DIGITS = 28  # working precision of a derived rate
+RATE_DIGITS = 28  # working precision
+DERIVED_DIGITS = 12  # an inverse or cross rate is rounded to this many significant digits: the rate used and shown
 STORED_PLACES = Decimal("0.0000000001")  # ten decimal places and
 STORED_DIGITS = 15  # fifteen significant digits: what every money input stores exactly
 
@@ -37,7 +39,7 @@ class Rate:
     @property
     def inverse(self) -> Rate:
         with localcontext() as context:
-            context.prec = RATE_DIGITS
+            context.prec = DERIVED_DIGITS
             return Rate(self.quote, self.base, Decimal(1) / self.rate, self.rate_date, self.source, self.via)
 
     def convert(self, amount: Decimal) -> Decimal:
@@ -49,11 +51,16 @@ class Rate:
             context.prec = STORED_DIGITS
             return +converted
 
+    @property
+    def rate_text(self) -> str:
+        """The rate as plain decimal text (no exponent): what a price's provenance records."""
+        return format(self.rate.normalize(), "f")
+
     def describe(self) -> str:
         """ "1 USD = 0.923 EUR (ECB reference rate, 2026-11-02)": the rate as a person reads it."""
         when = f", {self.rate_date.isoformat()}" if self.rate_date else ""
         via = f", via {self.via}" if self.via else ""
-        return f"1 {self.base} = {self.rate.normalize():f} {self.quote} ({self.source}{when}{via})"
+        return f"1 {self.base} = {self.rate_text} {self.quote} ({self.source}{when}{via})"
 
 
 def identity(currency: str) -> Rate:
@@ -67,7 +74,7 @@ def cross(pivot_to_base: Rate, pivot_to_quote: Rate) -> Rate:
     if (pivot_to_base.rate_date, pivot_to_base.source) != (pivot_to_quote.rate_date, pivot_to_quote.source):
         raise ValueError("a cross rate needs two rates of the same date and source")
     with localcontext() as context:
-        context.prec = RATE_DIGITS
+        context.prec = DERIVED_DIGITS
         rate = pivot_to_quote.rate / pivot_to_base.rate
     return Rate(
         pivot_to_base.quote,

