@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -274,3 +275,24 @@ def _distance(day: date | None, on: date | None) -> tuple[int, int]:
 
 def _rate(row: ExchangeRate) -> Rate:
     return Rate(row.base, row.quote, row.rate, row.rate_date, row.source)
+
+
+def newer_observations(observation_ids: Iterable[int]) -> dict[int, PriceObservation]:
+    """For each observation id, the latest observation of the same offering (provider, offering, GPU model and
+    count, region, term) dated after it, when there is one (two queries)."""
+    rows = PriceObservation.objects.filter(pk__in=set(observation_ids))
+    picked = list(rows.values("pk", "observed_on", *OFFERING_FIELDS))
+    if not picked:
+        return {}
+    match = Q()
+    for row in picked:
+        match |= Q(**{name: row[name] for name in OFFERING_FIELDS}, observed_on__gt=row["observed_on"])
+    latest: dict[tuple, PriceObservation] = {}
+    for observation in PriceObservation.objects.filter(match).select_related("provider").order_by("observed_on"):
+        latest[tuple(getattr(observation, name) for name in OFFERING_FIELDS)] = observation
+    found = {}
+    for row in picked:
+        newer = latest.get(tuple(row[name] for name in OFFERING_FIELDS))
+        if newer is not None and newer.observed_on > row["observed_on"]:
+            found[row["pk"]] = newer
+    return found
