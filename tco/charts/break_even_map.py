@@ -15,6 +15,7 @@ from lib.chart_style import (
     vertical_marker,
 )
 from lib.formatting import (
+    PRESENT_VALUE,
     currency_prefix,
     format_money,
     format_pct,
@@ -120,7 +121,7 @@ def break_even_map(
     z = [[index_of[name] for name in row] for row in grid]
     text = [
         [
-            f"{plain(name)}<br>Owned \u2212 rental NPV {format_signed_money(difference, currency)}"
+            f"{plain(name)}<br>Owned \u2212 rental {PRESENT_VALUE} {format_signed_money(difference, currency)}"
             for name, difference in zip(names, row_differences, strict=True)
         ]
         for names, row_differences in zip(grid, differences, strict=True)

@@ -51,8 +51,8 @@ def test_it_names_each_colour_in_the_legend_with_its_kind():
 
 def test_it_hovers_the_option_name_and_the_owned_minus_rental_npv():
     heatmap = _map()["data"][0]
-    assert heatmap["text"][1][2] == f"{OWN}<br>Owned {MINUS} rental NPV {MINUS}$174,784"
-    assert heatmap["text"][0][0] == f"{LAMBDA}<br>Owned {MINUS} rental NPV +$450,448"
+    assert heatmap["text"][1][2] == f"{OWN}<br>Owned {MINUS} rental present value of cost {MINUS}$174,784"
+    assert heatmap["text"][0][0] == f"{LAMBDA}<br>Owned {MINUS} rental present value of cost +$450,448"
     assert "price $%{y:,.2f} per GPU-hour" in heatmap["hovertemplate"]
     assert "Utilization %{x:.0f}%" in heatmap["hovertemplate"]
 
