@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from lib.currencies import currency_problem
 from pricing.fx import Rate
 from pricing.selectors import exchange_rate
 from tco.models import Scenario
@@ -22,7 +23,8 @@ QUESTION = "tco/_currency_change.html"
 def currency_question(request: HttpRequest, scenario: Scenario, currency: str) -> HttpResponse | None:
     """The question in place of the currency field, or None when there is nothing to ask (same currency, or no
     money input holds a value yet): then the change is saved like any other input."""
-    if not currency or currency == scenario.currency_code:
+    currency = currency or "USD"  # a blank currency means the engine's default
+    if currency == scenario.currency_code:
         return None
     count = money_inputs(scenario, list(scenario.options.all()))
     if not count:
@@ -51,6 +53,9 @@ def scenario_currency_view(request: HttpRequest, pk: int) -> HttpResponse:
     `relabel` (the inputs were already in the new currency)."""
     scenario = get_scenario_for_user(request, pk, write=True)
     currency, mode = request.POST.get("currency", "").strip().upper(), request.POST.get("mode", "")
+    problem = currency_problem(currency)
+    if problem:  # only a tampered form gets here: the question always posts a checked code
+        return HttpResponseBadRequest(problem)
     rate: Rate | None = None
     if mode == "convert":
         rate = exchange_rate(scenario.currency_code, currency)
@@ -69,7 +74,7 @@ def scenario_currency_view(request: HttpRequest, pk: int) -> HttpResponse:
             rate=rate,
         )
     except CurrencyChangeError as error:
-        return _question(request, scenario, currency, 0, str(error))
+        return HttpResponseBadRequest(str(error))
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (currency → {currency})")
     return HttpResponseClientRefresh()  # every money label on the page names the currency

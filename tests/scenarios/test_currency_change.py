@@ -141,3 +141,18 @@ def test_a_market_price_keeps_its_original_through_conversions_and_comes_back_ex
     rental.refresh_from_db()
     assert rental.price_per_gpu_hour == Decimal("3.99")
     assert "original_currency" not in rental.price_source and rental.price_source["provider"] == "Lambda"
+
+
+def test_clearing_the_currency_means_usd_and_asks_too(editor_client, scenario):
+    _answer(editor_client, scenario, mode="relabel")  # now EUR, version 2
+    scenario.refresh_from_db()
+    html = _ask(editor_client, scenario, code="").content.decode()
+    assert "Change the currency from EUR to USD?" in html
+    assert Scenario.objects.values_list("currency", "version").get(pk=scenario.pk) == ("EUR", 2)
+
+
+def test_a_tampered_currency_is_refused_with_its_reason(editor_client, scenario):
+    response = _answer(editor_client, scenario, mode="relabel", currency="XYZ")
+    assert response.status_code == 400
+    assert "XYZ is not an ISO 4217 currency code" in response.content.decode()
+    assert Scenario.objects.get(pk=scenario.pk).currency == "USD"
