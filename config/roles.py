@@ -12,12 +12,13 @@ VIEWERS = "viewers"
 EDITORS = "editors"
 
 # What an editor may do in the admin: keep the reference data (providers, GPU models and their aliases,
-# scheduled import sources). Imported prices and their snapshots are history: view only, for everyone.
+# scheduled import sources, exchange rates typed in). Imported prices and their snapshots are history: view only.
 EDITOR_ADMIN_PERMISSIONS = {
     "pricing.provider": ("view", "add", "change"),
     "pricing.gpumodel": ("view", "add", "change"),
     "pricing.gpualias": ("view", "add", "change", "delete"),
     "pricing.importsource": ("view", "add", "change", "delete"),
+    "pricing.exchangerate": ("view", "add", "change"),
     "pricing.pricesnapshot": ("view",),
     "pricing.priceobservation": ("view",),
 }

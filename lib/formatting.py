@@ -119,3 +119,8 @@ def format_month(month: int | None) -> str:
 def format_months(count: int) -> str:
     """A duration in months: "1 month", "36 months"."""
     return "1 month" if count == 1 else f"{count} months"
+
+
+# The engine's `npv` is the present value of cost (discounted cash costs, resale credited): the words users read
+# for it everywhere (tables, charts, exports), never the bare "NPV".
+PRESENT_VALUE = "present value of cost"

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from pricing.models import (
+    ExchangeRate,
     GpuAlias,
     GpuModel,
     ImportSource,
@@ -133,3 +134,19 @@ class ImportSourceAdmin(admin.ModelAdmin):
     list_filter = ["enabled", "format"]
     search_fields = ["name", "location"]
     readonly_fields = ["last_run_at", "last_snapshot"]
+
+
+@admin.register(ExchangeRate)
+class ExchangeRateAdmin(admin.ModelAdmin):
+    """Rates are typed in here or imported (`import_fx_rates`); cross rates via EUR are computed, never stored."""
+
+    list_display = ["rate_date", "base", "quote", "rate", "source", "imported_from"]
+    list_filter = ["source", "base", "quote"]
+    search_fields = ["base", "quote", "source"]
+    date_hierarchy = "rate_date"
+    readonly_fields = ["imported_from", "created_by", "created_at"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)

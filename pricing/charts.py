@@ -6,6 +6,7 @@ Market page need not validate and serialise plotly objects on every request.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -49,12 +50,14 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
     One bar per provider (its cheapest offering and region; the hover names them and how many
     offerings it has), one trace per kind so the legend names the kind, not only its colour.
     """
+    points, currency, others = _one_currency(points)
     cheapest: dict[str, tuple[PricePoint, int]] = {}
     for point in points:
         best, count = cheapest.get(point.provider, (point, 0))
         cheapest[point.provider] = (point if point.price_per_gpu_hour < best.price_per_gpu_hour else best, count + 1)
-    currency = next((p.currency for p, _ in cheapest.values()), "USD")
     title = f"{plain(gpu_model)}: lowest {term_label} price per GPU-hour by provider (latest prices)"
+    if others:
+        title += f"<br><sup>{currency} prices only; prices in {', '.join(others)} are not compared with them</sup>"
     layout = base_layout(title, "Provider, grouped by kind", f"{currency} per GPU-hour")
     if not cheapest:
         return _empty(layout, f"No {term_label} prices for {plain(gpu_model)} yet.")
@@ -90,6 +93,17 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
     layout["legend"]["title"] = {"text": "Provider kind"}
     layout["xaxis"].update(categoryorder="array", categoryarray=[plain(p.provider) for p, _ in order])
     return {"data": traces, "layout": layout}
+
+
+def _one_currency(points: Iterable[PricePoint]) -> tuple[list[PricePoint], str, list[str]]:
+    """The points in the currency most of them are in (USD on a tie), that currency, and the others left out:
+    a chart never sets prices in two currencies side by side on one axis."""
+    points = list(points)
+    counts = Counter(point.currency for point in points)
+    if not counts:
+        return points, "USD", []
+    currency = max(counts, key=lambda code: (counts[code], code == "USD", code))
+    return [p for p in points if p.currency == currency], currency, sorted(set(counts) - {currency})
 
 
 def _kind_rank(kind: str) -> int:

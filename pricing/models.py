@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from lib.currencies import currency_problem
 from lib.kinds import API_KINDS, RENTAL_KINDS, kind_choices
 from pricing.fetch import FetchError, check_url, check_within, is_catalog_tree
 from pricing.importers import registry
@@ -395,3 +396,48 @@ class ImportSource(models.Model):
                 check_within(import_dir / self.location, import_dir, self.location)
         except FetchError as exc:
             raise ValidationError({"location": str(exc)}) from None
+
+
+class ExchangeRate(models.Model):
+    """``1 base = rate quote`` on ``rate_date``, from ``source``: imported (ECB reference rates) or typed in the admin.
+
+    Money moves between currencies only through one of these (DESIGN 5.7); cross rates are computed through EUR
+    (``pricing.fx.cross``), never stored.
+    """
+
+    base = models.CharField(max_length=3, help_text="ISO 4217 code of the currency one unit of which is priced.")
+    quote = models.CharField(max_length=3, help_text="ISO 4217 code the rate is expressed in.")
+    rate = models.DecimalField(max_digits=24, decimal_places=10, help_text="Units of quote per 1 base.")
+    rate_date = models.DateField()
+    source = models.CharField(max_length=200, help_text="Who published the rate, e.g. ECB euro reference rates.")
+    imported_from = models.CharField(
+        max_length=500, blank=True, help_text="The file or URL it was imported from; blank when typed in."
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-rate_date", "base", "quote"]
+        constraints = [
+            models.UniqueConstraint(fields=["base", "quote", "rate_date", "source"], name="exchange_rate_once_per_day"),
+            models.CheckConstraint(condition=models.Q(rate__gt=0), name="exchange_rate_positive"),
+        ]
+        indexes = [models.Index(fields=["base", "quote", "rate_date"], name="exchange_rate_pair_date")]
+
+    def __str__(self) -> str:
+        return f"1 {self.base} = {self.rate.normalize():f} {self.quote} on {self.rate_date} ({self.source})"
+
+    def clean(self) -> None:
+        errors = {}
+        for name in ("base", "quote"):
+            code = (getattr(self, name) or "").strip().upper()
+            setattr(self, name, code)
+            problem = currency_problem(code)
+            if problem:
+                errors[name] = problem
+        if not errors and self.base == self.quote:
+            errors["quote"] = "A rate converts between two different currencies."
+        if self.rate is not None and self.rate <= 0:
+            errors["rate"] = "A rate must be more than 0."
+        if errors:
+            raise ValidationError(errors)

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
+from pricing import fx
 from pricing.charts import PricePoint
+from pricing.fx import Rate
 from pricing.importers import Catalog, ProviderRef
-from pricing.models import GpuAlias, GpuModel, PriceObservation, PriceSnapshot, PricingTerm, Provider, SnapshotStatus
+from pricing.models import (
+    ExchangeRate,
+    GpuAlias,
+    GpuModel,
+    PriceObservation,
+    PriceSnapshot,
+    PricingTerm,
+    Provider,
+    SnapshotStatus,
+)
 
 OFFERING_FIELDS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
 
@@ -216,3 +229,71 @@ def market_prices(
     if currency:
         rows = rows.filter(currency=currency)
     return rows.select_related("snapshot")[:limit]
+
+
+def exchange_rate(base: str, quote: str, *, on: date | None = None) -> Rate | None:
+    """The rate converting `base` into `quote` nearest `on` (the latest on or before it, else the earliest after;
+    the latest of all when `on` is None), or None when no stored rate connects the two currencies.
+
+    Direct rates, inverted ones and cross rates via EUR (two rates of one date and source) compete; the one
+    dated nearest wins, a direct rate on a tie.
+    """
+    if base == quote:
+        return fx.identity(base)
+    candidates: list[Rate] = []
+    for row in _nearest(ExchangeRate.objects.filter(base=base, quote=quote), on)[:1]:
+        candidates.append(_rate(row))
+    for row in _nearest(ExchangeRate.objects.filter(base=quote, quote=base), on)[:1]:
+        candidates.append(_rate(row).inverse)
+    if fx.PIVOT not in (base, quote):
+        to_base = {(r.rate_date, r.source): r for r in _nearest(_pivot_rows(base), on)[:400]}
+        for row in _nearest(_pivot_rows(quote), on)[:400]:
+            match = to_base.get((row.rate_date, row.source))
+            if match is not None:
+                candidates.append(fx.cross(_rate(match), _rate(row)))
+                break
+    if not candidates:
+        return None
+    return min(candidates, key=lambda rate: (_distance(rate.rate_date, on), bool(rate.via)))
+
+
+def _pivot_rows(quote: str) -> QuerySet[ExchangeRate]:
+    return ExchangeRate.objects.filter(base=fx.PIVOT, quote=quote)
+
+
+def _nearest(rows: QuerySet[ExchangeRate], on: date | None) -> list[ExchangeRate]:
+    if on is None:
+        return list(rows.order_by("-rate_date", "source")[:400])
+    before = list(rows.filter(rate_date__lte=on).order_by("-rate_date", "source")[:400])
+    return before or list(rows.filter(rate_date__gt=on).order_by("rate_date", "source")[:400])
+
+
+def _distance(day: date | None, on: date | None) -> tuple[int, int]:
+    if day is None or on is None:
+        return (0, -(day.toordinal() if day else 0))
+    return (0, (on - day).days) if day <= on else (1, (day - on).days)
+
+
+def _rate(row: ExchangeRate) -> Rate:
+    return Rate(row.base, row.quote, row.rate, row.rate_date, row.source)
+
+
+def newer_observations(observation_ids: Iterable[int]) -> dict[int, PriceObservation]:
+    """For each observation id, the latest observation of the same offering (provider, offering, GPU model and
+    count, region, term) dated after it, when there is one (two queries)."""
+    rows = PriceObservation.objects.filter(pk__in=set(observation_ids))
+    picked = list(rows.values("pk", "observed_on", *OFFERING_FIELDS))
+    if not picked:
+        return {}
+    match = Q()
+    for row in picked:
+        match |= Q(**{name: row[name] for name in OFFERING_FIELDS}, observed_on__gt=row["observed_on"])
+    latest: dict[tuple, PriceObservation] = {}
+    for observation in PriceObservation.objects.filter(match).select_related("provider").order_by("observed_on"):
+        latest[tuple(getattr(observation, name) for name in OFFERING_FIELDS)] = observation
+    found = {}
+    for row in picked:
+        newer = latest.get(tuple(row[name] for name in OFFERING_FIELDS))
+        if newer is not None and newer.observed_on > row["observed_on"]:
+            found[row["pk"]] = newer
+    return found

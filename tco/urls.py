@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
-from tco.web import decision_panel, editing, option_views, overview, pages
+from tco.web import currency, decision_panel, editing, option_views, overview, pages
 
 app_name = "tco"
 urlpatterns = [
@@ -15,6 +15,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/clone/", pages.scenario_clone_view, name="scenario_clone"),
     path("scenarios/<int:pk>/delete/", pages.scenario_delete_view, name="scenario_delete"),
     path("scenarios/<int:pk>/field/", editing.scenario_field_view, name="scenario_field"),
+    path("scenarios/<int:pk>/currency/", currency.scenario_currency_view, name="scenario_currency"),
     path("scenarios/<int:pk>/forecast/", editing.forecast_view, name="scenario_forecast"),
     path("scenarios/<int:pk>/results/", editing.results_view, name="scenario_results"),
     path("scenarios/<int:pk>/runs/<int:run_pk>/break-even-map/", editing.break_even_map_view, name="break_even_map"),

@@ -208,6 +208,12 @@ CASES: dict[str, Case] = {
         bases=lambda w: [{"field": name} for name in SCENARIO_FIELDS + BAD_FIELD_NAMES],
         versioned=True,
     ),
+    "tco:scenario_currency": Case(
+        _s("tco:scenario_currency"),
+        post_keys=("currency", "rate", "rate_date", "rate_source"),
+        bases=lambda w: [{}, {"mode": "convert"}, {"mode": "relabel"}],
+        versioned=True,
+    ),
     "tco:scenario_forecast": Case(
         _s("tco:scenario_forecast"),
         post_keys=FORECAST_KEYS,

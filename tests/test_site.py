@@ -32,7 +32,11 @@ def test_demo_account_can_log_in_after_seed(client, db):
     assert response.status_code == 200
     assert b"Market" in response.content
     # The README promises the analyst keeps the reference data in the admin; users stay with superusers.
-    for page in ("/admin/pricing/gpumodel/", "/admin/pricing/gpualias/add/", "/admin/pricing/importsource/add/"):
+    from pricing.models import ExchangeRate
+
+    assert ExchangeRate.objects.filter(rate_date="2026-11-02").count() == 14  # the demo rates, loaded once
+    pages = ("/admin/pricing/gpumodel/", "/admin/pricing/gpualias/add/", "/admin/pricing/importsource/add/")
+    for page in (*pages, "/admin/pricing/exchangerate/add/"):
         assert client.get(page).status_code == 200, page
     assert client.get("/admin/auth/user/").status_code == 403
 

@@ -6,6 +6,7 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from lib.currencies import is_currency
 from pricing.importers.base import MAX_PRICE
 
 PRICING_TERMS = ("on_demand", "spot", "reserved_1y", "reserved_3y", "committed")
@@ -79,6 +80,8 @@ def currency(raw: str) -> str:
     value = raw.strip().upper() or "USD"
     if not _CURRENCY.match(value):
         raise CellError("not a currency code; use three letters such as USD")
+    if not is_currency(value):
+        raise CellError("not an ISO 4217 currency code; use one such as USD, EUR or GBP")
     return value
 
 

@@ -15,6 +15,7 @@ from lib.chart_style import (
     vertical_marker,
 )
 from lib.formatting import (
+    PRESENT_VALUE,
     currency_prefix,
     format_money,
     format_pct,
@@ -46,14 +47,48 @@ def _discrete_colorscale(colors: list[str]) -> list[list]:
     return scale
 
 
-def _region_label(z: list[list[int]], index: int) -> tuple[int, int] | None:
-    """The cell of category ``index`` nearest to its region's centre (row, column), where its name is written."""
-    cells = [(row, column) for row, values in enumerate(z) for column, value in enumerate(values) if value == index]
-    if not cells:
-        return None
-    centre_row = sum(row for row, _ in cells) / len(cells)
-    centre_column = sum(column for _, column in cells) / len(cells)
-    return min(cells, key=lambda cell: ((cell[0] - centre_row) ** 2 + (cell[1] - centre_column) ** 2, cell))
+# A label's size in grid cells, for keeping labels apart: the map's plot is about 600 x 360 px, so one of the
+# 21 x 21 cells is ~28 px wide and ~17 px high; an 11 px label is ~6.5 px per character and ~16 px high.
+LABEL_CELLS_PER_CHARACTER = 6.5 / 28
+LABEL_HEIGHT_CELLS = 1.2
+
+
+def _label_width(text: str, columns: int) -> float:
+    return len(text) * LABEL_CELLS_PER_CHARACTER * columns / 21 + 0.5
+
+
+def _overlaps(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Two labels (row, column, width in cells), centred on their cells, overlap."""
+    return abs(a[0] - b[0]) < LABEL_HEIGHT_CELLS and abs(a[1] - b[1]) < (a[2] + b[2]) / 2
+
+
+def _region_labels(z: list[list[int]], texts: list[str]) -> dict[int, tuple[int, int]]:
+    """Where each category's name is written (row, column): the cell of its region nearest the region's centre
+    whose label overlaps no label placed before it. Larger regions are placed first; a region with no free cell
+    (too small for its name) gets no label: the legend and the hover still name it."""
+    columns = len(z[0]) if z else 0
+    cells_of: dict[int, list[tuple[int, int]]] = {}
+    for row, values in enumerate(z):
+        for column, value in enumerate(values):
+            cells_of.setdefault(value, []).append((row, column))
+    placed: dict[int, tuple[int, int]] = {}
+    boxes: list[tuple[float, float, float]] = []
+    for index in sorted(cells_of, key=lambda i: (-len(cells_of[i]), i)):
+        cells = cells_of[index]
+        centre_row = sum(row for row, _ in cells) / len(cells)
+        centre_column = sum(column for _, column in cells) / len(cells)
+        width = _label_width(texts[index], columns)
+        ranked = sorted(cells, key=lambda cell: ((cell[0] - centre_row) ** 2 + (cell[1] - centre_column) ** 2, cell))
+        for row, column in ranked:
+            # Keep the label inside the plot: half its width fits on either side of its cell.
+            if columns > 3 and not (width / 2 - 0.5 <= column <= columns - 0.5 - width / 2):
+                continue
+            box = (row, column, width)
+            if not any(_overlaps(box, other) for other in boxes):
+                placed[index] = (row, column)
+                boxes.append(box)
+                break
+    return placed
 
 
 def break_even_map(
@@ -86,7 +121,7 @@ def break_even_map(
     z = [[index_of[name] for name in row] for row in grid]
     text = [
         [
-            f"{plain(name)}<br>Owned \u2212 rental NPV {format_signed_money(difference, currency)}"
+            f"{plain(name)}<br>Owned \u2212 rental {PRESENT_VALUE} {format_signed_money(difference, currency)}"
             for name, difference in zip(names, row_differences, strict=True)
         ]
         for names, row_differences in zip(grid, differences, strict=True)
@@ -127,8 +162,9 @@ def break_even_map(
         )
 
     annotations, shapes = [], []
+    cells = _region_labels(z, [plain(name) for name in categories])
     for index, name in enumerate(categories):
-        cell = _region_label(z, index)
+        cell = cells.get(index)
         if cell is not None:
             annotations.append(
                 {

@@ -29,22 +29,25 @@ def map_rentals(document: dict) -> list[str]:
     ]
 
 
-def map_rental_index(document: dict, map_rental: str | None = None) -> int | None:
+def map_rental_index(document: dict, result: dict, map_rental: str | None = None) -> int | None:
     """The document index of the rental the break-even map varies, or None when there is no map to draw.
 
-    ``map_rental`` picks one by name (see map_rentals); an unknown or unsuitable name falls back to the first
-    suitable rental (the map's title names the one drawn).
+    ``map_rental`` picks one by name (see map_rentals); without one, or with an unknown or unsuitable name, the
+    map varies the cheapest suitable rental (lowest NPV in ``result``; the first listed on a tie). The map's
+    title names the one drawn.
     """
     names = map_rentals(document)
     if not names:
         return None
-    chosen = map_rental if map_rental in names else names[0]
+    npv = {option["name"]: option["npv"] for option in result.get("options", [])}
+    cheapest = min(names, key=lambda name: (npv.get(name, float("inf")), names.index(name)))
+    chosen = map_rental if map_rental in names else cheapest
     return next(index for index, option in enumerate(document["options"]) if option.get("name") == chosen)
 
 
 def break_even_map_figure(document: dict, result: dict, map_rental: str | None = None) -> dict | None:
     """The break-even map for one rental (map_rental_index picks it): 21 x 21 engine sweep cells. None: no map."""
-    index = map_rental_index(document, map_rental)
+    index = map_rental_index(document, result, map_rental)
     if index is None:
         return None
     rental = document["options"][index]
@@ -68,7 +71,7 @@ def break_even_map_figure(document: dict, result: dict, map_rental: str | None =
 def with_map_rental(document: dict, result: dict, figures: dict, map_rental: str | None) -> dict:
     """``figures`` (built for the default rental) with the break-even map redrawn for ``map_rental``; the same
     dict when that is the rental already drawn or there is no map."""
-    if not map_rental or map_rental_index(document, map_rental) == map_rental_index(document):
+    if not map_rental or map_rental_index(document, result, map_rental) == map_rental_index(document, result):
         return figures
     return {**figures, "break_even_map": break_even_map_figure(document, result, map_rental)}
 

@@ -333,6 +333,9 @@ assert tuple(value for value, _ in OPTION_FIELD["billing"].choices) == BILLINGS
 # Non-input option fields besides name and kind: where a picked Market price came from.
 PRICE_SOURCE_KINDS = RENTAL_KINDS + API_KINDS
 PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed_on", "source_url")
+# A Market price converted into the scenario's currency keeps its original and the rate (DESIGN 5.7), as text so
+# the decimals stay exact.
+PRICE_SOURCE_FX = ("original_price_per_gpu_hour", "original_currency", "fx_rate", "fx_rate_date", "fx_source")
 PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")
 
 OVERRIDES = tuple(entry.name for entry in OPTION_FIELDS if entry.overrides_workload)

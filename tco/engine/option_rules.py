@@ -6,7 +6,14 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from .catalogue import OVERRIDES, PRICE_SOURCE_IDS, PRICE_SOURCE_TEXT, allowed_option_fields, numbers_for_kind
+from .catalogue import (
+    OVERRIDES,
+    PRICE_SOURCE_FX,
+    PRICE_SOURCE_IDS,
+    PRICE_SOURCE_TEXT,
+    allowed_option_fields,
+    numbers_for_kind,
+)
 from .checker import Checker, has_control_characters
 from .fields import describe, fmt, shorten
 from .kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
@@ -119,9 +126,10 @@ class OptionChecker(Checker):
         if not isinstance(source, Mapping):
             self.add(path, f"Price source must be an object; got {describe(source)}")
             return
-        self.unknown_fields(source, PRICE_SOURCE_TEXT + PRICE_SOURCE_IDS, f"{path}.", "a price source")
+        known = PRICE_SOURCE_TEXT + PRICE_SOURCE_FX + PRICE_SOURCE_IDS
+        self.unknown_fields(source, known, f"{path}.", "a price source")
         for key, value in source.items():
-            if value is None or key not in PRICE_SOURCE_TEXT + PRICE_SOURCE_IDS:
+            if value is None or key not in known:
                 continue
             if isinstance(value, bool) or not isinstance(value, str | int):
                 self.add(f"{path}.{key}", f"Price source values must be text or whole numbers; got {describe(value)}")
@@ -129,8 +137,9 @@ class OptionChecker(Checker):
                 self.add(f"{path}.{key}", f"Must not contain control characters such as NUL; got {shorten(value)!r}")
             elif key in PRICE_SOURCE_IDS and not isinstance(value, int):
                 self.add(f"{path}.{key}", f"Must be a whole-number id; got {describe(value)}")
-            elif key == "observed_on" and not _is_iso_date(value):
-                self.add(f"{path}.{key}", f"Observed-on must be an ISO date such as 2026-09-01; got {describe(value)}")
+            elif key in ("observed_on", "fx_rate_date") and not _is_iso_date(value):
+                what = "Observed-on" if key == "observed_on" else "The exchange rate's date"
+                self.add(f"{path}.{key}", f"{what} must be an ISO date such as 2026-09-01; got {describe(value)}")
         option["price_source"] = dict(source)
 
 

@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from lib.currencies import is_currency
+
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
 from .errors import ScenarioError
@@ -83,7 +85,10 @@ class _DocumentChecker(OptionChecker):
         if value is None:
             return "USD"
         if isinstance(value, str) and re.fullmatch(r"[A-Za-z]{3}", value):
-            return value.upper()
+            if is_currency(value.upper()):
+                return value.upper()
+            self.add("currency", f"Currency must be an ISO 4217 code such as USD or EUR; got {describe(value)}")
+            return None
         self.add("currency", f"Currency must be a 3-letter code such as USD or EUR; got {describe(value)}")
         return None
 

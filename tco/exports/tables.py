@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from lib.formatting import PRESENT_VALUE
 from pricing.export import neutralise
 from tco.exports.inputs import input_rows
 
@@ -45,7 +46,7 @@ def option_table(result: dict) -> Table:
         (f"cost per accepted response ({c})", "cost_per_accepted_response", "unit_money"),
         (f"cost per million accepted tokens ({c})", "cost_per_million_accepted_tokens", "unit_money"),
         (f"total cost over {months} months ({c})", "total_cost", "money"),
-        (f"NPV ({c})", "npv", "money"),
+        (f"{PRESENT_VALUE} ({c})", "npv", "money"),
         (f"resale value at horizon ({c})", "resale_value", "money"),
         (f"capital charge per year ({c})", "capital_charge_per_year", "money"),
         ("mean own utilization (fraction)", "mean_own_utilization", "fraction"),
@@ -56,7 +57,7 @@ def option_table(result: dict) -> Table:
         for option in result["options"]
     ]
     return Table(
-        headers=[header for header, _, _ in columns] + ["cheapest by NPV"],
+        headers=[header for header, _, _ in columns] + [f"cheapest by {PRESENT_VALUE}"],
         rows=rows,
         styles=[style for _, _, style in columns] + ["text"],
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lib.formatting import format_money, format_money_compact, format_months, format_pct, round_half_up
+from lib.formatting import PRESENT_VALUE, format_money, format_money_compact, format_months, format_pct, round_half_up
 from lib.kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
 
 from .rows import break_even_row
@@ -69,12 +69,13 @@ def _headline_pair(result: dict, npv_by_name: dict[str, float]) -> dict | None:
 def headline(document: dict, result: dict) -> dict:
     """The answer-first view model for the results panel and decision briefs.
 
-    Returns ``sentence`` (e.g. "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (NPV) than the best
-    owned option, Own 8x H100; owning breaks even above 62.0% utilization, forecast is 55.0%."), ``cheapest`` and
-    ``runner_up`` cards (None when there is a single option), ``savings`` (runner-up NPV minus cheapest NPV, None
-    without a runner-up) with ``savings_compact``, ``tie`` (savings round to 0), ``break_even``
-    (the quoted pair as a break_even_rows row, or None), ``forecast_mean``, ``horizon_months`` (+ ``horizon_text``)
-    and ``currency``. Templates format the numbers with lib's filters (``headline.savings|money:headline.currency``).
+    Returns ``sentence`` (e.g. "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (present value of
+    cost) than the best owned option, Own 8x H100; owning breaks even above 62.0% utilization, forecast is
+    55.0%."), ``cheapest`` and ``runner_up`` cards (None when there is a single option), ``savings`` (the
+    runner-up's present value of cost minus the cheapest's, None without a runner-up) with ``savings_compact``,
+    ``tie`` (savings round to 0), ``break_even`` (the quoted pair as a break_even_rows row, or None),
+    ``forecast_mean``, ``horizon_months`` (+ ``horizon_text``) and ``currency``. Templates format the numbers
+    with lib's filters (``headline.savings|money:headline.currency``).
     """
     currency = result.get("currency", "USD")
     options = result["options"]
@@ -92,17 +93,17 @@ def headline(document: dict, result: dict) -> dict:
     if runner is None:
         sentence = (
             f"{verb.capitalize()} {cheapest['name']} is the only option: "
-            f"{format_money(cheapest['npv'], currency)} over {months} (NPV)"
+            f"{format_money(cheapest['npv'], currency)} over {months} ({PRESENT_VALUE})"
         )
     elif tie:
         sentence = (
             f"{verb.capitalize()} {cheapest['name']} and {_verb(runner['kind'])} {runner['name']} "
-            f"cost the same over {months} (NPV)"
+            f"cost the same over {months} ({PRESENT_VALUE})"
         )
     else:
         sentence = (
             f"{verb.capitalize()} {cheapest['name']} is {format_money_compact(savings, currency)} cheaper "
-            f"over {months} (NPV) than {runner_role}, {runner['name']}"
+            f"over {months} ({PRESENT_VALUE}) than {runner_role}, {runner['name']}"
         )
 
     forecast_mean = result["reference"]["mean_utilization"]

@@ -28,10 +28,52 @@ def forecast_choice(utilization: float | None, forecast_mean: float) -> str:
     return "own"
 
 
+def break_even_reason(
+    *, rental: str, utilization: float | None, forecast_mean: float, crossover_month: int | None, horizon_months: int
+) -> str:
+    """Why "at the forecast" and "cumulative crossover" say what they say, in words: the break-even compares
+    annual costs at the forecast's mean utilization (capex spread over the useful life as a capital charge),
+    the crossover cumulative cash month by month (capex in month 1, resale not counted), so they can differ."""
+    horizon = format_months(horizon_months)
+    mean = format_pct(forecast_mean)
+    month = format_month(crossover_month)
+    if utilization is None:
+        return f"Owning never catches up: renting {rental} is cheaper at any utilization, even 100%."
+    threshold = format_pct(utilization)
+    if forecast_choice(utilization, forecast_mean) == "rent":
+        if crossover_month is None:
+            return (
+                f"Owning never catches up within {horizon}: the forecast's mean utilization ({mean}) is below the "
+                f"break-even ({threshold}), so every month costs more owned than rented, on top of the capex."
+            )
+        return (
+            f"Renting is cheaper per year at the forecast's mean utilization ({mean}, below the break-even "
+            f"{threshold}), yet owning's cumulative cash cost falls below renting's in {month}: "
+            "the cumulative comparison follows the forecast month by month and the rental's yearly price change."
+        )
+    if crossover_month is None:
+        return (
+            f"Owning is cheaper per year at the forecast ({mean}, above the break-even {threshold}) with the capex "
+            f"spread over the hardware's useful life, but the capex paid in month 1 is not earned back in cash "
+            f"within {horizon}: owning never catches up within the horizon."
+        )
+    return (
+        f"Owning is cheaper per year at the forecast ({mean}, above the break-even {threshold}); its cumulative "
+        f"cash cost falls below renting's in {month}, once the capex is earned back."
+    )
+
+
 def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> dict:
     utilization = pair["utilization"]
     crossover = pair["crossover_month"]
     return {
+        "reason": break_even_reason(
+            rental=pair["rental"],
+            utilization=utilization,
+            forecast_mean=forecast_mean,
+            crossover_month=crossover,
+            horizon_months=horizon_months,
+        ),
         "owned": pair["owned"],
         "rental": pair["rental"],
         "utilization": utilization,
@@ -48,7 +90,8 @@ def break_even_rows(document: dict, result: dict) -> list[dict]:
 
     Keys: owned, rental, utilization (None when owning never pays), forecast_mean,
     verdict ("own above 53.5%", "renting is cheaper at any utilization", "owning is cheaper even idle"),
-    at_forecast ("own" / "rent"), crossover_month, crossover_text ("month 14 (year 2)" / "no crossover in 36 months").
+    at_forecast ("own" / "rent"), crossover_month, crossover_text ("month 14 (year 2)" / "no crossover in 36 months"),
+    reason (why the two read as they do, in words: break_even_reason).
     """
     forecast_mean = result["reference"]["mean_utilization"]
     return [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tco.services.common import Change, VersionConflict, document_problems
+from tco.services.currency import CurrencyChangeError, money_inputs, scenario_change_currency
 from tco.services.options import (
     PriceChoiceError,
     diligence_update,
@@ -25,12 +26,14 @@ from tco.services.scenarios import (
 
 __all__ = [
     "Change",
+    "CurrencyChangeError",
     "PriceChoiceError",
     "ScenarioInUse",
     "VersionConflict",
     "diligence_update",
     "document_problems",
     "forecast_update",
+    "money_inputs",
     "option_add",
     "option_delete",
     "option_pick_price",
@@ -38,6 +41,7 @@ __all__ = [
     "price_source_for",
     "run_execute",
     "run_queue",
+    "scenario_change_currency",
     "scenario_clone",
     "scenario_create",
     "scenario_create_from_document",

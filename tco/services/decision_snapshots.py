@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
+from tco.engine.catalogue import PRICE_SOURCE_FX
 from tco.models import DecisionRecord, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.selectors.decisions import DEFAULT_QUESTION, brief_for, brief_questions, current_decision
 from tco.services.evaluation import Evaluation, current_evaluation
@@ -50,6 +51,8 @@ def _price_entry(option: dict, quantity: str, price: float, currency: str) -> di
         "origin": "market" if source.get("provider") else "typed",
     }
     entry.update({key: source.get(key) for key in PROVENANCE_KEYS})
+    if source.get("original_currency"):  # converted from another currency: the original and the rate, frozen
+        entry.update({key: source.get(key) for key in PRICE_SOURCE_FX})
     return entry
 
 
@@ -86,7 +89,8 @@ def _add_gpu_models(entries: list[dict]) -> None:
     found = {pk: (gpu, price) for pk, gpu, price in rows}
     for entry in entries:
         gpu, price = found.get(entry["price_observation_id"], (None, None))
-        same_price = price is not None and entry["quantity"] == "GPU-hour" and float(price) == float(entry["price"])
+        picked = entry.get("original_price_per_gpu_hour") or entry["price"]  # a converted price: its original
+        same_price = price is not None and entry["quantity"] == "GPU-hour" and float(price) == float(picked)
         entry["gpu_model"] = gpu if same_price else None
 
 

@@ -38,7 +38,7 @@ def current_evaluation(scenario: Scenario, *, with_figures: bool, map_rental: st
     The latest finished run is reused when it was computed from exactly today's document; otherwise (edits not
     yet evaluated, a job still queued) the engine runs here, synchronously, so nobody shares or exports numbers
     that belong to other inputs. Raises NotEvaluable when the engine refuses the inputs. Writes nothing.
-    ``map_rental`` picks the rental the break-even map varies (default: the first on-demand rental).
+    ``map_rental`` picks the rental the break-even map varies (default: the cheapest on-demand rental).
     """
     document = scenario.to_document()
     run = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()

@@ -9,6 +9,8 @@ from django.db import transaction
 from django.db.models import Max
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
+from pricing.fx import Rate
+from pricing.selectors import exchange_rate
 from tco.engine.catalogue import fields_for_kind
 from tco.models import (
     DILIGENCE_KEYS,
@@ -110,9 +112,10 @@ def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expe
         return recompute_if_valid(scenario=fresh_scenario, user=user)
 
 
-def price_source_for(observation: Any) -> dict[str, Any]:
-    """The provenance copied onto an option (the document's `price_source`)."""
-    return {
+def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, Any]:
+    """The provenance copied onto an option (the document's `price_source`). A price converted from another
+    currency also keeps the original price and currency, and the rate with its date and source (DESIGN 5.7)."""
+    source = {
         "provider": observation.provider.name,
         "offering": observation.offering,
         "region": observation.region or None,
@@ -122,29 +125,51 @@ def price_source_for(observation: Any) -> dict[str, Any]:
         "price_observation_id": observation.pk,
         "snapshot_id": observation.snapshot_id,
     }
+    if rate is not None and rate.base != rate.quote:
+        source.update(
+            {
+                "original_price_per_gpu_hour": format(observation.price_per_gpu_hour.normalize(), "f"),
+                "original_currency": rate.base,
+                "fx_rate": rate.rate_text,
+                "fx_rate_date": rate.rate_date.isoformat() if rate.rate_date else None,
+                "fx_source": rate.source + (f" (cross rate via {rate.via})" if rate.via else ""),
+            }
+        )
+    return source
+
+
+def market_price_in(observation: Any, currency: str) -> tuple[Any, Rate]:
+    """The observation's $/GPU-hour in `currency` and the rate used (nearest its as-of date), or PriceChoiceError
+    naming the rate to import when none is known."""
+    rate = exchange_rate(observation.currency, currency, on=observation.observed_on)
+    if rate is None:
+        raise PriceChoiceError(
+            f"That price is in {observation.currency}; this scenario is in {currency} and no "
+            f"{observation.currency}→{currency} exchange rate is known. Import exchange rates "
+            f"(manage.py import_fx_rates with the ECB reference-rate CSV) or enter a {observation.currency}→{currency} "
+            "rate in the admin, then pick the price again."
+        )
+    return rate.convert(observation.price_per_gpu_hour), rate
 
 
 def option_pick_price(
     *, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None, observation: Any
 ) -> Change:
     """Use a Market price for a rental option: the $/GPU-hour and its provenance are copied onto the
-    option, so later imports never change it. The option's kind follows the provider's kind."""
+    option, so later imports never change it. The option's kind follows the provider's kind. A price in
+    another currency is converted at the rate nearest its as-of date (refused when no rate is known)."""
     if option.kind not in RENTAL_KINDS:
         raise PriceChoiceError("Only hyperscaler, neocloud and marketplace options take a $/GPU-hour price.")
     with transaction.atomic():
         fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
-        if observation.currency != fresh_scenario.currency_code:
-            raise PriceChoiceError(
-                f"That price is in {observation.currency}; this scenario is in {fresh_scenario.currency_code}. "
-                "Pick a price in the scenario's currency or change the scenario's currency first."
-            )
+        price, rate = market_price_in(observation, fresh_scenario.currency_code)
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
         if fresh.name in DEFAULT_NAMES.values() or not fresh.name:
             fresh.name = f"{observation.provider.name} {observation.offering}"[:200]
         if observation.provider.kind in RENTAL_KINDS:
             fresh.kind = observation.provider.kind
-        fresh.price_per_gpu_hour = observation.price_per_gpu_hour
-        fresh.price_source = price_source_for(observation)
+        fresh.price_per_gpu_hour = price
+        fresh.price_source = price_source_for(observation, rate)
         fresh.price_observation = observation
         fresh.gpu_model_id = observation.gpu_model_id
         set_history_user(fresh, user)

@@ -41,7 +41,7 @@ def answer_for(run: ScenarioRun | None, *, map_rental: str = "") -> Answer | Non
         return None
     figures = with_map_rental(run.document, run.result, run.figures or {}, map_rental)
     rentals = map_rentals(run.document)
-    drawn = map_rental_index(run.document, map_rental)
+    drawn = map_rental_index(run.document, run.result, map_rental)
     return Answer(
         run=run,
         headline=headline(run.document, run.result),

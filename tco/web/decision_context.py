@@ -21,6 +21,7 @@ from tco.selectors.decisions import (
     is_decided,
     scenario_links,
 )
+from tco.selectors.scenarios import run_state
 from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
 from tco.web.access import can_edit
 
@@ -58,8 +59,11 @@ def panel_context(
         "can_edit": can_edit(request),
         "current": current,
         "decided": is_decided(current),
+        # A decision made on an earlier version: the inputs have changed since (DecisionRecord.scenario_version).
+        "decision_is_stale": is_decided(current) and current.scenario_version < scenario.version,
         "history": decision_history(scenario),
         "option_names": list(scenario.options.values_list("name", flat=True)),
+        "cheapest_option": _cheapest_option(scenario),
         "brief": brief,
         "brief_questions": questions,
         "open_questions": sum(1 for question in questions if not question["answer"]),
@@ -75,6 +79,12 @@ def panel_context(
         "days_min": LINK_DAYS_MIN,
         "days_max": LINK_DAYS_MAX,
     }
+
+
+def _cheapest_option(scenario: Scenario) -> str:
+    """The name of the lowest-NPV option of the latest finished run: what "Decide for" offers first."""
+    done = run_state(scenario).done
+    return (done.result or {}).get("cheapest", "") if done is not None else ""
 
 
 def _web_link(url: object) -> str | None:
@@ -117,6 +127,9 @@ def frozen_page_context(snapshot: DecisionSnapshot, *, expires_at: Any) -> dict[
         "decision": decision,
         "decision_status_text": STATUS_WORDS.get(decision["status"], decision["status"]),
         "decided_on_other_version": decision.get("scenario_version") not in (None, data["scenario"]["version"]),
+        "decision_is_stale": decision["status"] == "decided"
+        and decision.get("scenario_version") is not None
+        and decision["scenario_version"] < data["scenario"]["version"],
         "headline": headline(document, result),
         "options": option_rows(document, result),
         "break_even": break_even_rows(document, result),

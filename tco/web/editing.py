@@ -27,6 +27,7 @@ from tco.services import (
 )
 from tco.web.access import get_scenario_for_user
 from tco.web.context import answer_for, forecast_context, workspace_context
+from tco.web.currency import currency_question
 from tco.web.fields import option_views, scenario_field
 from tco.web.inputs import (
     InputError,
@@ -59,6 +60,10 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
         view = scenario_field(scenario, field, {f"s-{field}": error.message})
         view.text = text
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
+    if field == "currency":  # money inputs in the old currency: ask whether to convert them or relabel
+        question = currency_question(request, scenario, value)
+        if question is not None:
+            return question
     try:
         change = scenario_update_field(
             scenario=scenario, user=request.user, field=field, value=value, expected_version=expected_version(request)

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from pricing.selectors import newer_observations
 from tco.engine.catalogue import RATE_HELP, OptionField, fields_of_type
 from tco.engine.catalogue import option_fields as catalogue_fields
 from tco.engine.errors import OPTION_PATH
@@ -66,6 +67,7 @@ class OptionView:
     name_field: FieldView
     error: str = ""
     diligence: list[Any] = field(default_factory=list)
+    newer_price: Any = None  # a newer Market observation of the picked offering (pricing.selectors)
 
     @property
     def key(self) -> str:
@@ -137,6 +139,8 @@ def option_fields(option: ScenarioOption, currency: str, errors: dict[str, str])
 
 def option_views(scenario: Scenario, options: Iterable[ScenarioOption], errors: dict[str, str]) -> list[OptionView]:
     currency = scenario.currency_code
+    options = list(options)
+    newer = newer_observations(option.price_observation_id for option in options if option.price_observation_id)
     views = []
     for index, option in enumerate(options):
         name_key = f"o{option.pk}-name"
@@ -158,6 +162,7 @@ def option_views(scenario: Scenario, options: Iterable[ScenarioOption], errors: 
                 name_field=name_field,
                 error=errors.get(f"o{option.pk}", ""),
                 diligence=items,
+                newer_price=newer.get(option.price_observation_id),
             )
         )
     return views

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from lib.currencies import currency_problem
 from tco.documents import FieldProblem, to_decimal
 from tco.engine.catalogue import OPTION_FIELD, fields_of_type
 from tco.engine.fields import shorten
@@ -117,8 +118,9 @@ def parse_scenario_field(field: str, text: str) -> Any:
         return _parse_name(text, "scenario")
     if field == "currency":
         code = text.strip().upper()
-        if code and not re.fullmatch(r"[A-Z]{3}", code):
-            raise InputError(field, f"{shorten(text.strip())!r} is not a 3-letter currency code such as USD or EUR")
+        problem = currency_problem(code) if code else None
+        if problem:
+            raise InputError(field, problem)
         return code
     if field in SCENARIO_INTEGER_FIELDS:
         return parse_integer(field, text, required=required)

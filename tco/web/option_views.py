@@ -66,7 +66,7 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     query = {key: request.GET.get(key, "").strip()[:100] for key in ("gpu", "provider", "term")}
-    rows = market_prices(**query, currency=scenario.currency_code)
+    rows = market_prices(**query)  # every currency: a price in another one is converted when picked
     context = {"scenario": scenario, "option": option, "rows": rows, "query": query}
     return render(request, "tco/_price_picker.html", context)
 

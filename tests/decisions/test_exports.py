@@ -23,12 +23,12 @@ OPTION_HEADERS = [
     "cost per accepted response (USD)",
     "cost per million accepted tokens (USD)",
     "total cost over 12 months (USD)",
-    "NPV (USD)",
+    "present value of cost (USD)",
     "resale value at horizon (USD)",
     "capital charge per year (USD)",
     "mean own utilization (fraction)",
     "overflow over horizon (GPU-hours)",
-    "cheapest by NPV",
+    "cheapest by present value of cost",
 ]
 RESULT_KEYS = [
     "annual_cost",

@@ -228,3 +228,34 @@ def test_a_source_url_that_is_not_http_is_shown_as_text_not_as_a_link(editor, ed
 
     assert 'href="javascript:' not in body
     assert "javascript:alert(document.cookie)" in body
+
+
+def test_a_converted_price_is_frozen_with_its_original_and_rate_and_shown_beside_the_price(
+    editor, editor_client, scenario, reference, anon
+):
+    from decimal import Decimal
+
+    from pricing.models import ExchangeRate, PriceObservation
+    from tco.services import option_pick_price
+    from tests.decisions.conftest import create_link, import_prices
+
+    ExchangeRate.objects.create(
+        base="EUR", quote="USD", rate=Decimal("1.08"), rate_date="2026-08-31", source="ECB euro reference rates"
+    )
+    import_prices("Nebius,neocloud,H100 SXM,8,8-GPU EU,eu-north1,on_demand,,2.75,EUR,2026-09-01,")
+    euro = PriceObservation.objects.select_related("provider").get(currency="EUR")
+    option_pick_price(
+        option=scenario.options.get(name="Lambda rental"), user=editor, expected_version=None, observation=euro
+    )
+    _response, path = create_link(editor_client, scenario)
+
+    price = json.loads(DecisionSnapshot.objects.get().content)["prices"][0]
+    assert (price["price"], price["currency"], price["gpu_model"]) == (2.97, "USD", "H100 SXM")
+    assert {key: price[key] for key in ("original_price_per_gpu_hour", "original_currency", "fx_rate")} == {
+        "original_price_per_gpu_hour": "2.75",
+        "original_currency": "EUR",
+        "fx_rate": "1.08",
+    }
+    body = anon.get(path).content.decode()
+    assert "converted from EUR 2.75 at 1 EUR = 1.08 USD (ECB euro reference rates" in body
+    assert '<time datetime="2026-08-31">2026-08-31</time>' in body

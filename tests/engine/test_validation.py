@@ -57,6 +57,7 @@ CASES = [
     (_top(name=DROP), "name", "Scenario name is required"),
     (_top(name="  "), "name", "non-empty text"),
     (_top(currency="US"), "currency", "3-letter code"),
+    (_top(currency="XYZ"), "currency", "ISO 4217 code such as USD or EUR; got 'XYZ'"),
     (_top(horizon_months=DROP), "horizon_months", "Horizon is required"),
     (_top(horizon_months=0), "horizon_months", "between 1 and 240 months; got 0"),
     (_top(horizon_months=241), "horizon_months", "between 1 and 240 months; got 241"),

@@ -51,8 +51,8 @@ def test_it_names_each_colour_in_the_legend_with_its_kind():
 
 def test_it_hovers_the_option_name_and_the_owned_minus_rental_npv():
     heatmap = _map()["data"][0]
-    assert heatmap["text"][1][2] == f"{OWN}<br>Owned {MINUS} rental NPV {MINUS}$174,784"
-    assert heatmap["text"][0][0] == f"{LAMBDA}<br>Owned {MINUS} rental NPV +$450,448"
+    assert heatmap["text"][1][2] == f"{OWN}<br>Owned {MINUS} rental present value of cost {MINUS}$174,784"
+    assert heatmap["text"][0][0] == f"{LAMBDA}<br>Owned {MINUS} rental present value of cost +$450,448"
     assert "price $%{y:,.2f} per GPU-hour" in heatmap["hovertemplate"]
     assert "Utilization %{x:.0f}%" in heatmap["hovertemplate"]
 
@@ -82,3 +82,32 @@ def test_it_gives_two_options_of_one_kind_different_colours():
     figure = break_even_map(sweep, ["A", "B"], option_kinds=["neocloud", "neocloud"])
     colours = [trace["marker"]["color"] for trace in figure["data"][1:]]
     assert len(set(colours)) == 2
+
+
+def _label_boxes(figure) -> list[tuple[float, float, str]]:
+    return [(a["y"], a["x"], a["text"]) for a in figure["layout"]["annotations"] if a.get("xref") is None]
+
+
+def test_region_labels_do_not_overlap_when_regions_meet():
+    # Two one-row bands at the bottom of a 21 x 21 map: written at their centres, the two names would sit on
+    # top of each other (adjacent rows, same column); they must be kept a label's height or width apart.
+    names = ["Own 8x H100 SXM (new)", "Lambda 8x H100 SXM", "Vast.ai marketplace"]
+    grid = [[names[0] if row == 0 else names[2] if row == 1 else names[1] for _ in range(21)] for row in range(21)]
+    sweep = {
+        "x": {"path": "utilization", "values": [step / 20 for step in range(21)]},
+        "y": {"path": "options[1].price_per_gpu_hour", "values": [1 + step / 10 for step in range(21)]},
+        "cheapest": grid,
+        "owned_minus_rental": [[0.0] * 21 for _ in range(21)],
+    }
+    figure = break_even_map(sweep, names, option_kinds=["owned", "neocloud", "marketplace"])
+    labels = _label_boxes(figure)
+    assert sorted(text for _, _, text in labels) == sorted(names)
+    x, y = figure["data"][0]["x"], figure["data"][0]["y"]
+    cell = {(y.index(ly), x.index(lx)): text for ly, lx, text in labels}
+    for (row, column), text in cell.items():
+        assert grid[row][column] == text  # written on its own region
+    boxes = [(row, column, len(text) * 6.5 / 28 + 0.5) for (row, column), text in cell.items()]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            # Rows 17 px, columns 28 px apart on the page: the boxes (16 px high, 6.5 px a character) are apart.
+            assert abs(a[0] - b[0]) >= 1.2 or abs(a[1] - b[1]) >= (a[2] + b[2]) / 2, (a, b)

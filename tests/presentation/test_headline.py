@@ -22,7 +22,8 @@ def test_it_says_renting_is_cheaper_by_how_much_and_where_owning_breaks_even():
     )
     # 507,432 - 400,000 = 107,432 → "$107k"; 0.62 → "62.0%"; forecast 0.55 → "55.0%".
     assert answer["sentence"] == (
-        "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (NPV) than the best owned option, Own 8x H100; "
+        "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (present value of cost) "
+        "than the best owned option, Own 8x H100; "
         "owning breaks even above 62.0% utilization, forecast is 55.0%."
     )
 
@@ -49,7 +50,8 @@ def test_it_compares_owning_with_the_best_rental_and_quotes_that_pair():
         [pair(OWN, GCP, 0.2), pair(OWN, LAMBDA, 0.41)],
     )
     assert answer["sentence"] == (
-        "Owning Own 8x H100 is $50.0k cheaper over 36 months (NPV) than the best rental option, Lambda 8x H100 SXM; "
+        "Owning Own 8x H100 is $50.0k cheaper over 36 months (present value of cost) "
+        "than the best rental option, Lambda 8x H100 SXM; "
         "owning breaks even above 41.0% utilization, forecast is 55.0%."
     )
     assert answer["break_even"]["rental"] == LAMBDA
@@ -60,7 +62,8 @@ def test_it_compares_rentals_with_each_other_when_there_is_no_owned_option():
         [result_option(LAMBDA, "neocloud", npv=400_000.0), result_option(GCP, "hyperscaler", npv=650_000.0)]
     )
     assert answer["sentence"] == (
-        "Renting Lambda 8x H100 SXM is $250k cheaper over 36 months (NPV) than the next cheapest option, GCP A3 High."
+        "Renting Lambda 8x H100 SXM is $250k cheaper over 36 months (present value of cost) "
+        "than the next cheapest option, GCP A3 High."
     )
     assert answer["break_even"] is None
 
@@ -70,13 +73,17 @@ def test_it_compares_owned_options_with_each_other_when_there_is_no_rental():
         [result_option(OWN, "owned", npv=520_000.0), result_option("Refurbished H100", "secondary", npv=410_000.0)]
     )
     assert answer["sentence"] == (
-        "Owning Refurbished H100 is $110k cheaper over 36 months (NPV) than the next cheapest option, Own 8x H100."
+        "Owning Refurbished H100 is $110k cheaper over 36 months (present value of cost) "
+        "than the next cheapest option, Own 8x H100."
     )
 
 
 def test_it_states_the_cost_of_a_single_option():
     answer = _headline([result_option(LAMBDA, "neocloud", npv=401_234.4)], horizon=24)
-    assert answer["sentence"] == "Renting Lambda 8x H100 SXM is the only option: $401,234 over 24 months (NPV)."
+    assert (
+        answer["sentence"]
+        == "Renting Lambda 8x H100 SXM is the only option: $401,234 over 24 months (present value of cost)."
+    )
     assert answer["runner_up"] is None
     assert answer["savings"] is None
 
@@ -104,7 +111,7 @@ def test_it_calls_equal_npvs_a_tie():
     )
     assert answer["tie"] is True
     assert answer["sentence"] == (
-        "Renting Lambda 8x H100 SXM and owning Own 8x H100 cost the same over 36 months (NPV); "
+        "Renting Lambda 8x H100 SXM and owning Own 8x H100 cost the same over 36 months (present value of cost); "
         "owning breaks even above 55.0% utilization, forecast is 55.0%."
     )
 
@@ -119,7 +126,8 @@ def test_it_names_the_rental_of_the_quoted_pair_when_the_sentence_does_not():
         [pair(OWN, LAMBDA, 0.3)],
     )
     assert answer["sentence"] == (
-        "Using Hosted model API is $610k cheaper over 36 months (NPV) than the best owned option, Own 8x H100; "
+        "Using Hosted model API is $610k cheaper over 36 months (present value of cost) "
+        "than the best owned option, Own 8x H100; "
         "owning breaks even against Lambda 8x H100 SXM above 30.0% utilization, forecast is 55.0%."
     )
 

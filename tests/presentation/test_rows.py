@@ -142,3 +142,47 @@ def test_it_passes_the_price_source_through():
     own, rental = _option_rows()
     assert own["price_source"] is None
     assert rental["price_source"] == {"provider": "Lambda", "observed_on": "2026-09-01"}
+
+
+def _reason(utilization, mean, crossover, horizon=36):
+    from tco.presentation.rows import break_even_reason
+
+    return break_even_reason(
+        rental="Lambda", utilization=utilization, forecast_mean=mean, crossover_month=crossover, horizon_months=horizon
+    )
+
+
+def test_a_rental_that_wins_at_the_forecast_with_no_crossover_says_why_owning_never_catches_up():
+    assert _reason(0.617, 0.55, None) == (
+        "Owning never catches up within 36 months: the forecast's mean utilization (55.0%) is below the "
+        "break-even (61.7%), so every month costs more owned than rented, on top of the capex."
+    )
+
+
+def test_owning_cheaper_per_year_but_no_crossover_says_the_capex_is_not_earned_back_in_the_horizon():
+    reason = _reason(0.40, 0.55, None, horizon=24)
+    assert reason.startswith("Owning is cheaper per year at the forecast (55.0%, above the break-even 40.0%)")
+    assert "the capex paid in month 1 is not earned back in cash within 24 months" in reason
+
+
+def test_renting_cheaper_per_year_but_a_crossover_says_the_cumulative_follows_the_months():
+    reason = _reason(0.62, 0.55, 30)
+    assert "yet owning's cumulative cash cost falls below renting's in month 30 (year 3)" in reason
+    assert "follows the forecast month by month and the rental's yearly price change" in reason
+
+
+def test_owning_never_breaking_even_and_owning_catching_up_read_plainly():
+    assert (
+        _reason(None, 0.55, None) == "Owning never catches up: renting Lambda is cheaper at any utilization, even 100%."
+    )
+    assert _reason(0.4, 0.55, 20).endswith("falls below renting's in month 20 (year 2), once the capex is earned back.")
+
+
+def test_every_break_even_row_carries_its_reason():
+    result = make_result(
+        [result_option("Own", "owned", npv=2.0), result_option("Lambda", "neocloud", npv=1.0)],
+        break_even=[pair("Own", "Lambda", 0.617, None)],
+        mean_utilization=0.55,
+    )
+    row = break_even_rows(document_for(result), result)[0]
+    assert row["reason"].startswith("Owning never catches up within 36 months")

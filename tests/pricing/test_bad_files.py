@@ -38,6 +38,11 @@ def test_a_non_numeric_price_is_rejected():
     assert errors[0][3].startswith("not a number")
 
 
+def test_a_currency_that_is_not_iso_4217_is_rejected():
+    errors = rejected(canonical(GOOD.replace(",USD,", ",XYZ,", 1)))
+    assert errors == [(2, "currency", "XYZ", "not an ISO 4217 currency code; use one such as USD, EUR or GBP")]
+
+
 def test_an_unknown_pricing_term_is_rejected():
     errors = rejected(canonical(GOOD.replace("on_demand", "hourly", 1)))
     assert errors[0][:3] == (2, "pricing_term", "hourly")

@@ -42,6 +42,25 @@ def test_the_comparison_shows_each_providers_cheapest_offering_grouped_by_kind()
     assert "per GPU-hour" in figure.data[0].hovertemplate
 
 
+def test_the_comparison_never_sets_two_currencies_side_by_side():
+    points = [
+        _point("Lambda", "neocloud", 2.99),
+        PricePoint("Nebius", "neocloud", "eu box", "eu", 8, 1.50, "EUR"),  # cheaper in number, another currency
+        _point("AWS", "hyperscaler", 6.88),
+    ]
+    figure = _figure(points, gpu_model="H100 SXM", term_label="on demand")
+    assert sorted(x for trace in figure.data for x in trace.x) == ["AWS", "Lambda"]
+    assert figure.layout.yaxis.title.text == "USD per GPU-hour"
+    assert "USD prices only; prices in EUR are not compared with them" in figure.layout.title.text
+
+
+def test_the_comparison_uses_the_currency_most_prices_are_in():
+    points = [PricePoint(name, "neocloud", "box", "eu", 8, 2.0, "EUR") for name in ("A", "B")]
+    figure = _figure([*points, _point("Lambda", "neocloud", 2.99)], gpu_model="H100 SXM", term_label="on demand")
+    assert figure.layout.yaxis.title.text == "EUR per GPU-hour"
+    assert sorted(x for trace in figure.data for x in trace.x) == ["A", "B"]
+
+
 def test_the_comparison_says_so_when_there_are_no_prices():
     figure = _figure([], gpu_model="B300", term_label="spot")
     assert figure.data == ()

@@ -89,3 +89,18 @@ def test_a_decision_link_freezes_the_map_for_the_rental_picked(editor_client, sc
     chosen, default = (snapshot.data["figures"]["break_even_map"] for snapshot in snapshots)
     assert chosen["layout"]["title"]["text"] == f"Cheapest option by utilization and {GCP} price"
     assert default["layout"]["title"]["text"] == f"Cheapest option by utilization and {LAMBDA} price"
+
+
+def test_the_map_varies_the_cheapest_on_demand_rental_not_the_first_listed(
+    editor_client, editor, example_document, run_jobs
+):
+    example_document["options"].insert(
+        1, {"name": GCP, "kind": "hyperscaler", "price_per_gpu_hour": GCP_PRICE, "billing": "on_demand"}
+    )  # listed before Lambda, dearer than it (11.06 vs 3.99 per GPU-hour)
+    with run_jobs():
+        created = scenario_create_from_document(document=example_document, user=editor)
+    html = editor_client.get(reverse("tco:scenario_detail", args=[created.pk])).content.decode()
+    choices = re.search(r'<select id="map-rental".*?</select>', html, re.S).group(0)
+    assert re.findall(r'<option value="([^"]+)"', choices) == [GCP, LAMBDA]
+    assert _selected(choices) == [LAMBDA]
+    assert _map_figure(html)["layout"]["title"]["text"] == f"Cheapest option by utilization and {LAMBDA} price"

@@ -224,6 +224,40 @@ def test_picking_a_price_shows_its_provenance_on_the_option(editor_client, scena
     assert ScenarioOption.objects.get(pk=option.pk).price_per_gpu_hour == observation.price_per_gpu_hour
 
 
+def test_the_picker_lists_each_price_in_its_own_currency(editor_client, scenario):
+    factories.observation(provider="Nebius", price="2.75", currency="EUR")
+    option = scenario.options.get(kind="neocloud")
+    url = reverse("tco:price_picker", args=[scenario.pk, option.pk])
+    html = editor_client.get(url, {"provider": "nebius"}, **HTMX).content.decode()
+    assert "€2.75" in html or "EUR 2.75" in html
+    assert "converted at the exchange rate nearest its as-of date" in html
+
+
+def test_picking_a_price_in_another_currency_shows_the_original_and_the_rate(editor_client, scenario):
+    from datetime import date
+
+    from pricing.models import ExchangeRate
+
+    ExchangeRate.objects.create(
+        base="EUR", quote="USD", rate=Decimal("1.08"), rate_date=date(2026, 8, 31), source="ECB"
+    )
+    observation = factories.observation(provider="Nebius", price="2.75", currency="EUR")
+    option = scenario.options.get(kind="neocloud")
+    url = reverse("tco:option_pick", args=[scenario.pk, option.pk])
+    html = editor_client.post(url, {"observation": observation.pk, "version": 1}, **HTMX).content.decode()
+    assert 'converted from EUR 2.75 at 1 EUR = 1.08 USD (ECB, <time datetime="2026-08-31">2026-08-31</time>)' in html
+    assert ScenarioOption.objects.get(pk=option.pk).price_per_gpu_hour == Decimal("2.97")
+
+
+def test_picking_a_price_without_a_rate_says_which_rate_to_import(editor_client, scenario):
+    observation = factories.observation(provider="Nebius", price="2.75", currency="GBP")
+    option = scenario.options.get(kind="neocloud")
+    url = reverse("tco:option_pick", args=[scenario.pk, option.pk])
+    html = editor_client.post(url, {"observation": observation.pk, "version": 1}, **HTMX).content.decode()
+    assert "no GBP→USD exchange rate is known" in html
+    assert ScenarioOption.objects.get(pk=option.pk).price_source is None
+
+
 def test_a_checklist_item_is_saved_from_the_page(editor_client, scenario, editor):
     from tco.services import option_add
 
@@ -277,9 +311,22 @@ def test_a_nul_character_is_refused_and_nothing_is_saved(editor_client, scenario
 
 
 def test_changing_the_currency_saves_and_redraws_the_whole_page(editor_client, scenario, run_jobs):
-    response = _field(editor_client, scenario, "currency", "EUR", run_jobs=run_jobs)
+    _field(editor_client, scenario, "currency", "EUR")  # asks first: convert the money inputs or relabel them
+    with run_jobs():
+        response = editor_client.post(
+            reverse("tco:scenario_currency", args=[scenario.pk]),
+            {"currency": "EUR", "mode": "relabel", "version": 1},
+            **HTMX,
+        )
     assert response.status_code == 200
     assert response["HX-Refresh"] == "true"
     assert Scenario.objects.get(pk=scenario.pk).currency == "EUR"
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert "Per option (EUR)" in page
+
+
+def test_a_currency_that_is_not_iso_4217_is_refused_and_nothing_is_saved(editor_client, scenario):
+    response = _field(editor_client, scenario, "currency", "XYZ")
+    assert "XYZ is not an ISO 4217 currency code" in response.content.decode()
+    scenario.refresh_from_db()
+    assert (scenario.currency, scenario.version) == ("USD", 1)

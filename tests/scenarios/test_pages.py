@@ -86,7 +86,7 @@ def test_a_missing_scenario_is_a_404(editor_client, db):
 def test_the_list_shows_each_scenarios_headline_answer(editor_client, scenario):
     html = editor_client.get(reverse("tco:scenario_list")).content.decode()
     assert scenario.name in html
-    assert "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (NPV)" in html
+    assert "Renting Lambda 8x H100 SXM is $107k cheaper over 36 months (present value of cost)" in html
 
 
 def test_the_page_shows_inputs_answer_charts_and_history(editor_client, scenario):
@@ -188,3 +188,28 @@ def test_the_page_query_count_does_not_grow_with_the_number_of_options(editor_cl
     _add_rentals(scenario, 9)  # 12 options
     assert scenario.options.count() == 12
     assert _page_queries(editor_client, scenario) == small
+
+
+def test_the_break_even_table_gives_each_row_its_reason_in_words(editor_client, scenario):
+    from django.urls import reverse as _reverse
+
+    html = editor_client.get(_reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    table = html[html.index('id="break-even-table"') : html.index("</table>", html.index('id="break-even-table"'))]
+    # DESIGN's example: owning breaks even above 61.7 %, the forecast is 55 %, and owning never catches up.
+    assert (
+        '<td colspan="6" class="help reason">Owning never catches up within 36 months: the forecast&#x27;s mean '
+        in table
+    )
+    assert "(55.0%) is below the break-even (61.7%)" in table
+
+
+def test_no_page_or_export_says_npv_it_says_present_value_of_cost(editor_client, scenario):
+    from django.urls import reverse as _reverse
+
+    html = editor_client.get(_reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    csv = editor_client.get(_reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"]))
+    header = b"".join(csv.streaming_content if csv.streaming else [csv.content]).decode().splitlines()
+    assert "NPV" not in html
+    assert "Present value of cost, USD</th>" in html
+    assert not any("NPV" in line for line in header[:12])
+    assert any("present value of cost (USD)" in line for line in header[:12])

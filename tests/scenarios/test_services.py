@@ -94,12 +94,40 @@ def test_typing_a_different_price_drops_the_market_provenance(scenario, editor):
     assert option.price_observation is None
 
 
-def test_a_price_in_another_currency_is_refused(scenario, editor):
+def test_a_price_in_another_currency_without_a_rate_is_refused_naming_the_rate_to_import(scenario, editor):
     option = scenario.options.get(kind="neocloud")
-    with pytest.raises(PriceChoiceError, match="EUR"):
+    with pytest.raises(PriceChoiceError) as refused:
         option_pick_price(
             option=option, user=editor, expected_version=1, observation=factories.observation(currency="EUR")
         )
+    assert "no EUR→USD exchange rate is known. Import exchange rates (manage.py import_fx_rates" in str(refused.value)
+    option.refresh_from_db()
+    assert (option.price_source, Scenario.objects.get(pk=scenario.pk).version) == (None, 1)
+
+
+def test_a_price_in_another_currency_is_converted_at_the_rate_nearest_its_date_and_keeps_both(scenario, editor):
+    import datetime
+
+    from pricing.models import ExchangeRate
+
+    for day, rate in ((datetime.date(2026, 8, 31), "1.08"), (datetime.date(2026, 9, 2), "1.10")):
+        ExchangeRate.objects.create(base="EUR", quote="USD", rate=Decimal(rate), rate_date=day, source="ECB")
+    option = scenario.options.get(kind="neocloud")
+    observation = factories.observation(currency="EUR", price="2.75")  # as of 2026-09-01
+    option_pick_price(option=option, user=editor, expected_version=1, observation=observation)
+    option.refresh_from_db()
+    assert option.price_per_gpu_hour == Decimal("2.97")  # 2.75 EUR * 1.08 (31 August, the last rate before)
+    assert {key: value for key, value in option.price_source.items() if "fx" in key or "original" in key} == {
+        "original_price_per_gpu_hour": "2.75",
+        "original_currency": "EUR",
+        "fx_rate": "1.08",
+        "fx_rate_date": "2026-08-31",
+        "fx_source": "ECB",
+    }
+    document = Scenario.objects.get(pk=scenario.pk).to_document()
+    from tco.engine import validate
+
+    assert validate(document)["options"][1]["price_source"]["fx_rate"] == "1.08"
 
 
 def test_an_added_secondary_option_is_prefilled_and_carries_the_checklist(scenario, editor):

@@ -6,6 +6,9 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+# Illustrative EUR rates in the ECB layout, so a demo can convert prices; not the ECB's published figures.
+DEMO_FX_SOURCE = "Demo rates (illustrative, not ECB figures)"
+
 DEMO_ACCOUNTS = [
     # username, password, group, is_staff
     ("analyst", "analyst-demo-2026", "editors", True),
@@ -33,11 +36,14 @@ class Command(BaseCommand):
         from django.conf import settings
 
         from pricing.services import demo_prices_load, reference_data_load
+        from pricing.services.fx import exchange_rates_import
 
         fixtures = settings.BASE_DIR / "fixtures"
         created = reference_data_load(path=fixtures / "reference.json")
         snapshots = demo_prices_load(manifest=fixtures / "prices" / "demo.json")
+        rates = exchange_rates_import(content=(fixtures / "fx" / "demo-rates.csv").read_bytes(), source=DEMO_FX_SOURCE)
         self.stdout.write(f"Reference data: {created}. Demo price files imported: {len(snapshots)}.")
+        self.stdout.write(f"Demo exchange rates ({DEMO_FX_SOURCE}): {rates.summary}.")
         for snapshot in snapshots:
             if snapshot.status not in ("imported", "duplicate"):
                 self.stderr.write(f"{snapshot.source}: {snapshot.summary} {snapshot.errors[:3]}")

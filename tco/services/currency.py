@@ -1,0 +1,111 @@
+"""Changing a scenario's currency: every money input converted at one named rate, or relabelled (DESIGN 5.7).
+
+Money moves between currencies only through a dated rate with its source. When the currency changes, the user
+says whether the inputs are to be converted at a named rate or were already in the new currency; either way it
+is one versioned change, each rewritten input recorded in the history.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from lib.currencies import currency_problem
+from pricing.fx import Rate
+from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type
+from tco.models import Scenario, ScenarioOption
+from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
+
+OPTION_MONEY_FIELDS = tuple(sorted(fields_of_type("money")))
+SCENARIO_MONEY_FIELDS = ("burst_price_per_gpu_hour",)
+
+
+class CurrencyChangeError(ValueError):
+    """The change cannot be made as asked (unknown code, a rate for other currencies); nothing is written."""
+
+
+def money_inputs(scenario: Scenario, options: list[ScenarioOption]) -> int:
+    """How many money inputs hold a value (what a currency change would convert)."""
+    count = sum(getattr(scenario, name) is not None for name in SCENARIO_MONEY_FIELDS)
+    for option in options:
+        count += sum(getattr(option, name) is not None for name in OPTION_MONEY_FIELDS)
+    return count
+
+
+def scenario_change_currency(
+    *,
+    scenario: Scenario,
+    user: AbstractBaseUser | None,
+    expected_version: int | None,
+    currency: str,
+    rate: Rate | None,
+) -> Change:
+    """Set the scenario's currency. With `rate` (old → new currency) every money input of the scenario and its
+    options is converted; without, the inputs are relabelled (the user says they were already in `currency`).
+
+    A converted Market price keeps its provenance: the original price and currency and the rate(s) it went
+    through; converted back into its original currency it is the original price again.
+    """
+    currency = currency.strip().upper()
+    problem = currency_problem(currency)
+    if problem:
+        raise CurrencyChangeError(problem)
+    with transaction.atomic():
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        old = fresh.currency_code
+        if rate is not None and (rate.base, rate.quote) != (old, currency):
+            raise CurrencyChangeError(
+                f"That rate converts {rate.base}→{rate.quote}; this change is {old}→{currency}: "
+                "reload the page and choose again."
+            )
+        fresh.currency = currency
+        if rate is not None:
+            for name in SCENARIO_MONEY_FIELDS:
+                _convert_field(fresh, name, rate)
+        set_history_user(fresh, user)
+        fresh.save()
+        if rate is not None:
+            for option in fresh.options.all():
+                picked = option.price_per_gpu_hour if option.price_source else None
+                for name in OPTION_MONEY_FIELDS:
+                    _convert_field(option, name, rate)
+                if picked is not None:
+                    _convert_source(option, picked, rate)
+                set_history_user(option, user)
+                option.save()
+        return recompute_if_valid(scenario=fresh, user=user)
+
+
+def _convert_field(instance: Any, name: str, rate: Rate) -> None:
+    value = getattr(instance, name)
+    if value is not None:
+        setattr(instance, name, rate.convert(value))
+
+
+def _convert_source(option: ScenarioOption, picked: Decimal, rate: Rate) -> None:
+    """The provenance of a Market price after `rate` (`picked` is its price before): its original and every
+    rate it went through; back in the currency it was published in, the original price exactly."""
+    source = dict(option.price_source)
+    original_currency = source.get("original_currency")
+    if original_currency is None:  # picked in the old currency: that price is the original
+        source.update(
+            original_price_per_gpu_hour=format(picked.normalize(), "f"),
+            original_currency=rate.base,
+            fx_rate=rate.rate_text,
+            fx_rate_date=rate.rate_date.isoformat() if rate.rate_date else None,
+            fx_source=rate.source + (f" (cross rate via {rate.via})" if rate.via else ""),
+        )
+    elif original_currency == rate.quote:
+        option.price_per_gpu_hour = Decimal(source["original_price_per_gpu_hour"])
+        for key in PRICE_SOURCE_FX:
+            source.pop(key, None)
+    else:  # a second conversion: the rates multiply, both sources named
+        source.update(
+            fx_rate=format((Decimal(source["fx_rate"]) * rate.rate).normalize(), "f"),
+            fx_rate_date=rate.rate_date.isoformat() if rate.rate_date else None,
+            fx_source=f"{source.get('fx_source')} ({source.get('fx_rate_date')}), then {rate.source}",
+        )
+    option.price_source = source
