@@ -1,0 +1,68 @@
+"""Reads for decisions under uncertainty: a scenario's input ranges as the engine's ``uncertainty`` map, the
+inputs that may take one, and its simulation runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tco.documents import number
+from tco.engine.catalogue import option_fields
+from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
+from tco.models.scenario import WORKLOAD_KEYS
+
+# The scenario's own inputs that take a range: the editor's key (``s-<name>``, as tco.web.fields names them)
+# → the document path. ``utilization`` is the forecast's level (the engine scales every month with it).
+SCENARIO_RANGE_PATHS: dict[str, str] = {
+    "utilization": "utilization",
+    "discount_rate": "discount_rate",
+    "burst_price_per_gpu_hour": "burst_price_per_gpu_hour",
+    **{f"workload_{key}": f"workload.{key}" for key in WORKLOAD_KEYS},
+}
+RANGE_KEYS = ("low", "likely", "high")
+
+
+def option_range_fields(option: ScenarioOption) -> tuple[str, ...]:
+    """The option's catalogued inputs that take a range."""
+    return tuple(entry.name for entry in option_fields(option.kind) if entry.takes_range)
+
+
+def range_path(input_range: InputRange, options: list[ScenarioOption]) -> str | None:
+    """The document path of a range (``options[1].price_per_gpu_hour``); None for an option no longer listed."""
+    if input_range.option_id is None:
+        return SCENARIO_RANGE_PATHS.get(input_range.field)
+    index = next((i for i, option in enumerate(options) if option.pk == input_range.option_id), None)
+    return None if index is None else f"options[{index}].{input_range.field}"
+
+
+def range_key(input_range: InputRange) -> str:
+    """The editor's key of the input the range belongs to: ``s-discount_rate``, ``o12-capex``."""
+    if input_range.option_id is None:
+        return f"s-{input_range.field}"
+    return f"o{input_range.option_id}-{input_range.field}"
+
+
+def range_values(input_range: InputRange) -> dict[str, float | int]:
+    return {key: number(getattr(input_range, key)) for key in RANGE_KEYS}
+
+
+def scenario_ranges(scenario: Scenario) -> list[InputRange]:
+    return list(InputRange.objects.filter(scenario=scenario).order_by("id"))
+
+
+def uncertainty_map(ranges: Iterable[InputRange], options: list[ScenarioOption]) -> dict[str, dict]:
+    """The engine's ``uncertainty``: ``{path: {"low", "likely", "high"}}`` in document order of the inputs."""
+    paths = [(range_path(r, options), r) for r in ranges]
+    return {path: range_values(r) for path, r in paths if path is not None}
+
+
+def scenario_uncertainty(scenario: Scenario, options: list[ScenarioOption] | None = None) -> dict[str, dict]:
+    options = list(scenario.options.all()) if options is None else options
+    return uncertainty_map(scenario_ranges(scenario), options)
+
+
+def latest_uncertainty_run(scenario: Scenario) -> UncertaintyRun | None:
+    return UncertaintyRun.objects.filter(scenario=scenario).order_by("-id").first()
+
+
+def latest_done_uncertainty_run(scenario: Scenario) -> UncertaintyRun | None:
+    return UncertaintyRun.objects.filter(scenario=scenario, status=UncertaintyStatus.DONE).order_by("-id").first()
