@@ -4,6 +4,7 @@ inputs that may take one, and its simulation runs."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from tco.documents import number
 from tco.engine.catalogue import option_fields
@@ -66,3 +67,34 @@ def latest_uncertainty_run(scenario: Scenario) -> UncertaintyRun | None:
 
 def latest_done_uncertainty_run(scenario: Scenario) -> UncertaintyRun | None:
     return UncertaintyRun.objects.filter(scenario=scenario, status=UncertaintyStatus.DONE).order_by("-id").first()
+
+
+def run_data(run: UncertaintyRun) -> dict[str, Any]:
+    """A done run's frozen inputs and outputs as plain data (what exports use and a decision snapshot copies)."""
+    return {
+        "run_id": run.pk,
+        "scenario_version": run.scenario_version,
+        "document": run.document,
+        "uncertainty": run.uncertainty,
+        "trials": run.trials,
+        "seed": run.seed,
+        "load_profile": run.load_profile,
+        "load_profile_source": run.load_profile_source,
+        "result": run.result,
+        "figures": run.figures or {},
+        "engine_version": run.engine_version,
+    }
+
+
+def is_current(run: UncertaintyRun | None, document: dict, uncertainty: dict) -> bool:
+    """The run was computed from exactly these inputs and ranges."""
+    return run is not None and run.document == document and run.uncertainty == uncertainty
+
+
+def current_uncertainty(scenario: Scenario, document: dict) -> dict[str, Any] | None:
+    """The latest finished simulation as plain data when it belongs to exactly ``document`` (the scenario's
+    current inputs) and the current ranges; None otherwise (never numbers of other inputs)."""
+    run = latest_done_uncertainty_run(scenario)
+    if not is_current(run, document, scenario_uncertainty(scenario)):
+        return None
+    return run_data(run)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from lib.htmx import render_partial
 from tco.models import BRIEF_KEYS, DecisionLink, Scenario
+from tco.selectors.uncertainty import current_uncertainty
 from tco.services.decisions import (
     DecisionError,
     brief_update,
@@ -132,4 +133,5 @@ def scenario_export_view(request: HttpRequest, pk: int, what: str) -> HttpRespon
     except NotEvaluable as error:
         messages.error(request, f"Nothing to export yet. {error}")
         return redirect("tco:scenario_detail", pk=scenario.pk)
-    return export_response(evaluation.document, evaluation.result, scenario.name, what)
+    uncertainty = current_uncertainty(scenario, evaluation.document)
+    return export_response(evaluation.document, evaluation.result, scenario.name, what, uncertainty=uncertainty)

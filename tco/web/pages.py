@@ -25,6 +25,7 @@ from tco.services import (
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
 from tco.web.context import gpu_models, workspace_context
+from tco.web.uncertainty_context import uncertainty_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
 
@@ -93,6 +94,7 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, options=True)
     context = workspace_context(request, scenario)
     context["gpu_models"] = gpu_models() if context["can_edit"] else []
+    context.update(uncertainty_context(scenario, can_edit=context["can_edit"], document=context["document"]))
     return render(request, "tco/scenario_detail.html", context)
 
 
