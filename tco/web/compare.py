@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 from tco.models import Scenario
 from tco.presentation.comparison import MAX_SCENARIOS, MIN_SCENARIOS
 from tco.services.comparison import ComparisonError, scenario_comparison
+from tco.services.decisions import DecisionError
 from tco.web.access import require_role
 from tco.web.inputs import parse_id
 
@@ -31,3 +32,16 @@ def compare_view(request: HttpRequest) -> HttpResponse:
             context["error"] = str(error)
     context["limits"] = (MIN_SCENARIOS, MAX_SCENARIOS)
     return render(request, "tco/compare.html", context, status=200)
+
+
+def compare_choice(scenario: Scenario, texts: list[str]) -> list[Scenario]:
+    """The other scenarios picked to compare ``scenario`` with (unknown ids and itself are refused)."""
+    ids = list(dict.fromkeys(parse_id(text) for text in texts if text.strip()))
+    if not ids:
+        return []
+    found = Scenario.objects.in_bulk([pk for pk in ids if pk is not None and pk != scenario.pk])
+    if len(found) != len(ids):
+        raise DecisionError("Pick other existing scenarios to compare with.", field="compare_with")
+    if len(ids) > MAX_SCENARIOS - 1:
+        raise DecisionError(f"Compare with at most {MAX_SCENARIOS - 1} other scenarios.", field="compare_with")
+    return [found[pk] for pk in ids]

@@ -25,6 +25,7 @@ from tco.services.decisions import (
 )
 from tco.services.evaluation import NotEvaluable, current_evaluation
 from tco.web.access import get_scenario_for_user
+from tco.web.compare import compare_choice
 from tco.web.decision_context import panel_context
 from tco.web.downloads import export_response
 from tco.web.inputs import parse_id
@@ -67,6 +68,7 @@ def link_create_view(request: HttpRequest, pk: int) -> HttpResponse:
             expires_in_days=days,
             note=form["note"],
             map_rental=request.POST.get("map_rental", ""),  # the rental picked above the map, if any
+            compare_with=compare_choice(scenario, request.POST.getlist("compare_with")),
         )
     except DecisionError as error:
         return _refused(request, scenario, error, form=form)

@@ -81,7 +81,7 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         tornado=(result.get("tornado") or {}).get("rows", []),
         tornado_base=(result.get("tornado") or {}).get("base"),
         plan=plan,
-        lanes=budget_lanes(plan, data["load_profile"]) if plan else [],
+        lanes=data["lanes"] if "lanes" in data else (budget_lanes(plan, data["load_profile"]) if plan else []),
         notes=notes,
         ranges=range_rows(document, data["uncertainty"]),
         profile_source=data.get("load_profile_source", ""),
@@ -115,4 +115,14 @@ def uncertainty_context(
         "u_form": {**FORM_DEFAULTS, **(form or {})},
         "u_errors": errors or {},
         "u_trials_range": (MIN_TRIALS, MAX_TRIALS),
+    }
+
+
+def frozen_uncertainty_context(data: dict) -> dict[str, Any]:
+    """The decision page's simulation and comparison, from a snapshot's frozen content (older snapshots have
+    neither key)."""
+    frozen = data.get("uncertainty")
+    return {
+        "u_answer": uncertainty_answer(frozen, element_suffix="frozen") if frozen else None,
+        "comparison": data.get("comparison"),
     }
