@@ -98,3 +98,15 @@ def current_uncertainty(scenario: Scenario, document: dict) -> dict[str, Any] | 
     if not is_current(run, document, scenario_uncertainty(scenario)):
         return None
     return run_data(run)
+
+
+def export_document(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's tco-scenario/1 document for a JSON export, with its ranges under an ``uncertainty`` key
+    when it has any. The key sits beside the document's fields but is not part of tco-scenario/1 (the engine's
+    schema has no place for it): the importer takes it off and checks it with the engine's range validation."""
+    options = list(scenario.options.all())
+    document = scenario.to_document(options)
+    ranges = scenario_uncertainty(scenario, options)
+    if ranges:
+        document["uncertainty"] = ranges
+    return document

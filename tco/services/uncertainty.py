@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
+from tco.documents import FieldProblem, to_decimal
 from tco.engine import ENGINE_VERSION, Problem, ScenarioError, check_uncertainty, evaluate, fleet_plan, sensitivity
 from tco.engine import simulate as engine_simulate
 from tco.engine.kinds import OWNED_KINDS
@@ -114,9 +116,35 @@ def range_clear(
         return recompute_if_valid(scenario=fresh, user=user)
 
 
+def split_uncertainty(document: dict) -> tuple[dict, dict]:
+    """A document as exported: ``(the tco-scenario/1 document, its ranges)``; no ``uncertainty`` key: no ranges."""
+    if "uncertainty" not in document:
+        return document, {}
+    rest = {key: value for key, value in document.items() if key != "uncertainty"}
+    return rest, document["uncertainty"]
+
+
+def uncertainty_check_import(*, document: dict, uncertainty: Any) -> None:
+    """The ranges of an imported document, checked by the engine against it and for exact storage; raises
+    ScenarioError naming each problem's path under ``uncertainty``."""
+    if not uncertainty:
+        return
+    try:
+        check_uncertainty(document, uncertainty)
+    except ScenarioError as error:
+        named = [p if p.path == "uncertainty" else Problem(f"uncertainty.{p.path}", p.message) for p in error.problems]
+        raise ScenarioError(named) from None
+    problems: list[FieldProblem] = []
+    for path, spec in uncertainty.items():
+        for key in ("low", "likely", "high"):
+            to_decimal(spec[key], f"uncertainty.{path}.{key}", problems)
+    if problems:
+        raise ScenarioError([Problem(p.path, p.message) for p in problems])
+
+
 def uncertainty_import(*, scenario: Scenario, uncertainty: dict, user: AbstractBaseUser | None) -> None:
     """Store the ranges of an imported document (``{path: {low, likely, high}}``), already checked by
-    ``check_uncertainty`` against that document. Call inside the import's transaction."""
+    :func:`uncertainty_check_import`. Call inside the import's transaction."""
     options = list(scenario.options.all())
     for path, spec in uncertainty.items():
         if path.startswith("options["):
@@ -125,7 +153,7 @@ def uncertainty_import(*, scenario: Scenario, uncertainty: dict, user: AbstractB
         else:
             option, name = None, next(key for key, value in SCENARIO_RANGE_PATHS.items() if value == path)
         item = InputRange(scenario=scenario, option=option, field=name)
-        item.low, item.likely, item.high = (Decimal(repr(float(spec[key]))) for key in ("low", "likely", "high"))
+        item.low, item.likely, item.high = (to_decimal(spec[key], path, []) for key in ("low", "likely", "high"))
         set_history_user(item, user)
         item.save()
 
