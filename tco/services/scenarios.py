@@ -17,7 +17,12 @@ from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, Scen
 from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
 from tco.selectors.decisions import live_links
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
-from tco.services.uncertainty import split_uncertainty, uncertainty_check_import, uncertainty_import
+from tco.services.uncertainty import (
+    split_uncertainty,
+    uncertainty_check_import,
+    uncertainty_copy,
+    uncertainty_import,
+)
 
 BLANK_DEFAULTS: dict[str, Any] = {
     "currency": "USD",
@@ -115,7 +120,7 @@ def forecast_update(
 
 
 def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: str | None = None) -> Scenario:
-    """A copy with its options and diligence checklist, owned by `user`, at version 1."""
+    """A copy with its options, diligence checklist and input ranges, owned by `user`, at version 1."""
     source_options = list(scenario.options.prefetch_related("diligence_items"))
     with transaction.atomic():
         copy = Scenario.objects.get(pk=scenario.pk)
@@ -127,8 +132,10 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
         copy._state.adding = True
         set_history_user(copy, user)
         copy.save()
+        new_options: dict[int, ScenarioOption] = {}
         for option in source_options:
             items = list(option.diligence_items.all())
+            old_pk = option.pk
             option.pk = None
             option.id = None
             option.scenario = copy
@@ -142,6 +149,8 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
                 item._state.adding = True
                 set_history_user(item, user)
                 item.save()
+            new_options[old_pk] = option
+        uncertainty_copy(source=scenario, target=copy, options=new_options, user=user)
         recompute_if_valid(scenario=copy, user=user)
     return copy
 

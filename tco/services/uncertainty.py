@@ -158,6 +158,24 @@ def uncertainty_import(*, scenario: Scenario, uncertainty: dict, user: AbstractB
         item.save()
 
 
+def uncertainty_copy(
+    *, source: Scenario, target: Scenario, options: dict[int, ScenarioOption], user: AbstractBaseUser | None
+) -> None:
+    """Copy the ranges of ``source`` onto its clone ``target``; ``options`` maps each source option's id to its
+    copy. Call inside the clone's transaction."""
+    for item in InputRange.objects.filter(scenario=source):
+        copy = InputRange(
+            scenario=target,
+            option=None if item.option_id is None else options[item.option_id],
+            field=item.field,
+            low=item.low,
+            likely=item.likely,
+            high=item.high,
+        )
+        set_history_user(copy, user)
+        copy.save()
+
+
 def uncertainty_run_queue(
     *,
     scenario: Scenario,
