@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import openpyxl
 import pytest
@@ -18,6 +19,11 @@ from tests.documents import DESIGN_EXAMPLE
 
 HX = {"HTTP_HX_REQUEST": "true"}
 RUN_FORM = {"trials": "2,000", "profile": "forecast", "peak_ratio": "1.5", "peak_hour": "14"}
+
+
+def whole_percent(share: float) -> Decimal:
+    """A share as a whole percentage, half-up like every number shown."""
+    return Decimal(str(share * 100)).quantize(Decimal(1), rounding=ROUND_HALF_UP)
 
 
 def rental_of(scenario):
@@ -97,7 +103,7 @@ def test_a_run_shows_the_headline_histogram_tornado_and_fleet_plan(editor_client
     html = poll.content.decode()
     run = UncertaintyRun.objects.get()
     share = run.result["simulation"]["owned_minus_rental"]["probability_owning_cheaper"]
-    assert f"Owning is cheaper in {round(share * 100)} % of 2,000 trials" in html
+    assert f"Owning is cheaper in {whole_percent(share)} % of 2,000 trials" in html
     for key in ("outcome_histogram", "tornado", "fleet_plan"):
         assert f'id="u-chart-{key}"' in html
     assert "Owned baseline" in html and "Rented burst" in html
@@ -217,7 +223,7 @@ def test_a_decision_link_freezes_the_simulation_and_a_comparison(editor_client, 
     UncertaintyRun.objects.all().delete()
     page = client.get(f"/d/{token}").content.decode()
     share = run.result["simulation"]["owned_minus_rental"]["probability_owning_cheaper"]
-    assert f"Owning is cheaper in {round(share * 100)} % of 2,000 trials" in page
+    assert f"Owning is cheaper in {whole_percent(share)} % of 2,000 trials" in page
     assert 'id="frozen-comparison"' in page and "Other plan" in page
     tornado = client.get(f"/d/{token}/tornado.csv")
     assert tornado.status_code == 200 and run.result["tornado"]["rows"][0]["path"] in tornado.content.decode()
