@@ -36,7 +36,7 @@ class UncertaintyAnswer:
     trials: int
     currency: str
     rows: list[dict]
-    figures: list[tuple[str, str, dict]]
+    figures: list[tuple[str, str, dict]]  # (key, element id, figure); the fleet plan's is drawn with its table
     tornado: list[dict]
     tornado_base: float | None
     plan: dict | None
