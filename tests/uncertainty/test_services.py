@@ -161,3 +161,18 @@ def test_a_clone_keeps_the_ranges_on_its_own_options(scenario, editor, run_jobs)
         copy = scenario_clone(scenario=scenario, user=editor)
     assert scenario_uncertainty(copy) == scenario_uncertainty(scenario)
     assert InputRange.objects.get(scenario=copy).option.scenario_id == copy.pk
+
+
+def test_range_changes_are_in_the_scenario_history(scenario, editor, run_jobs):
+    from tco.selectors.history import scenario_history
+
+    with run_jobs():
+        change = set_price_range(scenario, editor)
+        set_price_range(change.scenario, editor, low="2", likely="3.99", high="6")
+    lines = [line for line in scenario_history(scenario) if line.subject.startswith("the range")]
+    assert [(line.action, line.field, line.old, line.new) for line in lines] == [
+        ("changed", "Low", "3", "2"),
+        ("created", "", "", ""),
+    ]
+    assert lines[0].subject == "the range of price per gpu hour of “Lambda 8x H100 SXM”"
+    assert lines[0].who == editor.username
