@@ -7,82 +7,160 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tco', '0003_decisions'),
+        ("tco", "0003_decisions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HistoricalInputRange',
+            name="HistoricalInputRange",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('field', models.CharField(help_text='The input: an option field, or a scenario path.', max_length=60)),
-                ('low', models.DecimalField(decimal_places=10, max_digits=24, verbose_name='low')),
-                ('likely', models.DecimalField(decimal_places=10, max_digits=24, verbose_name='likely')),
-                ('high', models.DecimalField(decimal_places=10, max_digits=24, verbose_name='high')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('option', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tco.scenariooption')),
-                ('scenario', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tco.scenario')),
+                ("id", models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name="ID")),
+                ("field", models.CharField(help_text="The input: an option field, or a scenario path.", max_length=60)),
+                ("low", models.DecimalField(decimal_places=10, max_digits=24, verbose_name="low")),
+                ("likely", models.DecimalField(decimal_places=10, max_digits=24, verbose_name="likely")),
+                ("high", models.DecimalField(decimal_places=10, max_digits=24, verbose_name="high")),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "option",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tco.scenariooption",
+                    ),
+                ),
+                (
+                    "scenario",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="tco.scenario",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical input range',
-                'verbose_name_plural': 'historical input ranges',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical input range",
+                "verbose_name_plural": "historical input ranges",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='InputRange',
+            name="InputRange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('field', models.CharField(help_text='The input: an option field, or a scenario path.', max_length=60)),
-                ('low', models.DecimalField(decimal_places=10, max_digits=24, verbose_name='low')),
-                ('likely', models.DecimalField(decimal_places=10, max_digits=24, verbose_name='likely')),
-                ('high', models.DecimalField(decimal_places=10, max_digits=24, verbose_name='high')),
-                ('option', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='ranges', to='tco.scenariooption')),
-                ('scenario', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='input_ranges', to='tco.scenario')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("field", models.CharField(help_text="The input: an option field, or a scenario path.", max_length=60)),
+                ("low", models.DecimalField(decimal_places=10, max_digits=24, verbose_name="low")),
+                ("likely", models.DecimalField(decimal_places=10, max_digits=24, verbose_name="likely")),
+                ("high", models.DecimalField(decimal_places=10, max_digits=24, verbose_name="high")),
+                (
+                    "option",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ranges",
+                        to="tco.scenariooption",
+                    ),
+                ),
+                (
+                    "scenario",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="input_ranges", to="tco.scenario"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('option__isnull', True)), fields=('scenario', 'field'), name='range_once_per_input'), models.UniqueConstraint(condition=models.Q(('option__isnull', False)), fields=('option', 'field'), name='range_once_per_option_input')],
+                "ordering": ["id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("option__isnull", True)),
+                        fields=("scenario", "field"),
+                        name="range_once_per_input",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("option__isnull", False)),
+                        fields=("option", "field"),
+                        name="range_once_per_option_input",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='UncertaintyRun',
+            name="UncertaintyRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scenario_version', models.PositiveIntegerField()),
-                ('status', models.CharField(choices=[('pending', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='pending', max_length=10)),
-                ('progress', models.FloatField(default=0.0)),
-                ('stage', models.CharField(blank=True, max_length=40)),
-                ('cancel_requested', models.BooleanField(default=False)),
-                ('document', models.JSONField(help_text='The tco-scenario/1 document.')),
-                ('uncertainty', models.JSONField(default=dict, help_text='{path: {low, likely, high}}.')),
-                ('trials', models.PositiveIntegerField(default=20000)),
-                ('seed', models.PositiveIntegerField(default=0)),
-                ('load_profile', models.JSONField(blank=True, default=list, help_text='GPUs busy per hour.')),
-                ('load_profile_source', models.CharField(blank=True, max_length=200)),
-                ('result', models.JSONField(blank=True, help_text='{simulation, tornado, fleet_plan}.', null=True)),
-                ('figures', models.JSONField(blank=True, null=True)),
-                ('problems', models.JSONField(blank=True, default=list)),
-                ('error', models.TextField(blank=True)),
-                ('engine_version', models.CharField(blank=True, max_length=20)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('scenario', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='uncertainty_runs', to='tco.scenario')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("scenario_version", models.PositiveIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("progress", models.FloatField(default=0.0)),
+                ("stage", models.CharField(blank=True, max_length=40)),
+                ("cancel_requested", models.BooleanField(default=False)),
+                ("document", models.JSONField(help_text="The tco-scenario/1 document.")),
+                ("uncertainty", models.JSONField(default=dict, help_text="{path: {low, likely, high}}.")),
+                ("trials", models.PositiveIntegerField(default=20000)),
+                ("seed", models.PositiveIntegerField(default=0)),
+                ("load_profile", models.JSONField(blank=True, default=list, help_text="GPUs busy per hour.")),
+                ("load_profile_source", models.CharField(blank=True, max_length=200)),
+                ("result", models.JSONField(blank=True, help_text="{simulation, tornado, fleet_plan}.", null=True)),
+                ("figures", models.JSONField(blank=True, null=True)),
+                ("problems", models.JSONField(blank=True, default=list)),
+                ("error", models.TextField(blank=True)),
+                ("engine_version", models.CharField(blank=True, max_length=20)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "scenario",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="uncertainty_runs", to="tco.scenario"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
-                'indexes': [models.Index(fields=['scenario', 'status', '-id'], name='uncertainty_run_latest')],
+                "ordering": ["-id"],
+                "indexes": [models.Index(fields=["scenario", "status", "-id"], name="uncertainty_run_latest")],
             },
         ),
     ]
