@@ -7,8 +7,8 @@ from typing import Any
 
 from django.urls import reverse
 
-from tco.models import InputRange, Scenario
-from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, range_key, scenario_ranges
+from tco.models import InputRange, Scenario, ScenarioOption
+from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields, range_key, scenario_ranges
 from tco.web.fields import input_text
 from tco.web.inputs import PERCENT_FIELDS
 
@@ -44,6 +44,17 @@ def range_view(scenario: Scenario, key: str, field: str, label: str, found: Inpu
     if found is not None:
         view.low, view.likely, view.high = (input_text(getattr(found, name)) for name in ("low", "likely", "high"))
     return view
+
+
+def range_for_field(scenario: Scenario, option: ScenarioOption | None, view: Any) -> RangeView | None:
+    """The RangeView of one field view (one query), or None when its input takes no range: for a field
+    re-rendered alone, e.g. with a message about what was typed."""
+    if option is None and view.name not in SCENARIO_RANGE_PATHS:
+        return None
+    if option is not None and view.name not in option_range_fields(option):
+        return None
+    found = InputRange.objects.filter(scenario=scenario, option=option, field=view.name).first()
+    return range_view(scenario, view.key, view.name, view.label, found)
 
 
 def attach_ranges(context: dict[str, Any], scenario: Scenario) -> None:

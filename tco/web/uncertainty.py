@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
 from tco.engine import ScenarioError
+from tco.engine.catalogue import OPTION_FIELD
 from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
 from tco.models import InputRange, ScenarioOption, UncertaintyRun
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS
@@ -19,6 +20,7 @@ from tco.services import VersionConflict
 from tco.services.uncertainty import RangeError, range_clear, range_set, uncertainty_run_cancel, uncertainty_run_queue
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.editing import expected_version
+from tco.web.fields import scenario_field
 from tco.web.inputs import InputError, parse_decimal, parse_integer
 from tco.web.ranges import RATE_RANGE_FIELDS, range_view
 from tco.web.responses import conflict_response, edit_response
@@ -38,9 +40,11 @@ def _target(scenario, text: str) -> tuple[ScenarioOption | None, str, str]:
     if match[1] is not None:
         if match[1] not in SCENARIO_RANGE_PATHS:
             raise Http404("That input takes no range.")
-        return None, match[1], match[1].replace("_", " ")
+        label = "Utilization level" if match[1] == "utilization" else scenario_field(scenario, match[1], {}).label
+        return None, match[1], label
     option = get_object_or_404(ScenarioOption, pk=int(match[2]), scenario=scenario)
-    return option, match[3], f"{option.name}: {match[3].replace('_', ' ')}"
+    entry = OPTION_FIELD.get(match[3])
+    return option, match[3], f"{option.name}: {entry.label if entry else match[3]}"
 
 
 @require_POST

@@ -236,3 +236,16 @@ def test_the_link_form_refuses_an_unknown_scenario_to_compare(editor_client, sce
     assert "Pick other existing scenarios to compare with." in response.content.decode()
     assert not DecisionLink.objects.exists()
     assert Scenario.objects.count() == 1
+
+
+def test_a_field_shown_with_a_typing_error_keeps_its_range_disclosure(editor_client, ranged):
+    rental = rental_of(ranged)
+    url = f"/scenarios/{ranged.pk}/options/{rental.pk}/field/"
+    data = {"field": "price_per_gpu_hour", "value": "lots", "version": ranged.version}
+    html = editor_client.post(url, data, **HX).content.decode()
+    assert "is not a number" in html
+    assert f'id="range-o{rental.pk}-price_per_gpu_hour"' in html and "3 · 3.99 · 6" in html
+    html = editor_client.post(
+        f"/scenarios/{ranged.pk}/field/", {"field": "discount_rate", "value": "lots", "version": ranged.version}, **HX
+    ).content.decode()
+    assert 'id="range-s-discount_rate"' in html
