@@ -20,7 +20,7 @@ urlpatterns = [
     # Decision links: public, read-only, one frozen snapshot per token (tco/web/decision_links.py).
     path("d/<str:token>", decision_links.decision_page, name="decision_page"),
     re_path(
-        r"^d/(?P<token>[^/]+)/(?P<what>options\.csv|monthly\.csv|results\.xlsx|snapshot\.json)$",
+        r"^d/(?P<token>[^/]+)/(?P<what>options\.csv|monthly\.csv|simulation\.csv|tornado\.csv|results\.xlsx|snapshot\.json)$",
         decision_links.decision_export,
         name="decision_export",
     ),

@@ -6,8 +6,9 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from tco.models import RunStatus, ScenarioRun
+from tco.models import RunStatus, ScenarioRun, UncertaintyRun, UncertaintyStatus
 from tco.services import run_execute
+from tco.services.uncertainty import uncertainty_run_execute
 
 
 @shared_task(bind=True, max_retries=3)
@@ -27,5 +28,28 @@ def scenario_evaluate(self, run_id: int) -> str:
         run_execute(run=run)
     except (OperationalError, InterfaceError) as error:
         ScenarioRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(status=RunStatus.PENDING)
+        raise self.retry(exc=error, countdown=2**self.request.retries) from error
+    return run.status
+
+
+@shared_task(bind=True, max_retries=3)
+def scenario_simulate(self, run_id: int) -> str:
+    """Run one queued simulation (simulation, tornado, fleet plan), claimed pending → running like
+    ``scenario_evaluate``; the service writes progress on the row and stops when cancel is asked for."""
+    try:
+        claimed = UncertaintyRun.objects.filter(pk=run_id, status=UncertaintyStatus.PENDING).update(
+            status=UncertaintyStatus.RUNNING, started_at=timezone.now()
+        )
+    except (OperationalError, InterfaceError) as error:
+        raise self.retry(exc=error, countdown=2**self.request.retries) from error
+    if not claimed:
+        return "already claimed"
+    run = UncertaintyRun.objects.get(pk=run_id)
+    try:
+        uncertainty_run_execute(run=run)
+    except (OperationalError, InterfaceError) as error:
+        UncertaintyRun.objects.filter(pk=run_id, status=UncertaintyStatus.RUNNING).update(
+            status=UncertaintyStatus.PENDING, progress=0.0
+        )
         raise self.retry(exc=error, countdown=2**self.request.retries) from error
     return run.status

@@ -35,6 +35,7 @@ from tco.models import (
     ScenarioOption,
     ScenarioRun,
     SecondaryDiligenceItem,
+    UncertaintyRun,
 )
 from tco.selectors.scenarios import scenario_with_options
 from tco.services.decisions import link_create
@@ -79,6 +80,7 @@ class World:
     link: DecisionLink
     snapshot_pk: int
     observation_pk: int
+    uncertainty_run_pk: int  # a queued simulation of the scenario
 
 
 @dataclass
@@ -267,7 +269,7 @@ CASES: dict[str, Case] = {
         _cross("tco:diligence_update", lambda w: w.item.pk), post_keys=("status",)
     ),
     "tco:decision_panel": Case(_s("tco:decision_panel")),
-    "tco:link_create": Case(_s("tco:link_create"), post_keys=("expires_in_days", "note", "map_rental")),
+    "tco:link_create": Case(_s("tco:link_create"), post_keys=("expires_in_days", "note", "map_rental", "compare_with")),
     "tco:link_revoke": Case(_s("tco:link_revoke", *LINK)),
     "tco:link_revoke[other scenario]": Case(_cross("tco:link_revoke", lambda w: w.link.pk)),
     "tco:decide": Case(
@@ -282,9 +284,43 @@ CASES: dict[str, Case] = {
     "tco:scenario_export_results": Case(
         lambda w: [
             reverse("tco:scenario_export_results", args=[w.scenario.pk, what])
-            for what in ("options.csv", "monthly.csv", "results.xlsx")
+            for what in ("options.csv", "monthly.csv", "simulation.csv", "tornado.csv", "results.xlsx")
         ]
     ),
+    # Decisions under uncertainty (tco/web/uncertainty.py, tco/web/compare.py).
+    "tco:scenario_compare": Case(lambda w: [reverse("tco:scenario_compare")], ("s",)),
+    "tco:input_range": Case(
+        _s("tco:input_range"),
+        post_keys=("low", "likely", "high"),
+        bases=lambda w: (
+            [
+                {"target": target}
+                for target in (
+                    "s-discount_rate",
+                    "s-utilization",
+                    f"o{w.option.pk}-price_per_gpu_hour",
+                    f"o{w.owned.pk}-residual_value",
+                    f"o{w.owned.pk}-gpu_count",
+                    f"o{w.other.options.first().pk}-capex",
+                    "s-horizon_months",
+                    "o99999999999999999999-capex",
+                    "💥",
+                )
+            ]
+            + [{"target": "s-discount_rate", "clear": "1"}]
+        ),
+        versioned=True,
+    ),
+    "tco:uncertainty_panel": Case(_s("tco:uncertainty_panel")),
+    "tco:uncertainty_run": Case(
+        _s("tco:uncertainty_run"),
+        post_keys=("trials", "profile", "peak_ratio", "peak_hour"),
+        files=("profile_file",),
+        bases=lambda w: [{}, {"profile": "csv"}, {"trials": "1000", "profile": "forecast", "peak_ratio": "1.5"}],
+    ),
+    "tco:uncertainty_cancel": Case(_s("tco:uncertainty_cancel", lambda w: w.uncertainty_run_pk)),
+    "tco:uncertainty_cancel[other scenario]": Case(_cross("tco:uncertainty_cancel", lambda w: w.uncertainty_run_pk)),
+    "tco:uncertainty_cancel[huge id]": Case(_huge("tco:uncertainty_cancel", lambda w: w.uncertainty_run_pk)),
 }
 
 
@@ -333,6 +369,9 @@ def world(_demo_data, db, editor, settings) -> World:
         link=link,
         snapshot_pk=PriceSnapshot.objects.order_by("pk").first().pk,
         observation_pk=PriceObservation.objects.order_by("pk").first().pk,
+        uncertainty_run_pk=UncertaintyRun.objects.create(
+            scenario=scenario, scenario_version=scenario.version, document=scenario.to_document()
+        ).pk,
     )
 
 

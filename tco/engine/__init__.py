@@ -15,7 +15,7 @@ from .fleet import fleet_plan
 from .owned import capital_charge
 from .results import evaluate
 from .sensitivity import sensitivity
-from .simulate import simulate
+from .simulate import check_uncertainty, simulate
 from .sweep import sweep
 from .validation import validate
 
@@ -31,6 +31,7 @@ __all__ = [
     "break_even_utilization",
     "break_even_utilization_closed_form",
     "capital_charge",
+    "check_uncertainty",
     "crossover_month",
     "evaluate",
     "fleet_plan",

@@ -60,6 +60,12 @@ class OptionField:
     def is_integer(self) -> bool:
         return self.value_type == "count"
 
+    @property
+    def takes_range(self) -> bool:
+        """An uncertain input (``simulate`` samples it from low/likely/high): every number but a count, which
+        is a decision rather than an uncertainty."""
+        return self.value_type in ("money", "rate", "number")
+
 
 _OWNED = OWNED_KINDS
 _RENTAL = RENTAL_KINDS

@@ -18,8 +18,9 @@ trial's values, and a range with low = likely = high is that value in every tria
 
 from __future__ import annotations
 
+import math
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -34,10 +35,15 @@ HISTOGRAM_BINS = 40
 CHUNK_ELEMENTS = 2_000_000  # trials x months per vectorised pass, so a 240-month horizon stays small
 RANGE_KEYS = ("low", "likely", "high")
 PERCENTILES = (10, 50, 90)
+PROGRESS_STEPS = 20
 
 
 def simulate(
-    document: Mapping[str, Any], uncertainty: Mapping[str, Any], trials: int = 20000, seed: int = 0
+    document: Mapping[str, Any],
+    uncertainty: Mapping[str, Any],
+    trials: int = 20000,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Monte Carlo of ``document`` with ``uncertainty = {path: {"low", "likely", "high"}}``.
 
@@ -57,26 +63,21 @@ def simulate(
     share of trials where it is below 0; the histogram has 40 equal bins over its range. It is None
     when either side has no option.
 
+    ``progress(done, trials)``, when given, is called after each batch of trials (about
+    ``PROGRESS_STEPS`` of them); it may raise to stop the run. All draws are made before the first
+    batch, so the answer does not depend on the batching.
+
     Raises ScenarioError naming the path for an invalid document, an unknown path, a range that is
     not low ≤ likely ≤ high or leaves the field's bounds, a residual value or idle power that could
     exceed the capex or maximum power, or a trial whose demand needs a burst price the scenario lacks.
     """
     doc, derived = normalise(document)
     problems = _check_run(trials, seed)
-    ranges = _ranges(doc, uncertainty, problems)
-    if not problems:
-        problems += pair_problems(
-            doc,
-            derived,
-            ranges,
-            lambda path: ranges[path][0] if path in ranges else current_value(doc, path),
-            lambda path: ranges[path][2] if path in ranges else current_value(doc, path),
-            "trials",
-        )
+    ranges = _checked_ranges(doc, derived, uncertainty, problems)
     if problems:
         raise ScenarioError(problems)
     samples = {path: triangular(_generator(seed, path), *spec, trials) for path, spec in ranges.items()}
-    values = _trial_npvs(doc, derived, samples, trials)
+    values = _trial_npvs(doc, derived, samples, trials, progress)
     if problems := unservable(doc, values, "trials"):
         raise ScenarioError(problems)
     best = np.argmin(values, axis=0)
@@ -90,6 +91,36 @@ def simulate(
         ],
         "owned_minus_rental": _difference(owned_minus_rental(owned_mask(doc), values)),
     }
+
+
+def check_uncertainty(
+    document: Mapping[str, Any], uncertainty: Mapping[str, Any]
+) -> dict[str, tuple[float, float, float]]:
+    """The ranges as ``{path: (low, likely, high)}`` floats, checked exactly as :func:`simulate` checks
+    them (paths, bounds, order, residual ≤ capex and idle ≤ maximum power); raises ScenarioError
+    naming each bad path. For callers that store ranges before running anything."""
+    doc, derived = normalise(document)
+    problems: list[Problem] = []
+    ranges = _checked_ranges(doc, derived, uncertainty, problems)
+    if problems:
+        raise ScenarioError(problems)
+    return ranges
+
+
+def _checked_ranges(
+    doc: Mapping[str, Any], derived: frozenset[str], uncertainty: Any, problems: list[Problem]
+) -> dict[str, tuple[float, float, float]]:
+    ranges = _ranges(doc, uncertainty, problems)
+    if not problems:
+        problems += pair_problems(
+            doc,
+            derived,
+            ranges,
+            lambda path: ranges[path][0] if path in ranges else current_value(doc, path),
+            lambda path: ranges[path][2] if path in ranges else current_value(doc, path),
+            "trials",
+        )
+    return ranges
 
 
 def triangular(rng: np.random.Generator, low: float, likely: float, high: float, n: int) -> Any:
@@ -182,14 +213,25 @@ def _range(item: Input, spec: Any, problems: list[Problem]) -> tuple[float, floa
     return low, likely, high
 
 
-def _trial_npvs(doc: Mapping[str, Any], derived: frozenset[str], samples: Mapping[str, Any], trials: int) -> np.ndarray:
-    """NPVs (options x trials), in chunks of trials so that trials x months stays bounded."""
+def _trial_npvs(
+    doc: Mapping[str, Any],
+    derived: frozenset[str],
+    samples: Mapping[str, Any],
+    trials: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """NPVs (options x trials), in chunks of trials so that trials x months stays bounded (and, with
+    ``progress``, in about PROGRESS_STEPS chunks so that it can be reported)."""
     chunk = max(1, CHUNK_ELEMENTS // doc["horizon_months"])
+    if progress is not None:
+        chunk = min(chunk, max(1, math.ceil(trials / PROGRESS_STEPS)))
     parts = []
     for start in range(0, trials, chunk):
         stop = min(trials, start + chunk)
         values = {path: s if isinstance(s, float) else s[start:stop] for path, s in samples.items()}
         parts.append(npvs(doc, derived, values, stop - start))
+        if progress is not None:
+            progress(stop, trials)
     return np.concatenate(parts, axis=1)
 
 

@@ -21,6 +21,7 @@ from tco.exports.tables import (
     option_table,
     prices_table,
 )
+from tco.exports.uncertainty import simulation_table, tornado_table
 
 __all__ = [
     "CSV_CONTENT_TYPE",
@@ -36,5 +37,7 @@ __all__ = [
     "option_table",
     "prices_table",
     "results_workbook",
+    "simulation_table",
+    "tornado_table",
     "workbook",
 ]

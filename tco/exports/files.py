@@ -15,6 +15,7 @@ from tco.exports.tables import (
     option_table,
     prices_table,
 )
+from tco.exports.uncertainty import simulation_table, tornado_table
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -71,9 +72,15 @@ def workbook(sheets: list[tuple[str, Table]]) -> bytes:
 
 
 def results_workbook(
-    document: dict, result: dict, *, prices: list[dict] | None = None, brief: Table | None = None
+    document: dict,
+    result: dict,
+    *,
+    prices: list[dict] | None = None,
+    brief: Table | None = None,
+    uncertainty: dict | None = None,
 ) -> bytes:
-    """Results, break-even, monthly cost and inputs sheets; a decision adds its prices and brief."""
+    """Results, break-even, monthly cost and inputs sheets; a decision adds its prices and brief; a current
+    simulation run (``tco.selectors.uncertainty.run_data``) its summary and tornado rows."""
     sheets = []
     if brief is not None:
         sheets.append(("Decision brief", brief))
@@ -85,6 +92,8 @@ def results_workbook(
     ]
     if prices is not None:
         sheets.append(("Prices", prices_table(prices)))
+    if uncertainty is not None:
+        sheets += [("Simulation", simulation_table(uncertainty)), ("Tornado", tornado_table(uncertainty))]
     return workbook(sheets)
 
 

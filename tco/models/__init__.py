@@ -22,6 +22,7 @@ from tco.models.option import (
 )
 from tco.models.run import RunStatus, ScenarioRun
 from tco.models.scenario import ForecastKind, Scenario
+from tco.models.uncertainty import InputRange, UncertaintyRun, UncertaintyStatus
 
 __all__ = [
     "BRIEF_KEYS",
@@ -35,6 +36,7 @@ __all__ = [
     "DiligenceStatus",
     "ForecastKind",
     "ImmutableRowError",
+    "InputRange",
     "OptionKind",
     "RunStatus",
     "Scenario",
@@ -42,4 +44,6 @@ __all__ = [
     "ScenarioOption",
     "ScenarioRun",
     "SecondaryDiligenceItem",
+    "UncertaintyRun",
+    "UncertaintyStatus",
 ]

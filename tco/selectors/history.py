@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from tco.models import Scenario, ScenarioOption, SecondaryDiligenceItem
+from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
 
 SKIPPED_FIELDS = {
     "id",
@@ -83,8 +83,16 @@ def _lines(records: list, fields: list[tuple[str, str]], subject_of, *, show_cre
     return lines
 
 
+RANGE_FIELDS = [("low", "Low"), ("likely", "Likely"), ("high", "High")]
+
+
+def _range_subject(record: Any, option_names: dict[int, str]) -> str:
+    where = f" of “{option_names.get(record.option_id, '?')}”" if record.option_id else ""
+    return f"the range of {record.field.replace('_', ' ')}{where}"
+
+
 def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine]:
-    """The latest changes to the scenario, its options and checklists, newest first (three queries)."""
+    """The latest changes to the scenario, its options, checklists and input ranges, newest first (four queries)."""
     window = limit * 2  # enough rows per table to diff the newest `limit` changes against their predecessors
     scenario_rows = list(
         Scenario.history.filter(id=scenario.pk).select_related("history_user").order_by("-history_id")[:window]
@@ -111,6 +119,12 @@ def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine
         lambda r: f"checklist “{r.get_key_display()}” of “{option_names.get(r.option_id, '?')}”",
         show_created=False,
     )
+    range_rows = list(
+        InputRange.history.filter(scenario_id=scenario.pk)
+        .select_related("history_user")
+        .order_by("-history_id")[:window]
+    )
+    lines += _lines(range_rows, RANGE_FIELDS, lambda r: _range_subject(r, option_names))
     lines.sort(key=lambda line: line.when, reverse=True)
     return lines[:limit]
 

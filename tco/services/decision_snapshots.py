@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,7 +14,10 @@ from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.engine.catalogue import PRICE_SOURCE_FX
 from tco.models import DecisionRecord, DecisionSnapshot, Scenario, ScenarioBrief
+from tco.presentation.uncertainty import budget_lanes
 from tco.selectors.decisions import DEFAULT_QUESTION, brief_for, brief_questions, current_decision
+from tco.selectors.uncertainty import current_uncertainty
+from tco.services.comparison import scenario_comparison
 from tco.services.evaluation import Evaluation, current_evaluation
 
 SNAPSHOT_SCHEMA = "tco-decision/1"
@@ -116,11 +120,31 @@ def _brief_content(brief: ScenarioBrief) -> dict:
     }
 
 
+def frozen_uncertainty(scenario: Scenario, document: dict) -> dict | None:
+    """The scenario's simulation, tornado and fleet plan for exactly ``document`` and its current ranges (None
+    when there is none): the run's data with the fleet plan's budget lanes computed, the hourly profile left out."""
+    data = current_uncertainty(scenario, document)
+    if data is None:
+        return None
+    plan = data["result"].get("fleet_plan")
+    data["lanes"] = budget_lanes(plan, data["load_profile"]) if plan else []
+    data["load_profile_hours"] = len(data.pop("load_profile"))
+    return data
+
+
 def snapshot_content(
-    *, scenario: Scenario, evaluation: Evaluation, user: AbstractBaseUser | None, frozen_at: Any
+    *,
+    scenario: Scenario,
+    evaluation: Evaluation,
+    user: AbstractBaseUser | None,
+    frozen_at: Any,
+    uncertainty: dict | None = None,
+    comparison: dict | None = None,
 ) -> dict:
     """Everything a decision page shows, as plain JSON data (no references into rows that may change)."""
     return {
+        "uncertainty": uncertainty,
+        "comparison": comparison,
         "schema": SNAPSHOT_SCHEMA,
         "frozen_at": frozen_at.isoformat(timespec="seconds"),
         "frozen_by": _username(signed_in_user(user)),
@@ -136,13 +160,31 @@ def snapshot_content(
     }
 
 
-def snapshot_freeze(*, scenario: Scenario, user: AbstractBaseUser | None, map_rental: str = "") -> DecisionSnapshot:
-    """Freeze the scenario's current numbers, prices, decision and brief. Raises NotEvaluable when the engine
-    refuses the current inputs (nothing is written then)."""
+def snapshot_freeze(
+    *,
+    scenario: Scenario,
+    user: AbstractBaseUser | None,
+    map_rental: str = "",
+    compare_with: Sequence[Scenario] = (),
+) -> DecisionSnapshot:
+    """Freeze the scenario's current numbers, prices, decision and brief, its simulation (when one belongs to
+    its current inputs and ranges) and, with ``compare_with``, its comparison with those scenarios. Raises
+    NotEvaluable when the engine refuses the current inputs, ComparisonError when the comparison cannot be
+    made (nothing is written then)."""
     scenario = Scenario.objects.get(pk=scenario.pk)
     evaluation = current_evaluation(scenario, with_figures=True, map_rental=map_rental)
+    compared = scenario_comparison(scenarios=[scenario, *compare_with]) if compare_with else None
     frozen_at = timezone.now().replace(microsecond=0)
-    content = canonical_json(snapshot_content(scenario=scenario, evaluation=evaluation, user=user, frozen_at=frozen_at))
+    content = canonical_json(
+        snapshot_content(
+            scenario=scenario,
+            evaluation=evaluation,
+            user=user,
+            frozen_at=frozen_at,
+            uncertainty=frozen_uncertainty(scenario, evaluation.document),
+            comparison=compared,
+        )
+    )
     return DecisionSnapshot.objects.create(
         scenario=scenario,
         content=content,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +22,7 @@ from tco.models import (
     ScenarioBrief,
 )
 from tco.selectors.decisions import current_decision, is_decided, token_hash
+from tco.services.comparison import ComparisonError
 from tco.services.decision_snapshots import snapshot_freeze
 from tco.services.evaluation import NotEvaluable
 
@@ -164,9 +165,11 @@ def link_create(
     expires_in_days: int = LINK_DAYS_DEFAULT,
     note: str = "",
     map_rental: str = "",
+    compare_with: Sequence[Scenario] = (),
 ) -> tuple[DecisionLink, str]:
     """Freeze a snapshot and make a link to it. Returns the link and its token, which is never stored or shown
-    again (only its SHA-256 is kept). ``map_rental`` names the rental the frozen break-even map varies."""
+    again (only its SHA-256 is kept). ``map_rental`` names the rental the frozen break-even map varies;
+    ``compare_with`` (up to three other scenarios) freezes a side-by-side comparison too."""
     if not LINK_DAYS_MIN <= expires_in_days <= LINK_DAYS_MAX:
         raise DecisionError(
             f"A link can last {LINK_DAYS_MIN} to {LINK_DAYS_MAX} days; {expires_in_days} is outside that.",
@@ -176,9 +179,11 @@ def link_create(
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
         try:
-            snapshot = snapshot_freeze(scenario=scenario, user=user, map_rental=map_rental)
+            snapshot = snapshot_freeze(scenario=scenario, user=user, map_rental=map_rental, compare_with=compare_with)
         except NotEvaluable as error:
             raise DecisionError(f"No link was created. {error}") from None
+        except ComparisonError as error:
+            raise DecisionError(f"No link was created. {error}", field="compare_with") from None
         link = DecisionLink.objects.create(
             scenario=scenario,
             snapshot=snapshot,

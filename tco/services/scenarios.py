@@ -17,6 +17,12 @@ from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, Scen
 from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
 from tco.selectors.decisions import live_links
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
+from tco.services.uncertainty import (
+    split_uncertainty,
+    uncertainty_check_import,
+    uncertainty_copy,
+    uncertainty_import,
+)
 
 BLANK_DEFAULTS: dict[str, Any] = {
     "currency": "USD",
@@ -40,12 +46,16 @@ def scenario_create(*, user: AbstractBaseUser | None, name: str) -> Scenario:
 def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | None) -> Scenario:
     """Create a scenario (and its options) from a tco-scenario/1 document and queue its evaluation.
 
+    An optional ``uncertainty`` key holds input ranges (``{path: {low, likely, high}}``, as exported); they are
+    checked by the engine's range validation and stored with the scenario.
     Raises ScenarioError listing every problem (the engine's, plus values the database cannot
     store exactly); nothing is written then. Exporting the new scenario gives the document back.
     """
     if not isinstance(document, dict):
         raise ScenarioError([Problem("", "the file must hold one JSON object (a tco-scenario/1 document)")])
+    document, uncertainty = split_uncertainty(document)
     validate(document)
+    uncertainty_check_import(document=document, uncertainty=uncertainty)
     scenario_fields, option_fields, storage_problems = document_to_fields(document)
     if storage_problems:
         raise ScenarioError([Problem(problem.path, problem.message) for problem in storage_problems])
@@ -60,6 +70,7 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
             option.save()
             if option.kind == OptionKind.SECONDARY:
                 create_diligence_items(option=option, user=user)
+        uncertainty_import(scenario=scenario, uncertainty=uncertainty, user=user)
         recompute_if_valid(scenario=scenario, user=user)
     return scenario
 
@@ -109,7 +120,7 @@ def forecast_update(
 
 
 def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: str | None = None) -> Scenario:
-    """A copy with its options and diligence checklist, owned by `user`, at version 1."""
+    """A copy with its options, diligence checklist and input ranges, owned by `user`, at version 1."""
     source_options = list(scenario.options.prefetch_related("diligence_items"))
     with transaction.atomic():
         copy = Scenario.objects.get(pk=scenario.pk)
@@ -121,8 +132,10 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
         copy._state.adding = True
         set_history_user(copy, user)
         copy.save()
+        new_options: dict[int, ScenarioOption] = {}
         for option in source_options:
             items = list(option.diligence_items.all())
+            old_pk = option.pk
             option.pk = None
             option.id = None
             option.scenario = copy
@@ -136,6 +149,8 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
                 item._state.adding = True
                 set_history_user(item, user)
                 item.save()
+            new_options[old_pk] = option
+        uncertainty_copy(source=scenario, target=copy, options=new_options, user=user)
         recompute_if_valid(scenario=copy, user=user)
     return copy
 

@@ -17,6 +17,7 @@ from tco.selectors.scenarios import RunState, run_state
 from tco.services import Change, document_problems
 from tco.web.access import can_edit
 from tco.web.fields import SCENARIO_BASICS, WORKLOAD_FIELDS, error_map, input_text, option_views, scenario_field
+from tco.web.ranges import attach_ranges
 
 SECTION_KEYS = ("general", "options", "forecast", "workload")
 
@@ -142,6 +143,7 @@ def workspace_context(
         **forecast_context(scenario, errors, forecast_values, preview=with_forecast_preview),
         **results_context(scenario, document, state, problems),
     }
+    attach_ranges(context, scenario)
     if with_history:
         context["history"] = scenario_history(scenario)
     return context

@@ -24,6 +24,7 @@ from tco.selectors.decisions import (
 from tco.selectors.scenarios import run_state
 from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
 from tco.web.access import can_edit
+from tco.web.uncertainty_context import frozen_uncertainty_context
 
 BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
 TERM_WORDS = {
@@ -78,6 +79,7 @@ def panel_context(
         "days_default": LINK_DAYS_DEFAULT,
         "days_min": LINK_DAYS_MIN,
         "days_max": LINK_DAYS_MAX,
+        "compare_choices": list(Scenario.objects.exclude(pk=scenario.pk).order_by("name").values_list("pk", "name")),
     }
 
 
@@ -142,4 +144,5 @@ def frozen_page_context(snapshot: DecisionSnapshot, *, expires_at: Any) -> dict[
         "engine_version": data["engine_version"],
         "frozen_at": data["frozen_at"],
         "expires_on": expires_at.date().isoformat(),
+        **frozen_uncertainty_context(data),
     }

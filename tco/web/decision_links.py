@@ -78,7 +78,7 @@ def decision_export(request: HttpRequest, token: str, what: str) -> HttpResponse
     if what == "snapshot.json":
         return download(link.snapshot.content, exports.export_filename(name, "decision.json"), "application/json")
     extra = {"prices": data["prices"], "brief": exports.brief_table(data, link.snapshot.content_hash)}
-    return export_response(data["document"], data["result"], name, what, **extra)
+    return export_response(data["document"], data["result"], name, what, uncertainty=data.get("uncertainty"), **extra)
 
 
 @public

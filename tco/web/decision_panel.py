@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from lib.htmx import render_partial
 from tco.models import BRIEF_KEYS, DecisionLink, Scenario
+from tco.selectors.uncertainty import current_uncertainty
 from tco.services.decisions import (
     DecisionError,
     brief_update,
@@ -24,6 +25,7 @@ from tco.services.decisions import (
 )
 from tco.services.evaluation import NotEvaluable, current_evaluation
 from tco.web.access import get_scenario_for_user
+from tco.web.compare import compare_choice
 from tco.web.decision_context import panel_context
 from tco.web.downloads import export_response
 from tco.web.inputs import parse_id
@@ -66,6 +68,7 @@ def link_create_view(request: HttpRequest, pk: int) -> HttpResponse:
             expires_in_days=days,
             note=form["note"],
             map_rental=request.POST.get("map_rental", ""),  # the rental picked above the map, if any
+            compare_with=compare_choice(scenario, request.POST.getlist("compare_with")),
         )
     except DecisionError as error:
         return _refused(request, scenario, error, form=form)
@@ -132,4 +135,5 @@ def scenario_export_view(request: HttpRequest, pk: int, what: str) -> HttpRespon
     except NotEvaluable as error:
         messages.error(request, f"Nothing to export yet. {error}")
         return redirect("tco:scenario_detail", pk=scenario.pk)
-    return export_response(evaluation.document, evaluation.result, scenario.name, what)
+    uncertainty = current_uncertainty(scenario, evaluation.document)
+    return export_response(evaluation.document, evaluation.result, scenario.name, what, uncertainty=uncertainty)

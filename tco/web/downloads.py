@@ -14,8 +14,19 @@ def download(content: str | bytes, filename: str, content_type: str) -> HttpResp
     return response
 
 
-def export_response(document: dict, result: dict, name: str, what: str, **extra) -> HttpResponse:
-    """One of the exports (``options.csv``, ``monthly.csv``, ``results.xlsx``) of a document and its result."""
+UNCERTAINTY_TABLES = {"simulation.csv": exports.simulation_table, "tornado.csv": exports.tornado_table}
+
+
+def export_response(
+    document: dict, result: dict, name: str, what: str, *, uncertainty: dict | None = None, **extra
+) -> HttpResponse:
+    """One of the exports (``options.csv``, ``monthly.csv``, ``simulation.csv``, ``tornado.csv``,
+    ``results.xlsx``) of a document and its result, and of its current simulation run (``uncertainty``)."""
+    if what in UNCERTAINTY_TABLES:
+        if uncertainty is None:
+            raise Http404("No simulation for these inputs yet: run it on the scenario page.")
+        table = UNCERTAINTY_TABLES[what](uncertainty)
+        return download(exports.csv_text(table), exports.export_filename(name, what), exports.CSV_CONTENT_TYPE)
     if what == "options.csv":
         return download(
             exports.csv_text(exports.option_table(result)),
@@ -26,6 +37,6 @@ def export_response(document: dict, result: dict, name: str, what: str, **extra)
         table = exports.monthly_table(document, result)
         return download(exports.csv_text(table), exports.export_filename(name, what), exports.CSV_CONTENT_TYPE)
     if what == "results.xlsx":
-        content = exports.results_workbook(document, result, **extra)
+        content = exports.results_workbook(document, result, uncertainty=uncertainty, **extra)
         return download(content, exports.export_filename(name, what), exports.XLSX_CONTENT_TYPE)
     raise Http404("No such export.")

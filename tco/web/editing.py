@@ -36,6 +36,7 @@ from tco.web.inputs import (
     parse_option_field,
     parse_scenario_field,
 )
+from tco.web.ranges import range_for_field
 from tco.web.responses import conflict_response, edit_response, input_error_response
 
 FIELD = "tco/scenario_detail.html#field"
@@ -59,6 +60,7 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
             return HttpResponseBadRequest(error.message)
         view = scenario_field(scenario, field, {f"s-{field}": error.message})
         view.text = text
+        view.range = range_for_field(scenario, None, view)
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
     if field == "currency":  # money inputs in the old currency: ask whether to convert them or relabel
         question = currency_question(request, scenario, value)
@@ -97,6 +99,7 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
         if view is None:
             return HttpResponseBadRequest(error.message)
         view.text = text
+        view.range = range_for_field(scenario, option, view)
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
     try:
         change = option_update(

@@ -53,6 +53,7 @@ class FieldView:
     choices: Sequence[tuple[str, str]] = ()
     placeholder: str = ""
     inputmode: str = "decimal"
+    range: Any = None  # its "±" range (tco.web.ranges.RangeView) when the input takes one
 
     @property
     def dom_id(self) -> str:
@@ -72,6 +73,10 @@ class OptionView:
     @property
     def key(self) -> str:
         return f"o{self.option.pk}"
+
+    @property
+    def range_fields(self) -> tuple[str, ...]:
+        return tuple(entry.name for entry in catalogue_fields(self.option.kind) if entry.takes_range)
 
 
 def _label(label: str, name: str, currency: str) -> str:

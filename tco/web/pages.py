@@ -16,6 +16,7 @@ from tco.models import Scenario, ScenarioRun
 from tco.presentation import headline
 from tco.selectors.decisions import live_links
 from tco.selectors.scenarios import scenarios_with_latest_results
+from tco.selectors.uncertainty import export_document
 from tco.services import (
     ScenarioInUse,
     scenario_clone,
@@ -25,6 +26,7 @@ from tco.services import (
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
 from tco.web.context import gpu_models, workspace_context
+from tco.web.uncertainty_context import uncertainty_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
 
@@ -93,13 +95,14 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, options=True)
     context = workspace_context(request, scenario)
     context["gpu_models"] = gpu_models() if context["can_edit"] else []
+    context.update(uncertainty_context(scenario, can_edit=context["can_edit"], document=context["document"]))
     return render(request, "tco/scenario_detail.html", context)
 
 
 @require_GET
 def scenario_export(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, options=True)
-    response = JsonResponse(scenario.to_document(), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response = JsonResponse(export_document(scenario), json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = "".join(c if c.isalnum() or c in "-_" else "-" for c in scenario.name).strip("-")[:60] or "scenario"
     response["Content-Disposition"] = f'attachment; filename="{filename}.json"'
     return response

@@ -7,10 +7,11 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from tco.models import Scenario
+from tco.selectors.uncertainty import export_document
 
 
 class Command(BaseCommand):
-    help = "Print the scenario document (tco-scenario/1 JSON) of scenario ID to stdout."
+    help = "Print the scenario document (tco-scenario/1 JSON, with its ranges as `uncertainty`) of scenario ID."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("scenario_id", type=int, help="the scenario's id (as in /scenarios/<id>/)")
@@ -19,4 +20,4 @@ class Command(BaseCommand):
         scenario = Scenario.objects.filter(pk=scenario_id).first()
         if scenario is None:
             raise CommandError(f"There is no scenario with id {scenario_id}.")
-        self.stdout.write(json.dumps(scenario.to_document(), indent=2, ensure_ascii=False))
+        self.stdout.write(json.dumps(export_document(scenario), indent=2, ensure_ascii=False))

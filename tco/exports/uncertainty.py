@@ -1,0 +1,65 @@
+"""Export tables of a simulation run: its summary (per option and owned minus rental) and the tornado rows."""
+
+from __future__ import annotations
+
+from tco.exports.tables import Table
+
+PERCENTILE_COLUMNS = (("P10", "p10"), ("P50", "p50"), ("P90", "p90"), ("mean", "mean"))
+
+
+def simulation_table(data: dict) -> Table:
+    """One row per option (NPV percentiles, share of trials cheapest), then owned minus rental."""
+    simulation = data["result"]["simulation"]
+    c = data["document"].get("currency", "USD")
+    headers = [
+        "series",
+        *(f"{label} NPV ({c})" for label, _ in PERCENTILE_COLUMNS),
+        "share of trials cheapest (fraction)",
+        "share of trials owning cheaper (fraction)",
+        "trials",
+        "seed",
+    ]
+    styles = ["text", "money", "money", "money", "money", "fraction", "fraction", "int", "int"]
+    rows = [
+        [
+            option["name"],
+            *(option["npv"][key] for _, key in PERCENTILE_COLUMNS),
+            option["probability_cheapest"],
+            None,
+            simulation["trials"],
+            simulation["seed"],
+        ]
+        for option in simulation["options"]
+    ]
+    difference = simulation.get("owned_minus_rental")
+    if difference is not None:
+        rows.append(
+            [
+                "owned minus rental (lowest owned NPV minus lowest rented NPV)",
+                *(difference[key] for _, key in PERCENTILE_COLUMNS),
+                None,
+                difference["probability_owning_cheaper"],
+                simulation["trials"],
+                simulation["seed"],
+            ]
+        )
+    return Table(headers, rows, styles)
+
+
+def tornado_table(data: dict) -> Table:
+    """The tornado's rows, widest swing first: the input, its low and high, owned minus rental NPV at each."""
+    c = data["document"].get("currency", "USD")
+    tornado = data["result"].get("tornado") or {"rows": []}
+    headers = [
+        "input",
+        "path",
+        "low",
+        "high",
+        f"owned minus rental NPV at low ({c})",
+        f"owned minus rental NPV at high ({c})",
+    ]
+    rows = [
+        [row["label"], row["path"], row["low"], row["high"], row["difference_at_low"], row["difference_at_high"]]
+        for row in tornado["rows"]
+    ]
+    return Table(headers, rows, ["text", "text", "number", "number", "money", "money"])

@@ -1,0 +1,89 @@
+"""Two to four scenarios side by side: their answers, NPVs per option, break-even, and how their inputs differ.
+
+Pure: each scenario comes in as ``{"id", "name", "document", "result"}`` (plus an optional ``"simulation"``,
+the engine's ``simulate`` answer for its current inputs), and the comparison goes out as plain data, so a
+decision link can freeze it as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lib.formatting import format_pct
+
+from .headline import headline
+from .uncertainty import probability_headline
+
+MIN_SCENARIOS, MAX_SCENARIOS = 2, 4
+SCENARIO_FIELDS = ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:,.6g}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def flat_inputs(document: dict) -> dict[str, str]:
+    """Every input of a document in words, keyed by where it is: ``discount_rate``, ``workload.acceptance_rate``,
+    ``utilization``, ``Lambda 8x H100 SXM: price_per_gpu_hour`` (options by name, so order does not matter)."""
+    flat = {key: _text(document.get(key)) for key in SCENARIO_FIELDS}
+    months = document["utilization"]
+    mean = sum(months) / len(months)
+    flat["utilization"] = format_pct(mean) + (" flat" if len(months) == 1 else f" mean of {len(months)} months")
+    for key, value in (document.get("workload") or {}).items():
+        flat[f"workload.{key}"] = _text(value)
+    for option in document["options"]:
+        for key, value in option.items():
+            if key not in ("name", "price_source"):
+                flat[f"{option['name']}: {key}"] = _text(value)
+    return flat
+
+
+def input_differences(documents: list[dict]) -> list[dict]:
+    """The inputs whose value is not the same in every scenario ("—": the scenario does not have it)."""
+    flats = [flat_inputs(document) for document in documents]
+    keys = list(dict.fromkeys(key for flat in flats for key in flat))
+    rows = []
+    for key in keys:
+        values = [flat.get(key, "—") for flat in flats]
+        if len(set(values)) > 1:
+            rows.append({"input": key, "values": values})
+    return rows
+
+
+def comparison(entries: list[dict]) -> dict:
+    """The side-by-side page's data: one card per scenario, NPV rows by option name, input differences."""
+    cards = []
+    for entry in entries:
+        answer = headline(entry["document"], entry["result"])
+        simulation = entry.get("simulation")
+        cards.append(
+            {
+                "id": entry["id"],
+                "name": entry["name"],
+                "currency": entry["result"].get("currency", "USD"),
+                "sentence": answer["sentence"],
+                "cheapest": answer["cheapest"]["name"] if answer.get("cheapest") else None,
+                "break_even": answer.get("break_even"),
+                "probability": probability_headline(simulation) if simulation else "",
+            }
+        )
+    names = list(dict.fromkeys(o["name"] for entry in entries for o in entry["result"]["options"]))
+    npvs = []
+    for name in names:
+        values = []
+        for entry in entries:
+            match = next((o for o in entry["result"]["options"] if o["name"] == name), None)
+            currency = entry["result"].get("currency", "USD")
+            values.append({"value": None if match is None else match["npv"], "currency": currency})
+        npvs.append({"option": name, "npv": values})
+    return {
+        "scenarios": cards,
+        "npv_rows": npvs,
+        "differences": input_differences([entry["document"] for entry in entries]),
+    }

@@ -1,0 +1,112 @@
+"""Reads for decisions under uncertainty: a scenario's input ranges as the engine's ``uncertainty`` map, the
+inputs that may take one, and its simulation runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tco.documents import number
+from tco.engine.catalogue import option_fields
+from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
+from tco.models.scenario import WORKLOAD_KEYS
+
+# The scenario's own inputs that take a range: the editor's key (``s-<name>``, as tco.web.fields names them)
+# → the document path. ``utilization`` is the forecast's level (the engine scales every month with it).
+SCENARIO_RANGE_PATHS: dict[str, str] = {
+    "utilization": "utilization",
+    "discount_rate": "discount_rate",
+    "burst_price_per_gpu_hour": "burst_price_per_gpu_hour",
+    **{f"workload_{key}": f"workload.{key}" for key in WORKLOAD_KEYS},
+}
+RANGE_KEYS = ("low", "likely", "high")
+
+
+def option_range_fields(option: ScenarioOption) -> tuple[str, ...]:
+    """The option's catalogued inputs that take a range."""
+    return tuple(entry.name for entry in option_fields(option.kind) if entry.takes_range)
+
+
+def range_path(input_range: InputRange, options: list[ScenarioOption]) -> str | None:
+    """The document path of a range (``options[1].price_per_gpu_hour``); None for an option no longer listed."""
+    if input_range.option_id is None:
+        return SCENARIO_RANGE_PATHS.get(input_range.field)
+    index = next((i for i, option in enumerate(options) if option.pk == input_range.option_id), None)
+    return None if index is None else f"options[{index}].{input_range.field}"
+
+
+def range_key(input_range: InputRange) -> str:
+    """The editor's key of the input the range belongs to: ``s-discount_rate``, ``o12-capex``."""
+    if input_range.option_id is None:
+        return f"s-{input_range.field}"
+    return f"o{input_range.option_id}-{input_range.field}"
+
+
+def range_values(input_range: InputRange) -> dict[str, float | int]:
+    return {key: number(getattr(input_range, key)) for key in RANGE_KEYS}
+
+
+def scenario_ranges(scenario: Scenario) -> list[InputRange]:
+    return list(InputRange.objects.filter(scenario=scenario).order_by("id"))
+
+
+def uncertainty_map(ranges: Iterable[InputRange], options: list[ScenarioOption]) -> dict[str, dict]:
+    """The engine's ``uncertainty``: ``{path: {"low", "likely", "high"}}`` in document order of the inputs."""
+    paths = [(range_path(r, options), r) for r in ranges]
+    return {path: range_values(r) for path, r in paths if path is not None}
+
+
+def scenario_uncertainty(scenario: Scenario, options: list[ScenarioOption] | None = None) -> dict[str, dict]:
+    options = list(scenario.options.all()) if options is None else options
+    return uncertainty_map(scenario_ranges(scenario), options)
+
+
+def latest_uncertainty_run(scenario: Scenario) -> UncertaintyRun | None:
+    return UncertaintyRun.objects.filter(scenario=scenario).order_by("-id").first()
+
+
+def latest_done_uncertainty_run(scenario: Scenario) -> UncertaintyRun | None:
+    return UncertaintyRun.objects.filter(scenario=scenario, status=UncertaintyStatus.DONE).order_by("-id").first()
+
+
+def run_data(run: UncertaintyRun) -> dict[str, Any]:
+    """A done run's frozen inputs and outputs as plain data (what exports use and a decision snapshot copies)."""
+    return {
+        "run_id": run.pk,
+        "scenario_version": run.scenario_version,
+        "document": run.document,
+        "uncertainty": run.uncertainty,
+        "trials": run.trials,
+        "seed": run.seed,
+        "load_profile": run.load_profile,
+        "load_profile_source": run.load_profile_source,
+        "result": run.result,
+        "figures": run.figures or {},
+        "engine_version": run.engine_version,
+    }
+
+
+def is_current(run: UncertaintyRun | None, document: dict, uncertainty: dict) -> bool:
+    """The run was computed from exactly these inputs and ranges."""
+    return run is not None and run.document == document and run.uncertainty == uncertainty
+
+
+def current_uncertainty(scenario: Scenario, document: dict) -> dict[str, Any] | None:
+    """The latest finished simulation as plain data when it belongs to exactly ``document`` (the scenario's
+    current inputs) and the current ranges; None otherwise (never numbers of other inputs)."""
+    run = latest_done_uncertainty_run(scenario)
+    if not is_current(run, document, scenario_uncertainty(scenario)):
+        return None
+    return run_data(run)
+
+
+def export_document(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's tco-scenario/1 document for a JSON export, with its ranges under an ``uncertainty`` key
+    when it has any. The key sits beside the document's fields but is not part of tco-scenario/1 (the engine's
+    schema has no place for it): the importer takes it off and checks it with the engine's range validation."""
+    options = list(scenario.options.all())
+    document = scenario.to_document(options)
+    ranges = scenario_uncertainty(scenario, options)
+    if ranges:
+        document["uncertainty"] = ranges
+    return document

@@ -1,0 +1,164 @@
+"""Decisions under uncertainty on the scenario page: the "±" range of an input, and the simulation job
+(start, poll its progress, cancel)."""
+
+from __future__ import annotations
+
+import re
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HTMX_STOP_POLLING
+
+from tco.engine import ScenarioError
+from tco.engine.catalogue import OPTION_FIELD
+from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
+from tco.models import InputRange, ScenarioOption, UncertaintyRun
+from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS
+from tco.services import VersionConflict
+from tco.services.uncertainty import RangeError, range_clear, range_set, uncertainty_run_cancel, uncertainty_run_queue
+from tco.web.access import can_edit, get_scenario_for_user
+from tco.web.editing import expected_version
+from tco.web.fields import scenario_field
+from tco.web.inputs import InputError, parse_decimal, parse_integer
+from tco.web.ranges import RATE_RANGE_FIELDS, range_view
+from tco.web.responses import conflict_response, edit_response
+from tco.web.uncertainty_context import uncertainty_context
+
+PANEL = "tco/_uncertainty.html"
+RANGE = "tco/_range.html"
+TARGET = re.compile(r"s-(\w+)|o(\d{1,18})-(\w+)")
+PROFILE_MAX_BYTES = 5 * 1024 * 1024
+
+
+def _target(scenario, text: str) -> tuple[ScenarioOption | None, str, str]:
+    """(option or None, field, label) of a range target such as ``s-discount_rate`` or ``o12-capex``."""
+    match = TARGET.fullmatch(text)
+    if match is None:
+        raise Http404("No such input.")
+    if match[1] is not None:
+        if match[1] not in SCENARIO_RANGE_PATHS:
+            raise Http404("That input takes no range.")
+        label = "Utilization level" if match[1] == "utilization" else scenario_field(scenario, match[1], {}).label
+        return None, match[1], label
+    option = get_object_or_404(ScenarioOption, pk=int(match[2]), scenario=scenario)
+    entry = OPTION_FIELD.get(match[3])
+    return option, match[3], f"{option.name}: {entry.label if entry else match[3]}"
+
+
+@require_POST
+def input_range_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save or clear the range of one input; a refused range is shown in the disclosure, nothing saved."""
+    scenario = get_scenario_for_user(request, pk, write=True)
+    key = request.POST.get("target", "")
+    option, field, label = _target(scenario, key)
+    texts = {name: request.POST.get(name, "") for name in ("low", "likely", "high")}
+    view = range_view(scenario, key, field, label, None)
+    view.low, view.likely, view.high = texts["low"], texts["likely"], texts["high"]
+    clear = "clear" in request.POST or not any(text.strip() for text in texts.values())
+    try:
+        if clear:
+            change = range_clear(
+                scenario=scenario,
+                user=request.user,
+                expected_version=expected_version(request),
+                option=option,
+                field=field,
+            )
+            view.low = view.likely = view.high = ""
+        else:
+            values = {
+                name: parse_decimal(name, text, percent=field in RATE_RANGE_FIELDS, required=True)
+                for name, text in texts.items()
+            }
+            change = range_set(
+                scenario=scenario,
+                user=request.user,
+                expected_version=expected_version(request),
+                option=option,
+                field=field,
+                **values,
+            )
+    except InputError as error:
+        view.error = f"{error.field.capitalize()}: {error.message}"
+        return HttpResponse(render_to_string(RANGE, {"r": view, "can_edit": True}, request=request))
+    except RangeError as error:
+        view.error = error.message
+        return HttpResponse(render_to_string(RANGE, {"r": view, "can_edit": True}, request=request))
+    except VersionConflict as conflict:
+        return conflict_response(request, conflict, f" (the range of {label})")
+    saved = InputRange.objects.filter(scenario=scenario, option=option, field=field).first()
+    view = range_view(scenario, key, field, label, saved)
+    return edit_response(request, scenario, RANGE, change=change, extra={"r": view}, target_key=key)
+
+
+def _panel(request: HttpRequest, scenario, **extra) -> HttpResponse:
+    return render(request, PANEL, uncertainty_context(scenario, can_edit=can_edit(request), **extra))
+
+
+@require_GET
+def uncertainty_panel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The panel; htmx polls it every second while a run is queued or running, and stops when it ends."""
+    scenario = get_scenario_for_user(request, pk, options=True)
+    response = _panel(request, scenario)
+    run = UncertaintyRun.objects.filter(scenario=scenario).order_by("-id").first()
+    if request.htmx and (run is None or run.is_finished):
+        response.status_code = HTMX_STOP_POLLING
+    return response
+
+
+def _load_profile(request: HttpRequest, scenario) -> tuple[list[float], str]:
+    """The hourly load profile: an uploaded ``hour,gpus_busy`` CSV, or the forecast with a daily peak."""
+    if request.POST.get("profile") == "csv":
+        upload = request.FILES.get("profile_file")
+        if upload is None:
+            raise LoadProfileError(("Choose a CSV file with the columns hour,gpus_busy",))
+        if upload.size > PROFILE_MAX_BYTES:
+            raise LoadProfileError((f"{upload.name} is {upload.size:,} bytes; a load profile is at most 5 MB",))
+        try:
+            text = upload.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise LoadProfileError((f"{upload.name} is not UTF-8 text",)) from None
+        return parse_load_csv(text), f"uploaded {upload.name}"[:200]
+    try:
+        ratio = parse_decimal("peak", request.POST.get("peak_ratio", ""), required=True)
+        hour = parse_integer("peak hour", request.POST.get("peak_hour", ""), required=True)
+    except InputError as error:
+        raise LoadProfileError((f"{error.field.capitalize()}: {error.message}",)) from None
+    profile = from_forecast(
+        scenario.utilization_values(),
+        horizon_months=scenario.horizon_months,
+        fleet_gpus=scenario.fleet_gpus,
+        peak_ratio=float(ratio),
+        peak_hour=hour,
+    )
+    return profile, f"the forecast, daily peak {ratio:f} times the mean at {hour}:00"
+
+
+@require_POST
+def uncertainty_run_view(request: HttpRequest, pk: int) -> HttpResponse:
+    scenario = get_scenario_for_user(request, pk, write=True, options=True)
+    form = {name: request.POST.get(name, "") for name in ("trials", "profile", "peak_ratio", "peak_hour")}
+    try:
+        trials = parse_integer("trials", form["trials"], required=True)
+        profile, source = _load_profile(request, scenario)
+        uncertainty_run_queue(
+            scenario=scenario, user=request.user, trials=trials, load_profile=profile, load_profile_source=source
+        )
+    except InputError as error:
+        return _panel(request, scenario, form=form, errors={"trials": f"Trials: {error.message}"})
+    except LoadProfileError as error:
+        return _panel(request, scenario, form=form, errors={"profile": str(error)})
+    except ScenarioError as error:
+        listed = "; ".join(f"{p.path or 'scenario'}: {p.message}" for p in error.problems)
+        return _panel(request, scenario, form=form, errors={"general": f"Nothing was run. {listed}"})
+    return _panel(request, scenario, form=form)
+
+
+@require_POST
+def uncertainty_cancel_view(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
+    scenario = get_scenario_for_user(request, pk, write=True, options=True)
+    run = get_object_or_404(UncertaintyRun, pk=run_pk, scenario=scenario)
+    uncertainty_run_cancel(run=run)  # a run that has already ended stays as it is
+    return _panel(request, scenario)

@@ -1,0 +1,72 @@
+"""Decisions under uncertainty in real Chromium: give a rental price a range with ±, run the simulation, see
+the probability headline and the histogram, tornado and fleet-plan charts drawn."""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from tco.models import InputRange, ScenarioOption, UncertaintyRun
+from tco.services import scenario_create_from_document
+from tests.documents import DESIGN_EXAMPLE
+
+pytestmark = [pytest.mark.browser]
+
+PASSWORD = "browser-test-pw-1"
+
+
+@pytest.fixture
+def analyst(transactional_db) -> User:
+    user = User.objects.create_user("una-analyst", password=PASSWORD)
+    user.groups.add(Group.objects.get_or_create(name="editors")[0])
+    return user
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(20_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_range_then_a_run_shows_the_headline_and_the_charts(page, live_server, analyst):
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    rental = ScenarioOption.objects.get(scenario=scenario, kind="neocloud")
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", analyst.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/$"))
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+
+    disclosure = page.locator(f"#range-o{rental.pk}-price_per_gpu_hour")
+    disclosure.locator("summary").click()
+    disclosure.locator("input[name=low]").fill("3")
+    disclosure.locator("input[name=likely]").fill("3.99")
+    disclosure.locator("input[name=high]").fill("6")
+    disclosure.get_by_role("button", name="Save range").click()
+    page.wait_for_function(
+        "(id) => document.querySelector(`#${id} .range-text`)?.innerText.includes('3.99')",
+        arg=f"range-o{rental.pk}-price_per_gpu_hour",
+    )
+    saved = InputRange.objects.get(option=rental, field="price_per_gpu_hour")
+    assert (float(saved.low), float(saved.likely), float(saved.high)) == (3.0, 3.99, 6.0)
+
+    page.fill("#u-trials", "5000")
+    page.click("#u-run")
+    page.wait_for_selector("#u-headline")
+    headline = page.inner_text("#u-headline")
+    assert re.fullmatch(r"Owning is cheaper in \d{1,3} % of 5,000 trials", headline), headline
+    run = UncertaintyRun.objects.get(scenario=scenario)
+    assert run.status == "done" and run.progress == 1.0
+    share = run.result["simulation"]["owned_minus_rental"]["probability_owning_cheaper"]
+    whole = Decimal(str(share * 100)).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    assert headline == f"Owning is cheaper in {whole} % of 5,000 trials"
+    for key in ("outcome_histogram", "tornado", "fleet_plan"):
+        page.wait_for_function(f"() => document.getElementById('u-chart-{key}')?.data !== undefined")
+    assert "Owned baseline" in page.inner_text("#u-lanes-table")
+    assert page.locator("#uncertainty").get_attribute("hx-trigger") is None  # polling has stopped
