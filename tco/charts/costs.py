@@ -179,10 +179,16 @@ def cost_per_accepted_output(result: dict) -> dict:
             "showlegend": False,
             "marker": {
                 "color": option_color(index),
-                "pattern": {"shape": kind_pattern(option["kind"]), "fgcolor": "white", "solidity": 0.25},
+                "pattern": {
+                    "shape": kind_pattern(option["kind"]),
+                    "fillmode": "overlay",
+                    "fgcolor": "white",
+                    "solidity": 0.3,
+                },
             },
             "text": [format_unit_money(option[key], currency)],
-            "textposition": "auto",
+            "textposition": "outside",
+            "cliponaxis": False,
             "customdata": [
                 [
                     format_unit_money(option[key], currency),
