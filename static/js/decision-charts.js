@@ -58,10 +58,14 @@
     }
     if (size) {
       update.width = size.width;
-      update.height = size.print ? printHeight(original.height, size.height) : size.height;
+      update.height = size.print ? printHeight(declaredHeight(el), size.height) : size.height;
     }
     else { update.width = null; update.autosize = true; }  // the height is the figure's own again (KEYS)
-    window.Plotly.relayout(el, update);
+    window.Plotly.relayout(el, update).then(function () { window.fitChartRoom(el); });
+  }
+  function declaredHeight(el) {  // the figure's own height, not one grown on screen for a long legend
+    var source = document.getElementById(el.dataset.figure);
+    return source ? (JSON.parse(source.textContent).layout || {}).height : undefined;
   }
   function printHeight(own, standard) {
     return Math.max(PRINT_MIN_HEIGHT, Math.min(PRINT_MAX_HEIGHT, own || standard));
