@@ -55,8 +55,13 @@ def _comparison_figure(gpu: GpuModel | None, filters: dict) -> dict | None:
     if gpu is None:
         return None
     term = filters.get("term") or PricingTerm.ON_DEMAND
-    points = selectors.comparison_points(gpu_model_id=gpu.pk, pricing_term=term, provider_kind=filters.get("kind", ""))
-    return charts.provider_comparison(points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower())
+    region = filters.get("region", "")
+    points = selectors.comparison_points(
+        gpu_model_id=gpu.pk, pricing_term=term, provider_kind=filters.get("kind", ""), region=region
+    )
+    return charts.provider_comparison(
+        points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower(), region=region
+    )
 
 
 @require_GET
