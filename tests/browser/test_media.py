@@ -122,6 +122,7 @@ def test_every_option_has_its_own_colour_the_same_in_every_chart_and_on_the_deci
     brief.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(brief, ".brief-chart [data-figure]")
     assert _option_colours(brief) == on_scenario_page
+    assert brief.locator("link[rel=icon]").get_attribute("href").endswith("/img/favicon.svg")
 
 
 BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')].map((el) => {
