@@ -4,7 +4,8 @@
 - ``lib.kinds``: option and provider kinds in words (labels, legend words, verbs), ``is_owned``,
   ``is_on_demand_rental``; the kind tuples themselves belong to the engine (``tco.engine.kinds``), which imports
   nothing from Django or the apps, so ``lib`` imports them from there;
-- ``lib.chart_style``: the one look of every plotly chart (kind colours and dashes, template, hover formats);
+- ``lib.chart_style``: the one look of every plotly chart (option colours, kind dashes and patterns, template,
+  hover formats);
 - ``lib.templatetags.money``: the template filters (``{% load money %}``) built on ``lib.formatting``: templates
   format numbers with them, Python (charts, exports, sentences) calls the same functions;
 - ``lib.htmx.render_partial``: a template's partial for htmx requests, the whole page otherwise;

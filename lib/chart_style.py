@@ -1,4 +1,10 @@
-"""One look for every chart: kind colours and line styles defined once, a small template, money hover formats."""
+"""One look for every chart: option colours, kind line styles, a small template, money hover formats.
+
+Each option of a scenario gets its own colour from ``OPTION_COLORS`` by its position in the scenario (the same
+option keeps its colour in every chart: scenario page, decision page, print); its kind is carried by the legend
+name ("Lambda (neocloud)") and the line's dash or the bar's pattern, so colour is never the only carrier.
+Provider kinds on the Market page keep one colour per kind (``KIND_COLORS``).
+"""
 
 from __future__ import annotations
 
@@ -24,9 +30,33 @@ KIND_DASHES = {
     "secondary": "dashdot",
     "api": "longdashdot",
 }
+# Bars cannot dash: the kind is a fill pattern there ("" = solid), as well as the name on the axis.
+KIND_PATTERNS = {
+    "hyperscaler": "/",
+    "neocloud": ".",
+    "marketplace": "x",
+    "owned": "",
+    "secondary": "\\",
+    "api": "-",
+}
 OTHER_COLOR = "#666666"
-# For the break-even map when two cheapest options share a kind.
-EXTRA_COLORS = ("#332288", "#F0E442", "#882255", "#44AA99", "#999999", "#000000")
+# One colour per option, in scenario order: Okabe-Ito's seven (without yellow, too pale for a line on white) then
+# Paul Tol's muted colours that stay apart from them under the common colour-vision deficiencies. A scenario with
+# more options than colours reuses them, the dash (kind) and the name telling the options apart.
+OPTION_COLORS = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#000000",  # black
+    "#882255",  # wine
+    "#44AA99",  # teal
+    "#999933",  # olive
+    "#332288",  # indigo
+    "#AA4499",  # purple
+)
 MARK_COLOR = "#222222"
 GRID_COLOR = "#E5E5E5"
 
@@ -55,7 +85,17 @@ def plain(text: str) -> str:
 
 
 def kind_color(kind: str) -> str:
+    """A provider kind's colour (Market charts); options have colours of their own (option_color)."""
     return KIND_COLORS.get(kind, OTHER_COLOR)
+
+
+def option_color(index: int) -> str:
+    """The colour of the scenario's option at ``index`` (its position in the scenario document), in every chart."""
+    return OPTION_COLORS[index % len(OPTION_COLORS)]
+
+
+def kind_pattern(kind: str) -> str:
+    return KIND_PATTERNS.get(kind, "")
 
 
 def kind_dash(kind: str) -> str:

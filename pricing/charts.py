@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from lib.chart_style import base_layout, kind_color, money_hover, plain
+from lib.formatting import format_money
 from lib.kinds import API_KINDS, DISPLAY_ORDER, RENTAL_KINDS, kind_label
 
 # Provider kinds (rentals and managed APIs) in display order; their labels are the option kinds'.
@@ -44,23 +45,25 @@ def _empty(layout: dict, message: str) -> dict:
     return {"data": [], "layout": layout}
 
 
-def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_label: str) -> dict:
+def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_label: str, region: str = "") -> dict:
     """The lowest $/GPU-hour each provider lists for one GPU model, providers grouped by kind.
 
     One bar per provider (its cheapest offering and region; the hover names them and how many
-    offerings it has), one trace per kind so the legend names the kind, not only its colour.
+    offerings it has), one trace per kind so the legend names the kind, not only its colour. Each bar is
+    labelled with its price and currency. ``region``: the Market's region filter, named in the title.
     """
     points, currency, others = _one_currency(points)
     cheapest: dict[str, tuple[PricePoint, int]] = {}
     for point in points:
         best, count = cheapest.get(point.provider, (point, 0))
         cheapest[point.provider] = (point if point.price_per_gpu_hour < best.price_per_gpu_hour else best, count + 1)
-    title = f"{plain(gpu_model)}: lowest {term_label} price per GPU-hour by provider (latest prices)"
+    where = f" in regions matching “{plain(region)}”" if region else ""
+    title = f"{plain(gpu_model)}: lowest {term_label} price per GPU-hour by provider{where} (latest prices)"
     if others:
         title += f"<br><sup>{currency} prices only; prices in {', '.join(others)} are not compared with them</sup>"
     layout = base_layout(title, "Provider, grouped by kind", f"{currency} per GPU-hour")
     if not cheapest:
-        return _empty(layout, f"No {term_label} prices for {plain(gpu_model)} yet.")
+        return _empty(layout, f"No {term_label} prices for {plain(gpu_model)}{where} yet.")
     order = sorted(
         cheapest.values(),
         key=lambda item: (_kind_rank(item[0].kind), item[0].price_per_gpu_hour, item[0].provider),
@@ -77,7 +80,7 @@ def provider_comparison(points: Iterable[PricePoint], *, gpu_model: str, term_la
                 "x": [plain(p.provider) for p, _ in items],
                 "y": [round(p.price_per_gpu_hour, 4) for p, _ in items],
                 "marker": {"color": kind_color(kind)},
-                "text": [f"{p.price_per_gpu_hour:,.2f}" for p, _ in items],
+                "text": [format_money(p.price_per_gpu_hour, p.currency, places=2) for p, _ in items],
                 "textposition": "outside",
                 "customdata": [
                     [plain(p.offering), plain(p.region) or "no region given", n, kind_label(kind)] for p, n in items

@@ -12,6 +12,39 @@ from pricing.importers import CANONICAL_COLUMNS
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
+# The downloadable template of the canonical file (Market -> Import prices): one offering priced per GPU-hour, one
+# priced per instance-hour (the other price left blank), both ready to import against the reference data.
+TEMPLATE_ROWS = (
+    (
+        "Lambda",
+        "neocloud",
+        "H100 SXM",
+        8,
+        "gpu_8x_h100_sxm5",
+        "us-east-1",
+        "on_demand",
+        None,
+        Decimal("2.99"),
+        "USD",
+        date(2026, 11, 1),
+        "https://lambda.ai/pricing",
+    ),
+    (
+        "AWS",
+        "hyperscaler",
+        "H100 SXM",
+        8,
+        "p5.48xlarge",
+        "us-east-1",
+        "on_demand",
+        Decimal("55.04"),
+        None,
+        "USD",
+        date(2026, 11, 1),
+        "https://aws.amazon.com/ec2/pricing/on-demand/",
+    ),
+)
+
 
 def neutralise(value: object) -> str:
     """A cell as text; text a spreadsheet would run as a formula gets a leading apostrophe.
@@ -35,3 +68,8 @@ def write_canonical_csv(rows: Iterable[tuple], out: TextIO) -> int:
         writer.writerow([neutralise(value) for value in row])
         count += 1
     return count
+
+
+def write_canonical_template(out: TextIO) -> int:
+    """The canonical header with two example rows, for a user to fill in."""
+    return write_canonical_csv(TEMPLATE_ROWS, out)

@@ -89,9 +89,13 @@ def snapshot_list() -> QuerySet[PriceSnapshot]:
     return PriceSnapshot.objects.select_related("created_by").defer("skipped").order_by("-created_at", "-id")
 
 
-def comparison_points(*, gpu_model_id: int, pricing_term: str, provider_kind: str = "") -> list[PricePoint]:
-    """Latest prices of one GPU model and term, as chart input (one query)."""
-    rows = latest_prices(gpu_model_id=gpu_model_id, pricing_term=pricing_term, provider_kind=provider_kind)
+def comparison_points(
+    *, gpu_model_id: int, pricing_term: str, provider_kind: str = "", region: str = ""
+) -> list[PricePoint]:
+    """Latest prices of one GPU model and term, filtered like the Market table, as chart input (one query)."""
+    rows = latest_prices(
+        gpu_model_id=gpu_model_id, pricing_term=pricing_term, provider_kind=provider_kind, region=region
+    )
     return [
         PricePoint(
             o.provider.name,

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.market, name="market"),
     path("history/<int:pk>/", views.price_history, name="price_history"),
     path("import/", views.price_import, name="price_import"),
+    path("import/template.csv", views.price_import_template, name="price_import_template"),
     path("snapshots/", views.snapshot_list, name="snapshot_list"),
     path("snapshots/diff/", views.snapshot_diff, name="snapshot_diff"),
     path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),

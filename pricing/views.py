@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -14,8 +13,10 @@ from django_htmx.http import HTMX_STOP_POLLING
 from config.roles import is_editor
 from lib.htmx import render_partial
 from pricing import charts, selectors, services
+from pricing.export import write_canonical_template
 from pricing.forms import MarketFilterForm, PriceUploadForm, SnapshotDiffForm
 from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm
+from pricing.presentation import import_result
 
 PAGE_SIZE = 100
 DEFAULT_CHART_GPU = "H100 SXM"
@@ -54,8 +55,13 @@ def _comparison_figure(gpu: GpuModel | None, filters: dict) -> dict | None:
     if gpu is None:
         return None
     term = filters.get("term") or PricingTerm.ON_DEMAND
-    points = selectors.comparison_points(gpu_model_id=gpu.pk, pricing_term=term, provider_kind=filters.get("kind", ""))
-    return charts.provider_comparison(points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower())
+    region = filters.get("region", "")
+    points = selectors.comparison_points(
+        gpu_model_id=gpu.pk, pricing_term=term, provider_kind=filters.get("kind", ""), region=region
+    )
+    return charts.provider_comparison(
+        points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower(), region=region
+    )
 
 
 @require_GET
@@ -81,14 +87,15 @@ def snapshot_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def snapshot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     snapshot = get_object_or_404(PriceSnapshot.objects.select_related("created_by"), pk=pk)
-    return render(request, "pricing/snapshot_detail.html", {"snapshot": snapshot})
+    return render(request, "pricing/snapshot_detail.html", {"snapshot": snapshot, "result": import_result(snapshot)})
 
 
 @require_GET
 def snapshot_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled region of a snapshot page; answers 286 (stop polling) once the import has finished."""
     snapshot = get_object_or_404(PriceSnapshot.objects.select_related("created_by"), pk=pk)
-    response = render(request, "pricing/snapshot_detail.html#status", {"snapshot": snapshot})
+    context = {"snapshot": snapshot, "result": import_result(snapshot)}
+    response = render(request, "pricing/snapshot_detail.html#status", context)
     if snapshot.is_finished:
         response.status_code = HTMX_STOP_POLLING
     return response
@@ -119,7 +126,16 @@ def price_import(request: HttpRequest) -> HttpResponse:
             observed_on=form.cleaned_data["observed_on"],
             created_by=request.user,
         )
-        messages.success(request, f"Import of {snapshot.file_name} queued as snapshot #{snapshot.pk}.")
+        # No "queued" message: the snapshot page's result box says where the import is, then how it ended.
         return redirect("pricing:snapshot_detail", pk=snapshot.pk)
     caps = {"max_bytes": settings.PRICE_IMPORT_MAX_BYTES, "max_rows": settings.PRICE_IMPORT_MAX_ROWS}
     return render(request, "pricing/import.html", {"form": form, **caps}, status=400 if form.errors else 200)
+
+
+@require_GET
+def price_import_template(request: HttpRequest) -> HttpResponse:
+    """The canonical CSV's header and two example rows, to fill in and upload."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="prices-template.csv"'
+    write_canonical_template(response)
+    return response

@@ -178,6 +178,7 @@ CASES: dict[str, Case] = {
     "pricing:price_import": Case(
         lambda w: [reverse("pricing:price_import")], post_keys=("format", "provider", "observed_on"), files=("file",)
     ),
+    "pricing:price_import_template": Case(lambda w: [reverse("pricing:price_import_template")]),
     "pricing:snapshot_list": Case(lambda w: [reverse("pricing:snapshot_list")], ("page",)),
     "pricing:snapshot_diff": Case(lambda w: [reverse("pricing:snapshot_diff")], ("a", "b")),
     "pricing:snapshot_detail": Case(

@@ -1,13 +1,54 @@
 /* Draw every [data-figure] element from the JSON of the <script> it names (Django's json_script).
-   Runs on page load and again inside whatever htmx swaps in. Needs the vendored plotly.js first. */
+   Runs on page load and again inside whatever htmx swaps in. Needs the vendored plotly.js first.
+   On a narrow screen (a phone) a chart gets a wrapped title, smaller type and a taller plot, so the legend under
+   it does not squash the plot; the decision brief does the same in decision-charts.js (and for print).
+   After drawing, a chart whose legend would have to scroll (many options) or whose plot would be squashed grows
+   taller instead (fitChartRoom), on every page and in print. */
 (function () {
   "use strict";
+  var NARROW = 560;
+  var NARROW_MIN_HEIGHT = 440;
+  var MIN_PLOT_HEIGHT = 180;
+
+  function fitChartRoom(element) {
+    var layout = element._fullLayout;
+    if (!layout || !layout._size || !window.Plotly || element.classList.contains("chart-small")) return null;
+    var legend = layout.legend || {};
+    var clipped = legend._height && legend._effHeight ? Math.max(0, legend._height - legend._effHeight) : 0;
+    var squashed = Math.max(0, MIN_PLOT_HEIGHT - layout._size.h);
+    if (clipped + squashed < 1) return null;
+    return window.Plotly.relayout(element, { height: Math.ceil(layout.height + clipped + squashed + 8) });
+  }
+
+  function wrap(text, limit) {
+    var lines = [], line = "";
+    String(text || "").replace(/<br>/g, " ").split(" ").forEach(function (word) {
+      if (line && (line + " " + word).length > limit) { lines.push(line); line = word; }
+      else { line = line ? line + " " + word : word; }
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+  function narrowLayout(layout, width) {
+    var out = JSON.parse(JSON.stringify(layout));
+    var title = out.title || {};
+    var lines = wrap(title.text, Math.max(24, Math.floor(width / 8)));
+    out.title = Object.assign({}, title, { text: lines.join("<br>"), font: Object.assign({}, title.font, { size: 13 }) });
+    out.font = Object.assign({}, out.font, { size: 11 });
+    out.margin = Object.assign({}, out.margin, { t: ((out.margin && out.margin.t) || 40) + 16 * (lines.length - 1) });
+    if (out.legend) out.legend = Object.assign({}, out.legend, { font: { size: 10 } });
+    out.height = Math.max(out.height || 0, NARROW_MIN_HEIGHT);
+    return out;
+  }
   function drawOne(element) {
     var source = document.getElementById(element.dataset.figure);
     if (!source || !window.Plotly) return;
     var figure = JSON.parse(source.textContent);
+    var layout = figure.layout || {};
+    var compact = element.classList.contains("chart-small") || element.closest(".brief-chart");
+    if (!compact && element.clientWidth && element.clientWidth < NARROW) layout = narrowLayout(layout, element.clientWidth);
     var config = Object.assign({ responsive: true, displaylogo: false }, figure.config || {});
-    window.Plotly.react(element, figure.data || [], figure.layout || {}, config);
+    window.Plotly.react(element, figure.data || [], layout, config).then(function () { fitChartRoom(element); });
   }
   function drawFigures(root) {
     root = root || document;
@@ -15,6 +56,8 @@
     if (root.querySelectorAll) root.querySelectorAll("[data-figure]").forEach(drawOne);
   }
   window.drawFigures = drawFigures;
+  window.wrapChartText = wrap;
+  window.fitChartRoom = fitChartRoom;
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { drawFigures(document); });
   } else {

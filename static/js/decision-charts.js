@@ -1,12 +1,15 @@
 /* Decision brief charts, after charts.js has drawn them: compact titles and fonts when a chart is narrow (phones),
-   and a fixed print size so two charts sit side by side on paper (beforeprint / afterprint). */
+   and a fixed print size on paper: every chart at the full width of an A4 or Letter page (700 px fits both), a
+   readable plot height, the legend beside the plot rather than under it (a long legend would take the plot's height).
+   Print starts with beforeprint (the browser's print dialog) or the print media query (Chromium's PDF, emulation). */
 (function () {
   "use strict";
   var NARROW = 560;
-  var PRINT = { width: 340, height: 265 };
-  var PRINT_WIDE = { width: 700, height: 250 };  // the break-even map spans both print columns
+  var PRINT = { width: 700, height: 290, print: true };
+  var PRINT_MIN_HEIGHT = 240, PRINT_MAX_HEIGHT = 400;  // a chart with a height of its own (bars per option) keeps it
   var KEYS = ["title.text", "title.font.size", "font.size", "xaxis.title.text", "xaxis.title.font.size", "yaxis.title.text",
-              "yaxis.title.font.size", "yaxis.automargin", "legend.font.size", "legend.orientation", "margin.t"];
+              "yaxis.title.font.size", "yaxis.automargin", "legend.font.size", "legend.orientation", "legend.x",
+              "legend.xanchor", "legend.xref", "legend.y", "legend.yanchor", "legend.yref", "margin.t", "height"];
 
   function get(layout, path) {
     return path.split(".").reduce(function (value, key) { return value == null ? undefined : value[key]; }, layout);
@@ -22,15 +25,7 @@
     }
     return el._briefOriginal;
   }
-  function wrap(text, limit) {
-    var lines = [], line = "";
-    String(text || "").replace(/<br>/g, " ").split(" ").forEach(function (word) {
-      if (line && (line + " " + word).length > limit) { lines.push(line); line = word; }
-      else { line = line ? line + " " + word : word; }
-    });
-    if (line) lines.push(line);
-    return lines;
-  }
+  var wrap = window.wrapChartText;  // charts.js
   function fit(el, size) {
     var original = originals(el);
     var width = size ? size.width : el.clientWidth;
@@ -55,24 +50,46 @@
       update["legend.orientation"] = "h";  // entries side by side: more height left for the plot
       update["margin.t"] = (original["margin.t"] || 60) + 14 * (lines.length - 1);
     }
-    if (size) { update.width = size.width; update.height = size.height; }
-    else { update.width = null; update.height = null; update.autosize = true; }
-    window.Plotly.relayout(el, update);
+    if (size && size.print) {
+      // Beside the plot, top-aligned: the legend takes width, which paper has, not the plot's height.
+      update["legend.orientation"] = "v";
+      update["legend.xref"] = "paper"; update["legend.x"] = 1.02; update["legend.xanchor"] = "left";
+      update["legend.yref"] = "paper"; update["legend.y"] = 1; update["legend.yanchor"] = "top";
+    }
+    if (size) {
+      update.width = size.width;
+      update.height = size.print ? printHeight(declaredHeight(el), size.height) : size.height;
+    }
+    else { update.width = null; update.autosize = true; }  // the height is the figure's own again (KEYS)
+    window.Plotly.relayout(el, update).then(function () { window.fitChartRoom(el); });
   }
+  function declaredHeight(el) {  // the figure's own height, not one grown on screen for a long legend
+    var source = document.getElementById(el.dataset.figure);
+    return source ? (JSON.parse(source.textContent).layout || {}).height : undefined;
+  }
+  function printHeight(own, standard) {
+    return Math.max(PRINT_MIN_HEIGHT, Math.min(PRINT_MAX_HEIGHT, own || standard));
+  }
+  var printing = false;
   function fitAll(size) {
-    charts().forEach(function (el) {
-      var wide = size && el.closest(".chart-break_even_map");
-      fit(el, wide ? PRINT_WIDE : size);
-    });
+    printing = !!size;
+    charts().forEach(function (el) { fit(el, size); });
   }
 
   var timer = null;
-  function onResize() { clearTimeout(timer); timer = setTimeout(function () { fitAll(null); }, 150); }
+  function onResize() {
+    clearTimeout(timer);
+    timer = setTimeout(function () { if (!printing) fitAll(null); }, 150);
+  }
   function start() {
     fitAll(null);
     window.addEventListener("resize", onResize);
     window.addEventListener("beforeprint", function () { fitAll(PRINT); });
     window.addEventListener("afterprint", function () { fitAll(null); });
+    var print = window.matchMedia && window.matchMedia("print");
+    if (print && print.addEventListener) {
+      print.addEventListener("change", function (event) { fitAll(event.matches ? PRINT : null); });
+    }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

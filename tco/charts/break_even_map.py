@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lib.chart_style import (
-    EXTRA_COLORS,
+    OPTION_COLORS,
     base_layout,
     horizontal_marker,
-    kind_color,
+    option_color,
     percent_values,
     plain,
     rounded,
@@ -24,17 +24,15 @@ from lib.formatting import (
 from lib.kinds import legend_name
 
 
-def _category_colors(categories: list[str], kinds: dict[str, str]) -> list[str]:
-    """The kind's colour when that kind is cheapest somewhere only once on the map, else a distinct extra colour."""
-    kind_counts: dict[str, int] = {}
-    for name in categories:
-        kind_counts[kinds.get(name, "")] = kind_counts.get(kinds.get(name, ""), 0) + 1
-    extras = iter(EXTRA_COLORS * (len(categories) // len(EXTRA_COLORS) + 1))
-    colors = []
-    for name in categories:
-        kind = kinds.get(name)
-        colors.append(kind_color(kind) if kind and kind_counts[kind] == 1 else next(extras))
-    return colors
+def _category_colors(categories: list[str], option_names: Sequence[str]) -> list[str]:
+    """Each option's own colour (by its position among the scenario's options, as in every other chart); a name
+    that is not one of the options (none in practice) takes a colour no option on the map uses."""
+    position = {}
+    for index, name in enumerate(option_names):
+        position.setdefault(name, index)
+    used = {option_color(position[name]) for name in categories if name in position}
+    spare = iter([color for color in OPTION_COLORS if color not in used] or list(OPTION_COLORS))
+    return [option_color(position[name]) if name in position else next(spare, OPTION_COLORS[-1]) for name in categories]
 
 
 def _discrete_colorscale(colors: list[str]) -> list[list]:
@@ -114,7 +112,7 @@ def break_even_map(
     categories = [name for name in dict.fromkeys(option_names) if name in present]
     categories += sorted(present - set(categories))
     index_of = {name: index for index, name in enumerate(categories)}
-    colors = _category_colors(categories, kinds)
+    colors = _category_colors(categories, option_names)
 
     x = percent_values(sweep_result["x"]["values"])
     y = rounded(sweep_result["y"]["values"], 4)

@@ -7,16 +7,17 @@ import numpy as np
 from lib.chart_style import (
     MARK_COLOR,
     base_layout,
-    kind_color,
     kind_dash,
+    kind_pattern,
     money_hover,
+    option_color,
     percent_values,
     plain,
     rounded,
     vertical_marker,
 )
 from lib.formatting import format_pct, format_unit_money
-from lib.kinds import DISPLAY_ORDER, kind_label, legend_name
+from lib.kinds import legend_name
 
 
 def _first_by_name(options: list[dict]) -> dict[str, dict]:
@@ -26,15 +27,15 @@ def _first_by_name(options: list[dict]) -> dict[str, dict]:
     return by_name
 
 
-def _option_line(option: dict, x: list, costs: list[float], hovertemplate: str) -> dict:
-    """One option's cost line, styled by its kind the same way in every line chart."""
+def _option_line(index: int, option: dict, x: list, costs: list[float], hovertemplate: str) -> dict:
+    """One option's cost line: the option's own colour (by its position), its kind's dash, in every line chart."""
     return {
         "type": "scatter",
         "x": x,
         "y": rounded(costs, 0),
         "mode": "lines",
         "name": plain(legend_name(option["name"], option["kind"])),
-        "line": {"color": kind_color(option["kind"]), "dash": kind_dash(option["kind"]), "width": 2},
+        "line": {"color": option_color(index), "dash": kind_dash(option["kind"]), "width": 2},
         "hovertemplate": hovertemplate,
     }
 
@@ -47,7 +48,9 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> dict:
     hover = (
         f"%{{fullData.name}}<br>Utilization %{{x:.1f}}%<br>Annual cost {money_hover(currency)} per year<extra></extra>"
     )
-    traces = [_option_line(option, x, option["annual_cost"], hover) for option in curve["options"]]
+    traces = [
+        _option_line(index, option, x, option["annual_cost"], hover) for index, option in enumerate(curve["options"])
+    ]
 
     curves = _first_by_name(curve["options"])
     points_x, points_y, labels = [], [], []
@@ -103,7 +106,10 @@ def cumulative_cost(result: dict) -> dict:
     horizon = result["horizon_months"]
     months = list(range(1, horizon + 1))
     hover = f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative cost {money_hover(currency)}<extra></extra>"
-    traces = [_option_line(option, months, option["cumulative_cost"], hover) for option in result["options"]]
+    traces = [
+        _option_line(index, option, months, option["cumulative_cost"], hover)
+        for index, option in enumerate(result["options"])
+    ]
 
     options = _first_by_name(result["options"])
     points_x, points_y, labels = [], [], []
@@ -145,7 +151,7 @@ def _significant(value: float | None) -> float | None:
 
 
 def cost_per_accepted_output(result: dict) -> dict:
-    """Horizontal bars per option, cheapest on top, coloured and labelled by kind.
+    """Horizontal bars per option, cheapest on top, in each option's colour, labelled with its name and kind.
 
     Primary metric: cost per million accepted output tokens; without a workload, cost per busy GPU-hour.
     Hover and bar labels use the same rounding as the tables (format_unit_money).
@@ -159,44 +165,50 @@ def cost_per_accepted_output(result: dict) -> dict:
         key, title = "cost_per_gpu_hour", "Cost per busy GPU-hour, by option (no workload given)"
         axis, unit = f"Cost per busy GPU-hour ({currency})", "per busy GPU-hour"
 
-    shown = [option for option in result["options"] if option[key] is not None]
+    indexed = list(enumerate(result["options"]))
+    shown = sorted(((i, option) for i, option in indexed if option[key] is not None), key=lambda item: item[1][key])
     missing = [plain(option["name"]) for option in result["options"] if option[key] is None]
-    shown.sort(key=lambda option: option[key])
-    traces: list[dict] = []
-    for kind in [*DISPLAY_ORDER, *sorted({option["kind"] for option in shown} - set(DISPLAY_ORDER))]:
-        bars = [option for option in shown if option["kind"] == kind]
-        if not bars:
-            continue
-        traces.append(
-            {
-                "type": "bar",
-                "orientation": "h",
-                "y": [plain(legend_name(option["name"], option["kind"])) for option in bars],
-                "x": [_significant(option[key]) for option in bars],
-                "name": kind_label(kind),
-                "marker": {"color": kind_color(kind)},
-                "text": [format_unit_money(option[key], currency) for option in bars],
-                "textposition": "auto",
-                "customdata": [
-                    [
-                        format_unit_money(option[key], currency),
-                        format_unit_money(option["cost_per_accepted_response"], currency),
-                    ]
-                    for option in bars
-                ],
-                "hovertemplate": (
-                    f"%{{y}}<br>%{{customdata[0]}} {unit}"
-                    + ("<br>%{customdata[1]} per accepted response" if with_workload else "")
-                    + "<extra></extra>"
-                ),
-            }
-        )
+    # One trace per option: its own colour (as in the line charts) and its kind's fill pattern; the axis names both.
+    traces: list[dict] = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "y": [plain(legend_name(option["name"], option["kind"]))],
+            "x": [_significant(option[key])],
+            "name": plain(legend_name(option["name"], option["kind"])),
+            "showlegend": False,
+            "marker": {
+                "color": option_color(index),
+                "pattern": {
+                    "shape": kind_pattern(option["kind"]),
+                    "fillmode": "overlay",
+                    "fgcolor": "white",
+                    "solidity": 0.3,
+                },
+            },
+            "text": [format_unit_money(option[key], currency)],
+            "textposition": "outside",
+            "cliponaxis": False,
+            "customdata": [
+                [
+                    format_unit_money(option[key], currency),
+                    format_unit_money(option["cost_per_accepted_response"], currency),
+                ]
+            ],
+            "hovertemplate": (
+                f"%{{y}}<br>%{{customdata[0]}} {unit}"
+                + ("<br>%{customdata[1]} per accepted response" if with_workload else "")
+                + "<extra></extra>"
+            ),
+        }
+        for index, option in shown
+    ]
 
     layout = base_layout(title, axis, "")
     layout.update(barmode="relative", height=max(260, 120 + 36 * len(shown)))
     layout["yaxis"].update(
         categoryorder="array",
-        categoryarray=[plain(legend_name(option["name"], option["kind"])) for option in shown],
+        categoryarray=[plain(legend_name(option["name"], option["kind"])) for _, option in shown],
         autorange="reversed",
         gridcolor="rgba(0,0,0,0)",
     )

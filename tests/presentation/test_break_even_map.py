@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from lib.chart_style import KIND_COLORS
+from lib.chart_style import OPTION_COLORS
 from tco.charts import break_even_map
 
 OWN = "Own 8x H100"
@@ -31,21 +31,22 @@ def test_it_maps_each_cell_to_the_cheapest_option_as_a_category():
     assert (heatmap["zmin"], heatmap["zmax"]) == (-0.5, 1.5)
 
 
-def test_it_uses_one_flat_colour_band_per_category():
+def test_it_uses_one_flat_colour_band_per_category_in_the_options_own_colour():
     heatmap = _map()["data"][0]
+    # Own is option 0 and Lambda option 1 of the scenario: the colours they have in every chart.
     assert [list(stop) for stop in heatmap["colorscale"]] == [
-        [0.0, KIND_COLORS["owned"]],
-        [0.5, KIND_COLORS["owned"]],
-        [0.5, KIND_COLORS["neocloud"]],
-        [1.0, KIND_COLORS["neocloud"]],
+        [0.0, OPTION_COLORS[0]],
+        [0.5, OPTION_COLORS[0]],
+        [0.5, OPTION_COLORS[1]],
+        [1.0, OPTION_COLORS[1]],
     ]
 
 
 def test_it_names_each_colour_in_the_legend_with_its_kind():
     legend = [(trace["name"], trace["marker"]["color"]) for trace in _map()["data"][1:]]
     assert legend == [
-        ("Cheapest: Own 8x H100 (owned)", KIND_COLORS["owned"]),
-        ("Cheapest: Lambda (neocloud)", KIND_COLORS["neocloud"]),
+        ("Cheapest: Own 8x H100 (owned)", OPTION_COLORS[0]),
+        ("Cheapest: Lambda (neocloud)", OPTION_COLORS[1]),
     ]
 
 
@@ -81,7 +82,14 @@ def test_it_gives_two_options_of_one_kind_different_colours():
     sweep = _sweep() | {"cheapest": [["A", "A", "B"], ["A", "B", "B"]]}
     figure = break_even_map(sweep, ["A", "B"], option_kinds=["neocloud", "neocloud"])
     colours = [trace["marker"]["color"] for trace in figure["data"][1:]]
-    assert len(set(colours)) == 2
+    assert colours == [OPTION_COLORS[0], OPTION_COLORS[1]]
+
+
+def test_an_option_keeps_its_colour_when_an_earlier_option_is_never_cheapest():
+    # Only Lambda (option 1) is cheapest anywhere: it keeps option 1's colour, not the first free one.
+    sweep = _sweep() | {"cheapest": [[LAMBDA] * 3, [LAMBDA] * 3]}
+    figure = break_even_map(sweep, [OWN, LAMBDA, API], option_kinds=["owned", "neocloud", "api"])
+    assert [trace["marker"]["color"] for trace in figure["data"][1:]] == [OPTION_COLORS[1]]
 
 
 def _label_boxes(figure) -> list[tuple[float, float, str]]:

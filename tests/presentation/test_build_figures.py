@@ -127,3 +127,45 @@ def test_it_heads_the_real_result_with_renting_lambda(document):
     assert answer["runner_up"]["name"] == OWN
     assert answer["sentence"].startswith(f"Renting {LAMBDA} is $")
     assert answer["sentence"].endswith("; owning breaks even above 61.7% utilization, forecast is 55.0%.")
+
+
+def _with_second_neocloud(document) -> dict:
+    second = copy.deepcopy(document["options"][1])
+    assert second["kind"] == "neocloud"
+    second.update(name="Nebius 8x H100 SXM", price_per_gpu_hour=2.95)
+    document["options"].append(second)
+    return document
+
+
+def _option_colours(figure: dict) -> dict[str, str]:
+    """Option (legend name, kind included) → colour, for the line and bar charts."""
+    colours = {}
+    for trace in figure["data"]:
+        style = trace.get("line") if trace["type"] == "scatter" else trace.get("marker")
+        if trace["type"] == "scatter" and trace["mode"] != "lines":
+            continue  # break-even and crossover marks
+        colours[trace["name"]] = style["color"]
+    return colours
+
+
+def test_two_options_of_one_kind_get_different_colours_in_every_chart(document):
+    figures = _build(_with_second_neocloud(document))
+    for key in ("annual_cost", "cumulative", "cost_per_output"):
+        colours = _option_colours(figures[key])
+        assert colours[f"{LAMBDA} (neocloud)"] != colours["Nebius 8x H100 SXM (neocloud)"], key
+        assert len(set(colours.values())) == len(colours) == 4, key
+
+
+def test_an_option_has_the_same_colour_in_every_chart_and_its_kind_stays_in_name_and_dash(document):
+    figures = _build(_with_second_neocloud(document))
+    per_chart = [_option_colours(figures[key]) for key in ("annual_cost", "cumulative", "cost_per_output")]
+    assert per_chart[0] == per_chart[1] == per_chart[2]
+    lines = [trace for trace in figures["annual_cost"]["data"] if trace["mode"] == "lines"]
+    dashes = {trace["name"]: trace["line"]["dash"] for trace in lines}
+    assert dashes[f"{LAMBDA} (neocloud)"] == dashes["Nebius 8x H100 SXM (neocloud)"] != dashes[f"{OWN} (owned)"]
+    map_legend = {
+        trace["name"].removeprefix("Cheapest: "): trace["marker"]["color"]
+        for trace in figures["break_even_map"]["data"][1:]
+    }
+    for name, colour in map_legend.items():
+        assert colour == per_chart[0][name]

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from lib.chart_style import KIND_COLORS
+from lib.chart_style import KIND_DASHES, KIND_PATTERNS, OPTION_COLORS
 from tco.charts import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
 
 from .results import make_result, pair, result_option
@@ -52,10 +52,14 @@ def test_it_draws_one_annual_cost_line_per_option_named_with_its_kind():
     ]
 
 
-def test_it_colours_annual_cost_lines_by_kind():
+def test_it_gives_each_annual_cost_line_its_options_colour_and_its_kinds_dash():
     figure = annual_cost_vs_utilization(_result(), _curve())
-    colours = [trace["line"]["color"] for trace in _lines(figure)]
-    assert colours == [KIND_COLORS["owned"], KIND_COLORS["neocloud"], KIND_COLORS["api"]]
+    styles = [(trace["line"]["color"], trace["line"]["dash"]) for trace in _lines(figure)]
+    assert styles == [
+        (OPTION_COLORS[0], KIND_DASHES["owned"]),
+        (OPTION_COLORS[1], KIND_DASHES["neocloud"]),
+        (OPTION_COLORS[2], KIND_DASHES["api"]),
+    ]
 
 
 def test_it_puts_utilization_in_percent_on_the_annual_cost_x_axis():
@@ -138,17 +142,20 @@ def _bars(figure):
 def test_it_shows_cost_per_million_accepted_tokens_per_option_labelled_by_kind():
     figure = cost_per_accepted_output(_result())
     bars = _bars(figure)
-    assert bars["Lambda (neocloud)"] == ("Neocloud", 0.5131, "$0.51")
-    assert bars["Hosted API (API)"] == ("Managed model API", 3.5714, "$3.57")
+    assert bars["Lambda (neocloud)"] == ("Lambda (neocloud)", 0.5131, "$0.51")
+    assert bars["Hosted API (API)"] == ("Hosted API (API)", 3.5714, "$3.57")
     assert figure["layout"]["xaxis"]["title"]["text"] == "Cost per million accepted output tokens (USD)"
 
 
-def test_it_colours_bars_by_kind():
+def test_it_gives_each_bar_its_options_colour_and_its_kinds_pattern():
     figure = cost_per_accepted_output(_result())
-    assert {trace["name"]: trace["marker"]["color"] for trace in figure["data"]} == {
-        "Owned (new)": KIND_COLORS["owned"],
-        "Neocloud": KIND_COLORS["neocloud"],
-        "Managed model API": KIND_COLORS["api"],
+    styles = {
+        trace["name"]: (trace["marker"]["color"], trace["marker"]["pattern"]["shape"]) for trace in figure["data"]
+    }
+    assert styles == {
+        "Own 8x H100 (owned)": (OPTION_COLORS[0], KIND_PATTERNS["owned"]),
+        "Lambda (neocloud)": (OPTION_COLORS[1], KIND_PATTERNS["neocloud"]),
+        "Hosted API (API)": (OPTION_COLORS[2], KIND_PATTERNS["api"]),
     }
 
 
@@ -164,7 +171,7 @@ def test_it_lists_the_cheapest_output_first():
 
 def test_it_hovers_bars_with_the_cost_per_accepted_response_too():
     figure = cost_per_accepted_output(_result())
-    api = next(trace for trace in figure["data"] if trace["name"] == "Managed model API")
+    api = next(trace for trace in figure["data"] if trace["name"] == "Hosted API (API)")
     assert list(api["customdata"][0]) == ["$3.57", "$0.0013"]
     assert "per accepted response" in api["hovertemplate"]
 

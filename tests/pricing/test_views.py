@@ -157,7 +157,7 @@ def test_a_rejected_snapshot_shows_every_error(viewer_client):
     html = viewer_client.get(reverse("pricing:snapshot_detail", kwargs={"pk": bad.pk})).content.decode()
     assert "Errors (2)" in html
     assert "negative price" in html and "unknown pricing term" in html
-    assert "Nothing from this file was stored" in html
+    assert "nothing from this file was stored" in html
 
 
 def test_the_diff_shows_added_removed_and_changed_prices(viewer_client):
