@@ -6,8 +6,9 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from pricing.services import price_snapshots_sweep
 from tco.models import RunStatus, ScenarioRun
-from tco.services import run_execute
+from tco.services import run_execute, runs_sweep
 
 
 @shared_task(bind=True, max_retries=3)
@@ -29,3 +30,11 @@ def scenario_evaluate(self, run_id: int) -> str:
         ScenarioRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(status=RunStatus.PENDING)
         raise self.retry(exc=error, countdown=2**self.request.retries) from error
     return run.status
+
+
+@shared_task(name="tco.tasks.sweep_jobs")
+def sweep_jobs() -> str:
+    """Celery beat, every minute: send again jobs whose message was never sent or lost, fail those whose
+    worker died (runs and price imports). `manage.py sweep_jobs` does the same from cron or by hand."""
+    runs, imports = runs_sweep(), price_snapshots_sweep()
+    return f"runs: {runs}; imports: {imports}"
