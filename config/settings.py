@@ -146,15 +146,16 @@ CELERY_BEAT_SCHEDULE: dict = {
 }
 
 # Cache: shared by every web process through Redis when REDIS_URL is set (rate limits must hold across
-# gunicorn instances); a per-process memory cache otherwise. Short socket timeouts and no retries: a
-# request limit fails open rather than hold a page while Redis is down or frozen.
+# gunicorn instances); a per-process memory cache otherwise. Short socket timeouts: a request limit fails
+# open (tco/throttle.py) rather than hold a page while Redis is down or frozen.
+REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
 CACHES = {
     "default": (
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "gpucost",
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+            "OPTIONS": REDIS_CACHE_OPTIONS,
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
