@@ -6,7 +6,16 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_str, redis_url, sqlite_database
+from config.env import (
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_time_limits,
+    redis_url,
+    sqlite_database,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -97,18 +106,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_IGNORE_RESULT = True  # jobs write their outcome to their row; only config.ping returns a result
-# Time limits: past the soft limit a job fails its row with a message; past the hard one the worker kills it.
-# Evaluations and sweeps get JOB_TIME_LIMIT_SECONDS, price imports IMPORT_JOB_TIME_LIMIT_SECONDS.
-JOB_TIME_LIMIT_SECONDS = env_int("JOB_TIME_LIMIT_SECONDS", 60, minimum=1)
-IMPORT_JOB_TIME_LIMIT_SECONDS = env_int("IMPORT_JOB_TIME_LIMIT_SECONDS", 600, minimum=1)
-JOB_HARD_LIMIT_GRACE_SECONDS = 15
-CELERY_TASK_SOFT_TIME_LIMIT = JOB_TIME_LIMIT_SECONDS
-CELERY_TASK_TIME_LIMIT = JOB_TIME_LIMIT_SECONDS + JOB_HARD_LIMIT_GRACE_SECONDS
+# Time limits (soft, hard): past the soft limit a job fails its row with a message; past the hard one the
+# worker kills it. Evaluations and sweeps: JOB_TIME_LIMIT_SECONDS; price imports: IMPORT_JOB_TIME_LIMIT_SECONDS.
+CELERY_TASK_SOFT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT = env_time_limits("JOB_TIME_LIMIT_SECONDS", 60)
+IMPORT_SOFT_TIME_LIMIT, IMPORT_TIME_LIMIT = env_time_limits("IMPORT_JOB_TIME_LIMIT_SECONDS", 600)
 CELERY_TASK_ANNOTATIONS = {
-    name: {
-        "soft_time_limit": IMPORT_JOB_TIME_LIMIT_SECONDS,
-        "time_limit": IMPORT_JOB_TIME_LIMIT_SECONDS + JOB_HARD_LIMIT_GRACE_SECONDS,
-    }
+    name: {"soft_time_limit": IMPORT_SOFT_TIME_LIMIT, "time_limit": IMPORT_TIME_LIMIT}
     for name in ("pricing.tasks.import_snapshot", "pricing.tasks.run_due_imports")
 }
 # Imports have their own queue so evaluations never wait behind a big file: workers consume both
@@ -126,7 +129,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Sending a job never holds a request for long: short socket timeouts and one retry, then the row stays
 # pending and the sweeper sends it when the broker is back.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": IMPORT_JOB_TIME_LIMIT_SECONDS + JOB_HARD_LIMIT_GRACE_SECONDS + 60,
+    "visibility_timeout": max(IMPORT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT) + 60,
     "socket_connect_timeout": 2,
     "socket_timeout": 2,
 }
