@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from pricing.services import price_snapshots_sweep
 from tco.models import RunStatus, ScenarioRun
-from tco.services import run_execute, runs_sweep
+from tco.services import run_execute, run_fail, runs_sweep
+from tco.services.runs import over_time_message
 
 
 @shared_task(bind=True, max_retries=3)
@@ -29,6 +31,9 @@ def scenario_evaluate(self, run_id: int) -> str:
     except (OperationalError, InterfaceError) as error:
         ScenarioRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(status=RunStatus.PENDING)
         raise self.retry(exc=error, countdown=2**self.request.retries) from error
+    except SoftTimeLimitExceeded:
+        run_fail(run_id=run_id, error=over_time_message())
+        return RunStatus.FAILED
     return run.status
 
 

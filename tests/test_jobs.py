@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
+from django.core.exceptions import ImproperlyConfigured
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
@@ -19,6 +20,8 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerDown
 
 from config.celery import app as celery_app
+from config.env import env_time_limits
+from config.jobs import send_job
 from pricing import tasks as pricing_tasks
 from pricing.models import PriceObservation, PriceSnapshot, SnapshotOrigin, SnapshotStatus
 from pricing.services import price_snapshot_create, reference_data_load
@@ -196,6 +199,19 @@ def test_a_failed_first_run_shows_its_message_not_no_results_yet(editor_client, 
     assert "The evaluation was interrupted" in html and "No results yet" not in html
 
 
+def test_an_evaluation_past_its_soft_time_limit_fails_with_a_message(settings, monkeypatch, scenario):
+    run = ScenarioRun.objects.create(scenario=scenario, scenario_version=1, document=scenario.to_document())
+
+    def too_slow(document):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr("tco.services.runs.evaluate", too_slow)
+    assert tco_tasks.scenario_evaluate.delay(run.pk).get() == RunStatus.FAILED
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and run.finished_at is not None
+    assert f"took longer than its {settings.CELERY_TASK_SOFT_TIME_LIMIT} s limit" in run.error
+
+
 # ---- price imports ------------------------------------------------------------------------------------------
 
 
@@ -327,3 +343,22 @@ def test_evaluations_and_the_sweeper_use_the_default_queue():
 def test_beat_runs_the_sweeper_every_minute():
     entries = {entry["task"]: entry["schedule"] for entry in celery_app.conf.beat_schedule.values()}
     assert entries["tco.tasks.sweep_jobs"] == 60
+
+
+@pytest.mark.parametrize(("soft", "hard"), [("1", 3), ("4", 6), ("60", 75), ("600", 750)])
+def test_the_hard_limit_follows_the_soft_one_by_a_quarter_at_least_2_s(monkeypatch, soft, hard):
+    monkeypatch.setenv("SOME_JOB_LIMIT", soft)
+    assert env_time_limits("SOME_JOB_LIMIT", 60) == (int(soft), hard)
+
+
+def test_a_time_limit_must_be_a_positive_whole_number(monkeypatch):
+    monkeypatch.setenv("SOME_JOB_LIMIT", "0")
+    with pytest.raises(ImproperlyConfigured, match="SOME_JOB_LIMIT=0 must be at least 1"):
+        env_time_limits("SOME_JOB_LIMIT", 60)
+
+
+def test_a_job_that_cannot_be_sent_is_logged_and_reported_not_raised(broker_down, caplog):
+    with caplog.at_level("WARNING", logger="config.jobs"):
+        assert send_job(tco_tasks.scenario_evaluate, 12345) is False
+    assert "could not send job tco.tasks.scenario_evaluate(12345,)" in caplog.text
+    assert "Connection refused" in caplog.text

@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 from functools import partial
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from config.jobs import SweepResult, hard_time_limit, resend_before, send_job, stuck_before
+from config.jobs import SweepResult, hard_time_limit, resend_before, send_job, soft_time_limit, stuck_before
 from tco.charts import build_figures
 from tco.engine import ENGINE_VERSION, ScenarioError, evaluate
 from tco.models import RunStatus, Scenario, ScenarioRun
@@ -56,9 +57,8 @@ def runs_sweep(*, scenario: Scenario | None = None) -> SweepResult:
     now = timezone.now()
     runs = ScenarioRun.objects.all() if scenario is None else ScenarioRun.objects.filter(scenario=scenario)
     result = SweepResult()
-    result.failed = runs.filter(status=RunStatus.RUNNING, started_at__lt=stuck_before(EVALUATE_TASK, now)).update(
-        status=RunStatus.FAILED, error=interrupted_message(), finished_at=now
-    )
+    stuck = runs.filter(status=RunStatus.RUNNING, started_at__lt=stuck_before(EVALUATE_TASK, now))
+    result.failed = stuck.update(status=RunStatus.FAILED, error=interrupted_message(), finished_at=now)
     due = Q(sent_at__isnull=True) | Q(sent_at__lt=resend_before(now))
     for run_id in list(runs.filter(due, status=RunStatus.PENDING).order_by("id").values_list("id", flat=True)):
         # Take the resend: a sweeper elsewhere that reads the same row then updates nothing and skips it.
@@ -69,6 +69,20 @@ def runs_sweep(*, scenario: Scenario | None = None) -> SweepResult:
         else:
             result.unsent += 1
     return result
+
+
+def run_fail(*, run_id: int, error: str) -> None:
+    """Fail a running run whose job could not finish (the message is what the results panel shows)."""
+    ScenarioRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
+        status=RunStatus.FAILED, error=error, finished_at=timezone.now()
+    )
+
+
+def over_time_message() -> str:
+    return (
+        f"The evaluation took longer than its {soft_time_limit(EVALUATE_TASK)} s limit and was stopped. "
+        "Your inputs are saved; change a value to compute again."
+    )
 
 
 def interrupted_message() -> str:
@@ -87,6 +101,8 @@ def run_execute(*, run: ScenarioRun) -> ScenarioRun:
     try:
         result = evaluate(run.document)
         figures = build_figures(run.document, result)
+    except SoftTimeLimitExceeded:  # the task fails the run with its time limit
+        raise
     except ScenarioError as error:
         run.status = RunStatus.FAILED
         run.problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]

@@ -299,3 +299,35 @@ def test_edits_while_redis_is_stopped_are_saved_and_computed_once_it_is_back(
     assert [run.document["fleet_gpus"] for run in runs] == [DESIGN_EXAMPLE["fleet_gpus"], 16, 24, 32]
     scenario = Scenario.objects.get(pk=scenario.pk)
     assert scenario.fleet_gpus == 32 and scenario.version == first.scenario_version + 3
+
+
+def test_jobs_past_their_soft_limit_on_a_real_worker_fail_with_a_message_and_the_worker_carries_on(
+    redis_server, start_worker, limits
+):
+    reference_data_load(path=REPO / "fixtures/reference.json")
+    worker = start_worker(slow_job_seconds=60)  # far past the 4 s soft limit
+    with jobs_sent_to(redis_server.url):
+        scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=None)
+        snapshot = price_snapshot_queue(
+            content=SKYPILOT_SAMPLE.read_bytes(),
+            source="vms.csv",
+            file_name="vms.csv",
+            format="skypilot",
+            provider_name="Lambda",
+            observed_on=date(2026, 11, 1),
+        )
+    run = ScenarioRun.objects.get(scenario=scenario)
+
+    def finished() -> bool:
+        run.refresh_from_db()
+        snapshot.refresh_from_db()
+        return run.status == RunStatus.FAILED and snapshot.status == SnapshotStatus.FAILED
+
+    # One worker process runs both jobs one after the other, each stopped at its soft limit.
+    _wait_for(finished, timeout=2 * limits["hard"] + 10, what="both jobs to fail at their soft limit")
+    assert f"took longer than its {LIMIT_SECONDS} s limit" in run.error
+    assert f"took longer than its {LIMIT_SECONDS} s limit" in snapshot.errors[0]["reason"]
+    for started, ended in ((run.started_at, run.finished_at), (snapshot.started_at, snapshot.finished_at)):
+        assert timedelta(seconds=LIMIT_SECONDS - 1) < ended - started < timedelta(seconds=limits["hard"])
+    assert worker.process.poll() is None  # the worker survived and is ready for the next job
+    assert PriceObservation.objects.count() == 0
