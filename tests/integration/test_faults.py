@@ -324,7 +324,7 @@ def test_jobs_past_their_soft_limit_on_a_real_worker_fail_with_a_message_and_the
         return run.status == RunStatus.FAILED and snapshot.status == SnapshotStatus.FAILED
 
     # One worker process runs both jobs one after the other, each stopped at its soft limit.
-    _wait_for(finished, timeout=2 * limits["hard"] + 10, what="both jobs to fail at their soft limit")
+    _wait_for(finished, timeout=2 * limits["hard"] + 40, what="both jobs to fail at their soft limit")
     assert f"took longer than its {LIMIT_SECONDS} s limit" in run.error
     assert f"took longer than its {LIMIT_SECONDS} s limit" in snapshot.errors[0]["reason"]
     for started, ended in ((run.started_at, run.finished_at), (snapshot.started_at, snapshot.finished_at)):
