@@ -29,8 +29,10 @@ from django.urls import reverse
 from config.env import env_time_limits
 from pricing.models import PriceObservation, PriceSnapshot, SnapshotStatus
 from pricing.services import price_snapshot_queue, reference_data_load
+from pricing.tasks import import_snapshot
 from tco.models import RunStatus, Scenario, ScenarioRun
 from tco.services import scenario_create_from_document
+from tco.tasks import scenario_evaluate
 from tests.documents import DESIGN_EXAMPLE
 
 REPO = Path(__file__).resolve().parents[2]
@@ -171,6 +173,13 @@ def limits(settings, monkeypatch) -> dict[str, int]:
     }
     settings.JOB_STUCK_GRACE_SECONDS = 1
     settings.JOB_RESEND_AFTER_SECONDS = 2
+    # A job carries its sender's limits (Celery's timelimit header, from the task as first bound in this
+    # process): send these, whatever an earlier test bound.
+    for proxy in (scenario_evaluate, import_snapshot):
+        task = proxy._get_current_object()
+        monkeypatch.setattr(task, "soft_time_limit", soft)
+        monkeypatch.setattr(task, "time_limit", hard)
+        monkeypatch.setattr(task, "_exec_options", None)
     return {"hard": hard, "grace": 1}
 
 
