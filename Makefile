@@ -45,9 +45,10 @@ lock:
 bench: $(STAMP)
 	for script in bench/*_bench.py; do $(PY) $$script || exit 1; done
 
-# Scale-out mode: a Celery worker (and beat for scheduled imports) against REDIS_URL.
+# Scale-out mode: a Celery worker on both queues (evaluations on `celery`, price imports on `imports`) and
+# beat (scheduled imports, the job sweeper) against REDIS_URL.
 worker: $(STAMP)
-	$(VENV)/bin/celery -A config worker --beat --loglevel=info --concurrency=2
+	$(VENV)/bin/celery -A config worker --beat -Q celery,imports --loglevel=info --concurrency=2
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

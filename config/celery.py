@@ -13,7 +13,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-@app.task(name="config.ping")
+@app.task(name="config.ping", ignore_result=False)  # the one job whose result is read
 def ping() -> dict:
     """Report which process ran the task: lets the integration tests prove a real worker exists."""
     import socket

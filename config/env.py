@@ -40,6 +40,13 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     return value
 
 
+def env_time_limits(name: str, default: int) -> tuple[int, int]:
+    """A job's (soft, hard) time limits in seconds from `name` (the soft one): past the soft limit the job fails
+    its row with a message; a quarter later (at least 2 s) the worker kills it."""
+    soft = env_int(name, default, minimum=1)
+    return soft, soft + max(2, soft // 4)
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

@@ -12,6 +12,7 @@ from config.env import (
     env_int,
     env_list,
     env_str,
+    env_time_limits,
     https_origins,
     redis_url,
     sqlite_database,
@@ -119,20 +120,61 @@ CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
+CELERY_TASK_IGNORE_RESULT = True  # jobs write their outcome to their row; only config.ping returns a result
+# Time limits (soft, hard): past the soft limit a job fails its row with a message; past the hard one the
+# worker kills it. Evaluations and sweeps: JOB_TIME_LIMIT_SECONDS; price imports: IMPORT_JOB_TIME_LIMIT_SECONDS.
+CELERY_TASK_SOFT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT = env_time_limits("JOB_TIME_LIMIT_SECONDS", 60)
+IMPORT_SOFT_TIME_LIMIT, IMPORT_TIME_LIMIT = env_time_limits("IMPORT_JOB_TIME_LIMIT_SECONDS", 600)
+CELERY_TASK_ANNOTATIONS = {
+    name: {"soft_time_limit": IMPORT_SOFT_TIME_LIMIT, "time_limit": IMPORT_TIME_LIMIT}
+    for name in ("pricing.tasks.import_snapshot", "pricing.tasks.run_due_imports")
+}
+# Imports have their own queue so evaluations never wait behind a big file: workers consume both
+# (`celery -A config worker -Q celery,imports`, or one worker per queue).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+IMPORTS_QUEUE = "imports"
+CELERY_TASK_ROUTES = {name: {"queue": IMPORTS_QUEUE} for name in CELERY_TASK_ANNOTATIONS}
+# A job is acknowledged when it ends; a worker killed mid-job puts it back (reject on worker lost), and
+# Redis hands an unacknowledged job to another worker after the visibility timeout, which must outlast
+# the longest hard limit or a job still running would be delivered twice.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sending a job never holds a request for long: short socket timeouts and one retry, then the row stays
+# pending and the sweeper sends it when the broker is back.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": max(IMPORT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT) + 60,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 2,
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_TIMEZONE = TIME_ZONE
+# The sweeper sends again jobs still pending after JOB_RESEND_AFTER_SECONDS (their message may have been lost
+# with Redis) and fails jobs still running after their hard limit plus JOB_STUCK_GRACE_SECONDS (their worker died).
+JOB_RESEND_AFTER_SECONDS = env_int("JOB_RESEND_AFTER_SECONDS", 120, minimum=1)
+JOB_STUCK_GRACE_SECONDS = 30
 CELERY_BEAT_SCHEDULE: dict = {
     # Scheduled price imports (pricing.ImportSource): each source runs when its own cadence has elapsed.
     "pricing-run-due-imports": {"task": "pricing.tasks.run_due_imports", "schedule": 15 * 60},
+    # Jobs that never get stuck: resend pending ones, fail those whose worker died.
+    "sweep-jobs": {"task": "tco.tasks.sweep_jobs", "schedule": 60},
 }
 
 # Cache: shared by every web process through Redis when REDIS_URL is set (rate limits must hold across
-# gunicorn instances); a per-process memory cache otherwise.
+# gunicorn instances); a per-process memory cache otherwise. Short socket timeouts: a request limit fails
+# open (tco/throttle.py) rather than hold a page while Redis is down or frozen.
+REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "gpucost"}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "gpucost",
+            "OPTIONS": REDIS_CACHE_OPTIONS,
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

@@ -12,6 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 from lib.currencies import currency_problem
 from lib.kinds import API_KINDS, RENTAL_KINDS, kind_choices
@@ -196,6 +197,10 @@ class PriceSnapshot(models.Model):
     sha256 = models.CharField(max_length=64, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="Uploads: when the import job was last handed to the workers."
+    )
+    started_at = models.DateTimeField(null=True, blank=True, help_text="When a worker (or command) began the import.")
     finished_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=20, choices=SnapshotStatus.choices, default=SnapshotStatus.PENDING)
     rows_total = models.PositiveIntegerField(default=0)
@@ -236,6 +241,23 @@ class PriceSnapshot(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
+
+    @property
+    def is_delayed(self) -> bool:
+        """An upload still pending: its job could not be sent, or was sent long ago and may have been lost."""
+        from config.jobs import resend_before
+
+        return self.status == SnapshotStatus.PENDING and (self.sent_at is None or self.sent_at < resend_before())
+
+    @property
+    def is_stuck(self) -> bool:
+        """Running past the import's hard time limit: its worker died (the sweeper fails it)."""
+        from config.jobs import stuck_before
+
+        started = self.started_at or self.created_at
+        return self.status == SnapshotStatus.RUNNING and started < stuck_before(
+            "pricing.tasks.import_snapshot", timezone.now()
+        )
 
     @property
     def summary(self) -> str:

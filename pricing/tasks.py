@@ -5,8 +5,11 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import OperationalError
+from django.utils import timezone
 
+from config.jobs import soft_time_limit
 from pricing import services
 from pricing.models import PriceImportFile, PriceSnapshot, SnapshotStatus
 
@@ -15,9 +18,11 @@ logger = logging.getLogger(__name__)
 
 @shared_task(bind=True, name="pricing.tasks.import_snapshot", max_retries=3)
 def import_snapshot(self, snapshot_id: int) -> str:
-    """Import an uploaded file. Claims the snapshot pending → running; 0 rows claimed = someone else has it."""
+    """Import an uploaded file. Claims the snapshot pending → running; 0 rows claimed = someone else has it.
+    Runs on the `imports` queue with the import time limits (settings); the sweeper fails a claimed
+    snapshot whose worker died."""
     claimed = PriceSnapshot.objects.filter(pk=snapshot_id, status=SnapshotStatus.PENDING).update(
-        status=SnapshotStatus.RUNNING
+        status=SnapshotStatus.RUNNING, started_at=timezone.now()
     )
     if not claimed:
         return "not pending"
@@ -33,6 +38,13 @@ def import_snapshot(self, snapshot_id: int) -> str:
             status=SnapshotStatus.PENDING
         )
         raise self.retry(exc=exc, countdown=10) from exc
+    except SoftTimeLimitExceeded:
+        limit = soft_time_limit(self.name)
+        services.price_snapshot_fail(
+            snapshot_id=snapshot_id,
+            reason=f"the import took longer than its {limit} s limit and was stopped; the file was not imported.",
+        )
+        return "failed"
     except Exception as exc:
         logger.exception("price import of snapshot %s crashed", snapshot_id)
         services.price_snapshot_fail(

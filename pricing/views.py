@@ -92,8 +92,12 @@ def snapshot_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def snapshot_status(request: HttpRequest, pk: int) -> HttpResponse:
-    """The polled region of a snapshot page; answers 286 (stop polling) once the import has finished."""
+    """The polled region of a snapshot page; answers 286 (stop polling) once the import has finished.
+    A poll also unsticks this snapshot (resends an unsent upload, fails one whose worker died)."""
     snapshot = get_object_or_404(PriceSnapshot.objects.select_related("created_by"), pk=pk)
+    if snapshot.is_delayed or snapshot.is_stuck:
+        services.price_snapshots_sweep(snapshot=snapshot)
+        snapshot.refresh_from_db()
     context = {"snapshot": snapshot, "result": import_result(snapshot)}
     response = render(request, "pricing/snapshot_detail.html#status", context)
     if snapshot.is_finished:

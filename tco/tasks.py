@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from pricing.services import price_snapshots_sweep
 from tco.models import RunStatus, ScenarioRun, UncertaintyRun, UncertaintyStatus
-from tco.services import run_execute
+from tco.services import run_execute, run_fail, runs_sweep
+from tco.services.runs import over_time_message
 from tco.services.uncertainty import uncertainty_run_execute
 
 
@@ -29,6 +32,9 @@ def scenario_evaluate(self, run_id: int) -> str:
     except (OperationalError, InterfaceError) as error:
         ScenarioRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(status=RunStatus.PENDING)
         raise self.retry(exc=error, countdown=2**self.request.retries) from error
+    except SoftTimeLimitExceeded:
+        run_fail(run_id=run_id, error=over_time_message())
+        return RunStatus.FAILED
     return run.status
 
 
@@ -53,3 +59,11 @@ def scenario_simulate(self, run_id: int) -> str:
         )
         raise self.retry(exc=error, countdown=2**self.request.retries) from error
     return run.status
+
+
+@shared_task(name="tco.tasks.sweep_jobs")
+def sweep_jobs() -> str:
+    """Celery beat, every minute: send again jobs whose message was never sent or lost, fail those whose
+    worker died (runs and price imports). `manage.py sweep_jobs` does the same from cron or by hand."""
+    runs, imports = runs_sweep(), price_snapshots_sweep()
+    return f"runs: {runs}; imports: {imports}"

@@ -11,6 +11,7 @@ import os
 import socket
 from datetime import date
 from decimal import Decimal
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -275,18 +276,21 @@ def price_snapshot_run(
 def price_snapshot_import(*, content: bytes, new_providers: frozenset[str] = frozenset(), **options) -> PriceSnapshot:
     """Import a file now, in this process (command, schedule, demo data). Options as `price_snapshot_create`."""
     snapshot = price_snapshot_create(content=content, **options)
-    PriceSnapshot.objects.filter(pk=snapshot.pk).update(status=SnapshotStatus.RUNNING)
-    snapshot.status = SnapshotStatus.RUNNING
+    snapshot.status, snapshot.started_at = SnapshotStatus.RUNNING, timezone.now()
+    PriceSnapshot.objects.filter(pk=snapshot.pk).update(status=snapshot.status, started_at=snapshot.started_at)
     return price_snapshot_run(snapshot=snapshot, content=content, new_providers=new_providers)
 
 
 def price_snapshot_queue(*, content: bytes, **options) -> PriceSnapshot:
-    """Store an uploaded file and queue its import as a Celery job once the transaction commits."""
-    from pricing.tasks import import_snapshot
+    """Store an uploaded file and send its import to the workers once the transaction commits. Never fails
+    because of the broker: an unsent upload stays pending, its page says so, and the sweeper sends it later."""
+    from pricing.services.jobs import price_snapshot_send
 
     with transaction.atomic():
         snapshot = price_snapshot_create(content=content, keep_file=True, origin=SnapshotOrigin.UPLOAD, **options)
-        import_snapshot.delay_on_commit(snapshot.pk)
+        snapshot.sent_at = timezone.now()
+        PriceSnapshot.objects.filter(pk=snapshot.pk).update(sent_at=snapshot.sent_at)
+        transaction.on_commit(partial(price_snapshot_send, snapshot_id=snapshot.pk))
     return snapshot
 
 

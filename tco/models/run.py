@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from tco.models.scenario import Scenario
 
@@ -30,6 +31,11 @@ class ScenarioRun(models.Model):
     engine_version = models.CharField(max_length=20, blank=True)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When its job was last handed to the workers; empty: the broker could not be reached.",
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -43,3 +49,22 @@ class ScenarioRun(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (RunStatus.DONE, RunStatus.FAILED)
+
+    @property
+    def is_delayed(self) -> bool:
+        """Pending with no worker on it: its job could not be sent, or was sent long ago and may have been lost."""
+        from config.jobs import resend_before
+
+        return self.status == RunStatus.PENDING and (self.sent_at is None or self.sent_at < resend_before())
+
+    @property
+    def is_stuck(self) -> bool:
+        """Running past its hard time limit: its worker died (the sweeper fails it)."""
+        from config.jobs import stuck_before
+
+        started = self.started_at
+        return (
+            self.status == RunStatus.RUNNING
+            and started is not None
+            and started < stuck_before("tco.tasks.scenario_evaluate", timezone.now())
+        )

@@ -23,6 +23,7 @@ from tco.services import (
     VersionConflict,
     forecast_update,
     option_update,
+    runs_sweep,
     scenario_update_field,
 )
 from tco.web.access import get_scenario_for_user
@@ -154,9 +155,13 @@ def _switch_values(scenario, kind: str) -> dict[str, str]:
 
 @require_GET
 def results_view(request: HttpRequest, pk: int) -> HttpResponse:
-    """The results panel; htmx polls it every second while a run is pending or running."""
+    """The results panel; htmx polls it every second while a run is pending or running. A poll also
+    unsticks this scenario's latest run (resends an unsent one, fails one whose worker died)."""
     scenario = get_scenario_for_user(request, pk, options=True)
     state = run_state(scenario)
+    if state.latest is not None and (state.latest.is_delayed or state.latest.is_stuck):
+        runs_sweep(scenario=scenario)
+        state = run_state(scenario)
     if state.polling:
         context = {"scenario": scenario, "state": state, "polling": True, "stale": True, "answer": None}
         if state.done is not None:

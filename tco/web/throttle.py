@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -11,6 +12,8 @@ from functools import wraps
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+
+logger = logging.getLogger(__name__)
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -29,16 +32,22 @@ def _now() -> float:
 
 
 def hit(*, scope: str, ident: str, limit: int, window_seconds: int = 60) -> bool:
-    """Count one request of `ident` in the current fixed window; True while the count is within `limit`."""
+    """Count one request of `ident` in the current fixed window; True while the count is within `limit`.
+    Fails open: when the cache (Redis) is down or frozen the request is let through and the error logged;
+    the cache's short socket timeouts (settings.REDIS_CACHE_OPTIONS) bound the wait."""
     window = int(_now() // window_seconds)
     digest = hashlib.sha256(ident.encode("utf-8")).hexdigest()[:32]
     key = f"throttle:{scope}:{digest}:{window}"
-    cache.add(key, 0, timeout=window_seconds * 2)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window_seconds * 2)
-        count = 1
+        cache.add(key, 0, timeout=window_seconds * 2)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=window_seconds * 2)
+            count = 1
+    except Exception as error:  # redis ConnectionError / TimeoutError, or any cache failure
+        logger.warning("%s rate limit not enforced: the cache is unavailable (%s)", scope, error)
+        return True
     return count <= limit
 
 
