@@ -33,3 +33,26 @@ class ScenarioError(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
         super().__init__("\n".join(str(problem) for problem in self.problems))
+
+
+_MONTH_PATH = re.compile(r"utilization\[(\d+)\]")
+
+
+def problem_text(problem: Problem, document: object = None) -> str:
+    """A problem as a finance user reads it: the option's name and the field, never a path.
+
+    ``options[0].capex`` in ``document`` becomes "Own 8 H100 (new) → Capex must not be negative; got -1";
+    ``utilization[4]`` becomes "Month 5: Utilization must be ..."; other paths are already named in the message.
+    """
+    match = OPTION_PATH.match(problem.path)
+    if match:
+        index = int(match.group(1))
+        options = document.get("options") if isinstance(document, dict) else None
+        option = options[index] if isinstance(options, list) and index < len(options) else None
+        name = option.get("name") if isinstance(option, dict) else None
+        label = name.strip() if isinstance(name, str) and name.strip() else f"Option {index + 1}"
+        return f"{label} → {problem.message}"
+    month = _MONTH_PATH.match(problem.path)
+    if month:
+        return f"Month {int(month.group(1)) + 1}: {problem.message}"
+    return problem.message

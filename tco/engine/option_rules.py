@@ -31,7 +31,7 @@ class OptionChecker(Checker):
                 if name in seen:
                     self.add(
                         f"options[{i}].name",
-                        f"Option name '{name}' is already used by options[{seen[name]}]; names must be unique",
+                        f"Option name '{name}' is already used by option {seen[name] + 1}; names must be unique",
                     )
                 else:
                     seen[name] = i
@@ -72,8 +72,8 @@ class OptionChecker(Checker):
             if not workload_given:
                 self.add(
                     "workload",
-                    f"The API option '{option['name'] or path}' ({path}) is priced per token, so the scenario needs a "
-                    "workload (throughput and tokens per response)",
+                    f"The API option '{option['name'] or 'without a name'}' is priced per token, so the scenario "
+                    "needs a workload (throughput and tokens per response)",
                 )
             self.price_source(raw, option, path)
         return {key: option[key] for key in allowed_option_fields(kind) if key in option}

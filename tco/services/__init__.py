@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tco.services.common import Change, VersionConflict, document_problems
+from tco.services.common import Change, EditRefused, VersionConflict, document_problems
 from tco.services.options import (
     PriceChoiceError,
     diligence_update,
@@ -25,6 +25,7 @@ from tco.services.scenarios import (
 
 __all__ = [
     "Change",
+    "EditRefused",
     "PriceChoiceError",
     "ScenarioInUse",
     "VersionConflict",
