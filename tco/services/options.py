@@ -23,8 +23,8 @@ from tco.services.common import Change, claim_version, recompute_if_valid, refus
 from tco.services.scenarios import create_diligence_items
 
 DEFAULT_NAMES = {
-    OptionKind.OWNED: "Own {count}x {gpu} (new)",
-    OptionKind.SECONDARY: "Own {count}x {gpu} (secondary)",
+    OptionKind.OWNED: "Own {count}\u00d7 {gpu} (new)",
+    OptionKind.SECONDARY: "Own {count}\u00d7 {gpu} (secondary)",
     OptionKind.HYPERSCALER: "Hyperscaler rental",
     OptionKind.NEOCLOUD: "Neocloud rental",
     OptionKind.MARKETPLACE: "Marketplace rental",

@@ -139,8 +139,8 @@ def test_a_save_without_a_version_is_treated_as_stale(editor_client, scenario):
 def test_history_shows_who_changed_which_field_from_what_to_what(editor_client, scenario):
     html = _field(editor_client, scenario, "fleet_gpus", "16").content.decode()
     assert re.search(
-        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet \(GPUs\)</em> from <code>8</code> "
-        r"to <code>16</code>",
+        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet \(GPUs\)</em>: <code>8</code> → "
+        r"<code>16</code>",
         html,
     )
 
@@ -150,7 +150,7 @@ def test_option_changes_appear_in_the_history_on_the_page(editor_client, scenari
     _option_field(editor_client, scenario, option, "price_per_gpu_hour", "3.5")
     html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert (
-        "changed option “Lambda 8x H100 SXM” <em>Price (per GPU-hour)</em> from <code>3.99</code> to <code>3.5</code>"
+        "changed option “Lambda 8x H100 SXM” <em>Price (per GPU-hour)</em>: <code>3.99</code> → <code>3.5</code>"
         in html
     )
 
@@ -193,7 +193,7 @@ def test_adding_an_owned_option_prefills_it_and_marks_assumptions(editor_client,
     gpu = factories.gpu_model()
     url = reverse("tco:option_add", args=[scenario.pk])
     html = editor_client.post(url, {"kind": "owned", "gpu_model": gpu.pk, "version": 1}, **HTMX).content.decode()
-    option = scenario.options.get(name="Own 8x H100 SXM (new)")
+    option = scenario.options.get(name="Own 8\u00d7 H100 SXM (new)")
     assert str(option.power_kw.normalize()) == "10.2"
     assert html.startswith('\n<section id="options"')
     assert "assumption</span>" in html and "not a quote" in html

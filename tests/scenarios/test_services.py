@@ -110,7 +110,7 @@ def test_an_added_secondary_option_is_prefilled_and_carries_the_checklist(scenar
     option, _ = option_add(
         scenario=scenario, user=editor, expected_version=1, kind=OptionKind.SECONDARY, gpu_model=factories.gpu_model()
     )
-    assert option.name == "Own 8x H100 SXM (secondary)"
+    assert option.name == "Own 8\u00d7 H100 SXM (secondary)"
     assert option.power_kw == Decimal("10.2")
     assert "capex" in option.assumed_fields
     keys = list(option.diligence_items.values_list("key", flat=True))
