@@ -6,6 +6,8 @@ from django.http import Http404, HttpResponse
 
 from tco import exports
 
+EXPORTS = ("options.csv", "monthly.csv", "results.xlsx")
+
 
 def download(content: str | bytes, filename: str, content_type: str) -> HttpResponse:
     """``content`` as an attachment named ``filename``."""
@@ -14,18 +16,27 @@ def download(content: str | bytes, filename: str, content_type: str) -> HttpResp
     return response
 
 
-def export_response(document: dict, result: dict, name: str, what: str, **extra) -> HttpResponse:
-    """One of the exports (``options.csv``, ``monthly.csv``, ``results.xlsx``) of a document and its result."""
+def export_response(
+    document: dict, result: dict, name: str, what: str, *, about: list[tuple[str, str]], **extra
+) -> HttpResponse:
+    """One of the exports (``options.csv``, ``monthly.csv``, ``results.xlsx``) of a document and its result.
+
+    ``about`` (scenario, version, computed-at time, engine version) is stated in every file."""
     if what == "options.csv":
         return download(
-            exports.csv_text(exports.option_table(result)),
+            exports.csv_text(exports.option_table(result), about),
             exports.export_filename(name, what),
             exports.CSV_CONTENT_TYPE,
         )
     if what == "monthly.csv":
         table = exports.monthly_table(document, result)
-        return download(exports.csv_text(table), exports.export_filename(name, what), exports.CSV_CONTENT_TYPE)
+        return download(exports.csv_text(table, about), exports.export_filename(name, what), exports.CSV_CONTENT_TYPE)
     if what == "results.xlsx":
-        content = exports.results_workbook(document, result, **extra)
+        content = exports.results_workbook(document, result, about=about, **extra)
         return download(content, exports.export_filename(name, what), exports.XLSX_CONTENT_TYPE)
     raise Http404("No such export.")
+
+
+def refusal(message: str, *, status: int = 409) -> HttpResponse:
+    """An export that cannot be made: plain text with the reason, never a page saved as a .csv file."""
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
