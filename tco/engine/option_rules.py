@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -130,15 +131,25 @@ class OptionChecker(Checker):
             elif key in PRICE_SOURCE_IDS and not isinstance(value, int):
                 self.add(f"{path}.{key}", f"Must be a whole-number id; got {describe(value)}")
             elif key == "observed_on" and not _is_iso_date(value):
-                self.add(f"{path}.{key}", f"Observed-on must be an ISO date such as 2026-09-01; got {describe(value)}")
+                first, last = OBSERVED_YEARS
+                self.add(
+                    f"{path}.{key}",
+                    f"Observed-on must be a date such as 2026-09-01 (years {first}-{last}); got {describe(value)}",
+                )
         option["price_source"] = dict(source)
 
 
+# A Market price observed outside these years is a typo (year 0001, 9999), not a price to keep.
+OBSERVED_YEARS = (2000, 2099)
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+
 def _is_iso_date(value: Any) -> bool:
-    if not isinstance(value, str):
+    """YYYY-MM-DD, a real day, in OBSERVED_YEARS (no "20260901", no year 0001)."""
+    if not isinstance(value, str) or not _ISO_DATE.fullmatch(value):
         return False
     try:
-        dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
         return False
-    return True
+    return OBSERVED_YEARS[0] <= day.year <= OBSERVED_YEARS[1]

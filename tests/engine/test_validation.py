@@ -126,7 +126,9 @@ CASES = [
     (_opt(2, price_per_million_input_tokens=-1), "options[2].price_per_million_input_tokens", "not be negative"),
     (_opt(1, price_source=[1]), "options[1].price_source", "Price source must be an object"),
     (_opt(1, price_source={"vendor": "x"}), "options[1].price_source.vendor", "Unknown field 'vendor'"),
-    (_opt(1, price_source={"observed_on": "last week"}), "options[1].price_source.observed_on", "ISO date"),
+    (_opt(1, price_source={"observed_on": "last week"}), "options[1].price_source.observed_on", "such as 2026-09-01"),
+    (_opt(1, price_source={"observed_on": "0001-01-01"}), "options[1].price_source.observed_on", "years 2000-2099"),
+    (_opt(1, price_source={"observed_on": "20260901"}), "options[1].price_source.observed_on", "such as 2026-09-01"),
     (_opt(1, price_source={"snapshot_id": "7"}), "options[1].price_source.snapshot_id", "whole-number id"),
     (_opt(1, price_source={"region": 1.5}), "options[1].price_source.region", "text or whole numbers"),
 ]
