@@ -12,7 +12,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from tco.charts import build_figures, with_map_rental
-from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate
+from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate, validate
 from tco.engine.errors import problem_text
 from tco.models import RunStatus, Scenario, ScenarioRun
 
@@ -134,3 +134,14 @@ def export_evaluation(scenario: Scenario, *, version: int | None) -> Evaluation:
 
 def _done_runs(scenario: Scenario):
     return ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).exclude(result=None).order_by("-id")
+
+
+def export_refusal(scenario: Scenario) -> str:
+    """Why nothing of ``scenario`` can be exported ("" when something can): shown on the page instead of links."""
+    document = scenario.to_document()
+    try:
+        validate(document)
+    except ScenarioError as error:
+        if not _done_runs(scenario).exists():
+            return f"Nothing to export yet. {NotEvaluable(list(error.problems), document)}"
+    return ""

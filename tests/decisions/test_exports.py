@@ -283,3 +283,18 @@ def test_the_decision_page_exports_the_frozen_numbers_not_todays(editor, link_pa
     prices = [row for row in book["Prices"].iter_rows(min_row=2, values_only=True)]
     assert prices[0][:3] == ("Lambda rental", "neocloud", 3.99)
     assert "2026-09-01" in prices[0] and "https://lambda.ai/pricing" in prices[0]
+
+
+def test_with_nothing_to_export_the_panel_says_why_instead_of_offering_links(editor, editor_client):
+    blank = scenario_create(user=editor, name="Blank")
+    option_add(scenario=blank, user=editor, expected_version=None, kind="neocloud")
+
+    html = editor_client.get(reverse("tco:decision_panel", args=[blank.pk])).content.decode()
+
+    assert "Nothing to export yet" in html and "Neocloud rental → Price per GPU-hour is required" in html
+    assert "export/options.csv" not in html
+
+
+def test_the_panel_offers_exports_of_the_version_on_the_page(editor_client, scenario):
+    html = editor_client.get(reverse("tco:decision_panel", args=[scenario.pk])).content.decode()
+    assert f"export/options.csv?version={scenario.version}" in html
