@@ -10,8 +10,10 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
+
+from lib.numbers import NumberTextError, read_decimal
 
 
 @dataclass(frozen=True)
@@ -149,23 +151,25 @@ class Forecast:
         return problems
 
 
-_NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+\s*%?", re.ASCII)
 
 
 def parse_share(text: str) -> Decimal:
-    """'55%', '55 %', '0.55' or '0,55' → Decimal('0.55'). Raises ValueError with a readable reason."""
-    raw = text.strip().replace("\u00a0", " ")
-    percent = raw.endswith("%")
-    number = raw.rstrip("%").strip()
-    if not _NUMBER.match(number):
-        raise ValueError(f"{text.strip()!r} is not a number; write e.g. 55% or 0.55")
+    """'55%', '55 %', '0.55' or '0,55' → Decimal('0.55'). Raises ValueError with a readable reason.
+
+    Numbers are read by lib.numbers (digits 0-9 only, no 1_0, no 1E999999999); a comma is a decimal comma here.
+    """
+    raw = text.strip()
+    if _DECIMAL_COMMA.fullmatch(raw):
+        raw = raw.replace(",", ".")
     try:
-        value = Decimal(number.replace(",", "."))
-    except InvalidOperation:
-        raise ValueError(f"{text.strip()!r} is not a number; write e.g. 55% or 0.55") from None
-    if percent:
-        value = value / 100
-    elif value > 1:
+        value = read_decimal(raw, percent=True)
+    except NumberTextError as error:
+        raise ValueError(f"{error}; write e.g. 55% or 0.55") from None
+    if value is None:
+        raise ValueError("a value is missing; write e.g. 55% or 0.55")
+    if not raw.endswith("%") and value > 1:
+        number = raw.strip()
         raise ValueError(f"{number} is above 1; write {number}% for a percentage or a fraction like 0.55")
     if not 0 <= value <= 1:
         raise ValueError(f"{text.strip()} is outside 0-100 %")

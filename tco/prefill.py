@@ -67,7 +67,7 @@ def owned_prefill(
         "useful_life_years": SECONDARY_USEFUL_LIFE_YEARS if secondary else USEFUL_LIFE_YEARS,
         "cost_of_capital": COST_OF_CAPITAL,
     }
-    lines = [f"Typical figures for {gpu_count}x {gpu_name} (DESIGN section 4), not a quote:"]
+    lines = [f"Typical figures for {gpu_count}\u00d7 {gpu_name} (DESIGN section 4), not a quote:"]
     if tdp_watts:
         power_kw = (count * (Decimal(tdp_watts) / 1000 + HOST_OVERHEAD_KW_PER_GPU)).quantize(Decimal("0.001"))
         values["power_kw"] = power_kw

@@ -11,7 +11,8 @@ from pricing.importers.base import MAX_PRICE
 
 PRICING_TERMS = ("on_demand", "spot", "reserved_1y", "reserved_3y", "committed")
 PROVIDER_KINDS = ("hyperscaler", "neocloud", "marketplace", "api")
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", re.ASCII)
+FIRST_YEAR = 2000  # no GPU-hour was rented before
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 _TERM_SEPARATORS = re.compile(r"[\s\-]+")
 
@@ -20,29 +21,38 @@ class CellError(ValueError):
     pass
 
 
-def money(raw: str) -> Decimal:
-    """A price in the file's currency per hour: a plain positive decimal number, never a float."""
+# What Decimal() would also read but a price file must not hold: "1_0" (10), Arabic-Indic digits, "Infinity".
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?", re.ASCII)
+# The smallest price the observation columns keep (6 decimal places); anything smaller would be stored as 0.
+MIN_PRICE = Decimal("0.000001")
+
+
+def _plain_decimal(raw: str, reason: str) -> Decimal:
+    if not _PLAIN_NUMBER.fullmatch(raw):
+        raise CellError(reason)
     try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise CellError("not a number; write a plain decimal such as 2.99 (no currency sign)") from None
-    if not value.is_finite():
-        raise CellError("not a finite number")
+        return Decimal(raw)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only what Decimal reads
+        raise CellError(reason) from None
+
+
+def money(raw: str) -> Decimal:
+    """A price in the file's currency per hour: a plain positive decimal number (digits 0-9), never a float."""
+    value = _plain_decimal(raw, "not a number; write a plain decimal such as 2.99 (digits 0-9, no currency sign)")
     if value < 0:
         raise CellError("negative price")
     if value == 0:
         raise CellError("zero price; leave the cell blank if the price is unknown")
     if value >= MAX_PRICE:
         raise CellError(f"too large (the limit is {MAX_PRICE:,} per hour)")
+    if value < MIN_PRICE:
+        raise CellError(f"too small to store (prices are kept to {MIN_PRICE} per hour); it would be stored as 0")
     return value
 
 
 def gpu_count(raw: str) -> int:
-    """GPUs per instance: a whole number from 1 to 1000 (`8` and `8.0` are accepted)."""
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise CellError("not a whole number of GPUs") from None
+    """GPUs per instance: a whole number from 1 to 1000 (`8` and `8.0` are accepted; not `1_0`, digits 0-9 only)."""
+    value = _plain_decimal(raw, "not a whole number of GPUs")
     if not value.is_finite() or value != value.to_integral_value():
         raise CellError("not a whole number of GPUs")
     if not 1 <= value <= 1000:
@@ -51,6 +61,7 @@ def gpu_count(raw: str) -> int:
 
 
 def iso_date(raw: str, *, today: date) -> date:
+    """YYYY-MM-DD in digits 0-9, from FIRST_YEAR up to today (year 0001 is a typo, not an old price)."""
     if not _ISO_DATE.match(raw):
         raise CellError("not a date; use YYYY-MM-DD")
     try:
@@ -59,6 +70,8 @@ def iso_date(raw: str, *, today: date) -> date:
         raise CellError("not a valid calendar date") from None
     if value > today:
         raise CellError(f"in the future (today is {today.isoformat()})")
+    if value.year < FIRST_YEAR:
+        raise CellError(f"before {FIRST_YEAR}; check the year")
     return value
 
 

@@ -21,7 +21,7 @@ from .kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 VALUE_TYPES = ("money", "rate", "count", "number", "choice")
 BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
-RATE_HELP = "A fraction: 0.08 or 8%."
+RATE_HELP = "Write 8% or 0.08: with % it is a percentage, a bare number is a fraction (8 would mean 800%)."
 
 THROUGHPUT_OVERRIDE = NumberField("Throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU")
 ACCEPTANCE_OVERRIDE = NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)")

@@ -176,7 +176,7 @@ def _pick(doc: Mapping[str, Any], choice: Any, role: str, fits: Any, what: str, 
         problems.append(
             Problem(
                 role,
-                f"'{options[index]['name']}' (options[{index}]) is not {what} option; kind {options[index]['kind']}",
+                f"'{options[index]['name']}' is not {what} option; kind {options[index]['kind']}",
             )
         )
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,7 +39,7 @@ class OptionChecker(Checker):
                 if name in seen:
                     self.add(
                         f"options[{i}].name",
-                        f"Option name '{name}' is already used by options[{seen[name]}]; names must be unique",
+                        f"Option name '{name}' is already used by option {seen[name] + 1}; names must be unique",
                     )
                 else:
                     seen[name] = i
@@ -79,8 +80,8 @@ class OptionChecker(Checker):
             if not workload_given:
                 self.add(
                     "workload",
-                    f"The API option '{option['name'] or path}' ({path}) is priced per token, so the scenario needs a "
-                    "workload (throughput and tokens per response)",
+                    f"The API option '{option['name'] or 'without a name'}' is priced per token, so the scenario "
+                    "needs a workload (throughput and tokens per response)",
                 )
             self.price_source(raw, option, path)
         return {key: option[key] for key in allowed_option_fields(kind) if key in option}
@@ -139,15 +140,25 @@ class OptionChecker(Checker):
                 self.add(f"{path}.{key}", f"Must be a whole-number id; got {describe(value)}")
             elif key in ("observed_on", "fx_rate_date") and not _is_iso_date(value):
                 what = "Observed-on" if key == "observed_on" else "The exchange rate's date"
-                self.add(f"{path}.{key}", f"{what} must be an ISO date such as 2026-09-01; got {describe(value)}")
+                first, last = OBSERVED_YEARS
+                self.add(
+                    f"{path}.{key}",
+                    f"{what} must be a date such as 2026-09-01 (years {first}-{last}); got {describe(value)}",
+                )
         option["price_source"] = dict(source)
 
 
+# A Market price observed outside these years is a typo (year 0001, 9999), not a price to keep.
+OBSERVED_YEARS = (2000, 2099)
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+
 def _is_iso_date(value: Any) -> bool:
-    if not isinstance(value, str):
+    """YYYY-MM-DD, a real day, in OBSERVED_YEARS (no "20260901", no year 0001)."""
+    if not isinstance(value, str) or not _ISO_DATE.fullmatch(value):
         return False
     try:
-        dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
         return False
-    return True
+    return OBSERVED_YEARS[0] <= day.year <= OBSERVED_YEARS[1]

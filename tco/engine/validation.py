@@ -157,7 +157,7 @@ class _DocumentChecker(OptionChecker):
                 if d * factor > capacity * (1 + CAPACITY_TOLERANCE):
                     self.add(
                         "burst_price_per_gpu_hour",
-                        f"In month {month} '{option['name']}' ({path}) needs {fmt(round(d * factor, 2))} GPU-hours "
+                        f"In month {month} '{option['name']}' needs {fmt(round(d * factor, 2))} GPU-hours "
                         f"but {what} only {gpus} GPUs ({fmt(capacity)} GPU-hours a month); set a burst price per "
                         "GPU-hour for the overflow",
                     )

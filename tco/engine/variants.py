@@ -160,7 +160,7 @@ def unservable(doc: Mapping[str, Any], values: np.ndarray, where: str) -> list[P
             problems.append(
                 Problem(
                     "burst_price_per_gpu_hour",
-                    f"In some {where} '{option['name']}' (options[{i}]) needs more GPU-hours than it has; "
+                    f"In some {where} '{option['name']}' needs more GPU-hours than it has; "
                     "set a burst price per GPU-hour for the overflow or narrow the ranges",
                 )
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from typing import Any
 
 from tco.exports.tables import (
@@ -23,18 +24,33 @@ XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml
 FORMATS = {"money": "#,##0.00", "unit_money": "#,##0.00####", "fraction": "0.0%", "number": "#,##0.##", "int": "0"}
 
 
-def csv_text(table: Table) -> str:
+def csv_text(table: Table, about: list[tuple[str, str]] | None = None) -> str:
+    """The table as CSV; ``about`` (scenario, version, computed-at time, engine version) adds a column each."""
+    about = about or []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([cell(header) for header in table.headers])
+    writer.writerow([cell(header) for header in table.headers] + [cell(key) for key, _ in about])
+    stated = [cell(value) for _, value in about]
     for row in table.rows:
-        writer.writerow(["" if (value := cell(item)) is None else _csv_number(value) for item in row])
+        writer.writerow(["" if (value := cell(item)) is None else _csv_number(value) for item in row] + stated)
     return out.getvalue()
 
 
+# Significant digits a number keeps in a file: the engine's float 11.059999999999999 is written 11.06, while
+# any figure a person typed or the engine meant (at most 15 significant digits) survives unchanged.
+FILE_DIGITS = 12
+
+
+def file_number(value: Any) -> Any:
+    """A float without binary noise (12 significant digits); other values unchanged."""
+    if isinstance(value, float) and math.isfinite(value):
+        return float(f"{value:.{FILE_DIGITS}g}")
+    return value
+
+
 def _csv_number(value: Any) -> Any:
-    """Floats as their shortest exact text (repr), so a re-read gives the engine's value back."""
-    return repr(value) if isinstance(value, float) else value
+    """Floats as the shortest text of their 12-significant-digit value: 11.06, not 11.059999999999999."""
+    return repr(file_number(value)) if isinstance(value, float) else value
 
 
 def workbook(sheets: list[tuple[str, Table]]) -> bytes:
@@ -52,7 +68,7 @@ def workbook(sheets: list[tuple[str, Table]]) -> bytes:
             header_cell.font = Font(bold=True)
             header_cell.alignment = Alignment(wrap_text=True, vertical="top")
         for row in table.rows:
-            sheet.append([cell(item) for item in row])
+            sheet.append([file_number(cell(item)) for item in row])
         sheet.freeze_panes = "A2"
         for index, header in enumerate(table.headers, start=1):
             style = table.styles[index - 1] if index - 1 < len(table.styles) else "text"
@@ -78,9 +94,11 @@ def results_workbook(
     prices: list[dict] | None = None,
     brief: Table | None = None,
     uncertainty: dict | None = None,
+    about: list[tuple[str, str]] | None = None,
 ) -> bytes:
     """Results, break-even, monthly cost and inputs sheets; a decision adds its prices and brief; a current
-    simulation run (``tco.selectors.uncertainty.run_data``) its summary and tornado rows."""
+    simulation run (``tco.selectors.uncertainty.run_data``) its summary and tornado rows; ``about``
+    (scenario, version, computed-at time, engine version) is the last sheet, "About this file"."""
     sheets = []
     if brief is not None:
         sheets.append(("Decision brief", brief))
@@ -94,6 +112,8 @@ def results_workbook(
         sheets.append(("Prices", prices_table(prices)))
     if uncertainty is not None:
         sheets += [("Simulation", simulation_table(uncertainty)), ("Tornado", tornado_table(uncertainty))]
+    if about:
+        sheets.append(("About this file", Table(headers=["", ""], rows=[list(row) for row in about])))
     return workbook(sheets)
 
 

@@ -40,8 +40,25 @@ def _runner_up(cheapest: dict, options: list[dict]) -> tuple[dict | None, str]:
     return _cheapest_of(rest), "the next cheapest option"
 
 
+# Names that already start with the verb: "Own 8x H100 (new)", "Rent 4x A100".
+_SAME_VERB = {
+    "owning": ("own", "owned", "owning", "buy", "buying"),
+    "renting": ("rent", "rented", "renting", "rental"),
+    "using": ("use", "using"),
+}
+
+
 def _verb(kind: str) -> str:
     return KIND_VERBS.get(kind, "choosing")
+
+
+def _doing(option: dict) -> str:
+    """ "renting Lambda 8x H100", but "Own 8x H100 (new)" rather than "owning Own 8x H100 (new)": no verb twice."""
+    verb, name = _verb(option["kind"]), option["name"]
+    words = name.split(maxsplit=1)
+    if words and words[0].lower().strip(":,") in _SAME_VERB.get(verb, ()):
+        return name
+    return f"{verb} {name}"
 
 
 def _break_even_clause(row: dict, named: set[str]) -> str:
@@ -89,20 +106,17 @@ def headline(document: dict, result: dict) -> dict:
     savings = runner["npv"] - cheapest["npv"] if runner else None
     tie = savings is not None and round_half_up(savings, 0) == 0
 
-    verb = _verb(cheapest["kind"])
+    subject = _doing(cheapest)
+    subject = subject[:1].upper() + subject[1:]
     if runner is None:
         sentence = (
-            f"{verb.capitalize()} {cheapest['name']} is the only option: "
-            f"{format_money(cheapest['npv'], currency)} over {months} ({PRESENT_VALUE})"
+            f"{subject} is the only option: {format_money(cheapest['npv'], currency)} over {months} ({PRESENT_VALUE})"
         )
     elif tie:
-        sentence = (
-            f"{verb.capitalize()} {cheapest['name']} and {_verb(runner['kind'])} {runner['name']} "
-            f"cost the same over {months} ({PRESENT_VALUE})"
-        )
+        sentence = f"{subject} and {_doing(runner)} cost the same over {months} ({PRESENT_VALUE})"
     else:
         sentence = (
-            f"{verb.capitalize()} {cheapest['name']} is {format_money_compact(savings, currency)} cheaper "
+            f"{subject} is {format_money_compact(savings, currency)} cheaper "
             f"over {months} ({PRESENT_VALUE}) than {runner_role}, {runner['name']}"
         )
 

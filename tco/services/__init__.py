@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tco.services.common import Change, VersionConflict, document_problems
+from tco.services.common import Change, EditRefused, VersionConflict, document_problems
 from tco.services.currency import CurrencyChangeError, money_inputs, scenario_change_currency
 from tco.services.options import (
     PriceChoiceError,
@@ -27,6 +27,7 @@ from tco.services.scenarios import (
 __all__ = [
     "Change",
     "CurrencyChangeError",
+    "EditRefused",
     "PriceChoiceError",
     "ScenarioInUse",
     "VersionConflict",

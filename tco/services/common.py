@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from lib.users import signed_in_user
 from tco.engine import Problem, ScenarioError, validate
+from tco.engine.errors import problem_text
 from tco.models import Scenario, ScenarioRun
 from tco.services.runs import run_queue
 
@@ -34,6 +35,38 @@ class Change:
     run: ScenarioRun | None = None
     options: list | None = None  # the scenario's options as saved (with checklists), in document order
     document: dict | None = None
+
+
+class EditRefused(ValueError):
+    """The edit would leave the scenario with a problem it did not have: nothing was saved.
+
+    ``messages`` name the option and the field ("Own 8 H100 (new) → Capex must not be negative; got -1").
+    """
+
+    def __init__(self, problems: list[Problem], document: dict):
+        self.problems = problems
+        self.messages = list(dict.fromkeys(problem_text(problem, document) for problem in problems))
+        super().__init__(" ".join(self.messages))
+
+
+def refuse_new_problems(before: dict, after: dict, *, edited: tuple[str, ...]) -> None:
+    """Raise EditRefused unless the edited document ``after`` still validates as well as ``before`` did.
+
+    A value is saved only if the whole document still validates: the edit may not add a problem anywhere,
+    and the edited field itself must be valid. Problems the document already had elsewhere (an option added a
+    moment ago whose price is still blank) do not block editing other inputs.
+    """
+    problems = document_problems(after)
+    if not problems:
+        return
+    known = {problem.path for problem in document_problems(before)}
+
+    def at_edited(path: str) -> bool:
+        return any(path == e or path.startswith((f"{e}.", f"{e}[")) for e in edited)
+
+    new = [problem for problem in problems if problem.path not in known or at_edited(problem.path)]
+    if new:
+        raise EditRefused(new, after)
 
 
 def document_problems(document: dict) -> list[Problem]:

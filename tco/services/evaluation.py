@@ -5,20 +5,29 @@ A service rather than a selector because it may run the engine (it still writes 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from django.utils import timezone
 
 from tco.charts import build_figures, with_map_rental
-from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate
+from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate, validate
+from tco.engine.errors import problem_text
 from tco.models import RunStatus, Scenario, ScenarioRun
 
 
 class NotEvaluable(Exception):
     """The scenario's inputs cannot be evaluated right now; the message lists every problem."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], document: dict | None = None):
         self.problems = problems
-        listed = "; ".join(f"{problem.path or 'scenario'}: {problem.message}" for problem in problems)
+        listed = "; ".join(dict.fromkeys(problem_text(problem, document) for problem in problems))
         super().__init__(f"The scenario cannot be evaluated until its inputs are fixed ({listed}).")
+
+
+class NotReady(Exception):
+    """The version asked for has no results to export (yet); the message says what to do."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,19 @@ class Evaluation:
     figures: dict | None
     engine_version: str
     run_id: int | None
+    scenario_version: int | None = None
+    computed_at: datetime | None = None
+    note: str = ""  # why these numbers are not the current inputs' (an export of an earlier version)
+
+    def about(self, scenario_name: str) -> list[tuple[str, str]]:
+        """What every export states about its numbers: scenario, version, computed-at time, engine version."""
+        rows = [
+            ("scenario", scenario_name),
+            ("scenario version", "" if self.scenario_version is None else str(self.scenario_version)),
+            ("computed at (UTC)", self.computed_at.strftime("%Y-%m-%d %H:%M:%S") if self.computed_at else ""),
+            ("engine version", self.engine_version),
+        ]
+        return [*rows, ("note", self.note)] if self.note else rows
 
 
 def current_evaluation(scenario: Scenario, *, with_figures: bool, map_rental: str = "") -> Evaluation:
@@ -44,12 +66,82 @@ def current_evaluation(scenario: Scenario, *, with_figures: bool, map_rental: st
     run = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()
     if run is not None and run.document == document and run.result and (run.figures or not with_figures):
         figures = with_map_rental(document, run.result, run.figures, map_rental) if with_figures else run.figures
-        return Evaluation(document, run.result, figures, run.engine_version or ENGINE_VERSION, run.pk)
+        return _from_run(run, figures)
     try:
         result = evaluate(document)
     except ScenarioError as error:
-        raise NotEvaluable(list(error.problems)) from None
+        raise NotEvaluable(list(error.problems), document) from None
     figures = None
     if with_figures:
         figures = build_figures(document, result, map_rental=map_rental)
-    return Evaluation(document, result, figures, ENGINE_VERSION, None)
+    return Evaluation(document, result, figures, ENGINE_VERSION, None, scenario.version, timezone.now())
+
+
+def _from_run(run: ScenarioRun, figures: dict | None = None) -> Evaluation:
+    engine = run.engine_version or ENGINE_VERSION
+    return Evaluation(
+        run.document, run.result, figures, engine, run.pk, run.scenario_version, run.finished_at or run.created_at
+    )
+
+
+# How long an export waits for the run of the version asked for (a worker computing it right now).
+EXPORT_WAIT_SECONDS = 5.0
+
+
+def export_evaluation(scenario: Scenario, *, version: int | None) -> Evaluation:
+    """The numbers an export holds: those of ``version`` (the one the user is looking at; None: the current).
+
+    The current version is evaluated now when no run has it yet. An earlier version is exported from its run
+    (waiting up to EXPORT_WAIT_SECONDS while it is being computed), saying in the file that inputs changed since.
+    When the current inputs cannot be evaluated (an option added a moment ago, its price still blank), the last
+    version that could be is exported, saying so. Raises NotReady (or NotEvaluable) when there is nothing to export.
+    """
+    if version is None or version == scenario.version:
+        try:
+            return current_evaluation(scenario, with_figures=False)
+        except NotEvaluable as error:
+            last = _done_runs(scenario).first()
+            if last is None:
+                raise
+            reason = str(error).removeprefix("The scenario cannot be evaluated until its inputs are fixed ")
+            return replace(
+                _from_run(last),
+                note=f"Version {scenario.version} cannot be evaluated {reason}; these are the numbers of version "
+                f"{last.scenario_version}, the last that could.",
+            )
+    if version > scenario.version:
+        raise NotReady(f"Version {version} does not exist; the scenario is at version {scenario.version}.")
+    deadline = time.monotonic() + EXPORT_WAIT_SECONDS
+    while True:
+        run = _done_runs(scenario).filter(scenario_version=version).first()
+        if run is not None:
+            return replace(
+                _from_run(run),
+                note=f"The scenario has changed since version {version} (now version {scenario.version}).",
+            )
+        waiting = ScenarioRun.objects.filter(
+            scenario=scenario, scenario_version=version, status__in=(RunStatus.PENDING, RunStatus.RUNNING)
+        ).exists()
+        if not waiting or time.monotonic() >= deadline:
+            break
+        time.sleep(0.25)
+    state = "is still being computed" if waiting else "has no computed results"
+    raise NotReady(
+        f"Version {version} {state}; nothing was exported. Reload the page to export the current version "
+        f"({scenario.version}), or try again in a moment."
+    )
+
+
+def _done_runs(scenario: Scenario):
+    return ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).exclude(result=None).order_by("-id")
+
+
+def export_refusal(scenario: Scenario) -> str:
+    """Why nothing of ``scenario`` can be exported ("" when something can): shown on the page instead of links."""
+    document = scenario.to_document()
+    try:
+        validate(document)
+    except ScenarioError as error:
+        if not _done_runs(scenario).exists():
+            return f"Nothing to export yet. {NotEvaluable(list(error.problems), document)}"
+    return ""

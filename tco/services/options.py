@@ -21,12 +21,12 @@ from tco.models import (
     SecondaryDiligenceItem,
 )
 from tco.prefill import owned_prefill
-from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
+from tco.services.common import Change, claim_version, recompute_if_valid, refuse_new_problems, set_history_user
 from tco.services.scenarios import create_diligence_items
 
 DEFAULT_NAMES = {
-    OptionKind.OWNED: "Own {count}x {gpu} (new)",
-    OptionKind.SECONDARY: "Own {count}x {gpu} (secondary)",
+    OptionKind.OWNED: "Own {count}\u00d7 {gpu} (new)",
+    OptionKind.SECONDARY: "Own {count}\u00d7 {gpu} (secondary)",
     OptionKind.HYPERSCALER: "Hyperscaler rental",
     OptionKind.NEOCLOUD: "Neocloud rental",
     OptionKind.MARKETPLACE: "Marketplace rental",
@@ -86,16 +86,23 @@ def option_update(
     value: Any,
 ) -> Change:
     """Set one option input (already parsed). Typing a different price drops the Market provenance:
-    the price is then the user's, not the observation's."""
+    the price is then the user's, not the observation's. Saved only if the whole document still validates
+    (EditRefused otherwise; nothing is written)."""
     if field != "name" and field not in fields_for_kind(option.kind):
         raise ValueError(f"{field} is not an input of a {option.kind} option")
     with transaction.atomic():
         fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
-        fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
+        options = list(fresh_scenario.options.all())
+        found = next(((i, o) for i, o in enumerate(options) if o.pk == option.pk), None)
+        if found is None:
+            raise ScenarioOption.DoesNotExist(f"option {option.pk} is no longer in this scenario")
+        index, fresh = found
+        before = fresh_scenario.to_document(options)
         if field == "price_per_gpu_hour" and value != fresh.price_per_gpu_hour:
             fresh.price_source = None
             fresh.price_observation = None
         setattr(fresh, field, value)
+        refuse_new_problems(before, fresh_scenario.to_document(options), edited=(f"options[{index}].{field}",))
         if field in fresh.assumed_fields:
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)

@@ -12,11 +12,19 @@ from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.documents import document_to_fields
 from tco.engine import Problem, ScenarioError, validate
+from tco.engine.fields import TOP_NUMBERS, check_number
 from tco.forecast import Forecast, ForecastError
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
 from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
 from tco.selectors.decisions import live_links
-from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
+from tco.services.common import (
+    Change,
+    EditRefused,
+    claim_version,
+    recompute_if_valid,
+    refuse_new_problems,
+    set_history_user,
+)
 from tco.services.uncertainty import (
     split_uncertainty,
     uncertainty_check_import,
@@ -78,16 +86,24 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
 def scenario_update_field(
     *, scenario: Scenario, user: AbstractBaseUser | None, field: str, value: Any, expected_version: int | None
 ) -> Change:
-    """Set one scenario input (already parsed), bump the version, recompute when the document is valid.
+    """Set one scenario input (already parsed), bump the version and recompute.
 
-    Invalid values are kept (the user's input is never thrown away) and reported as problems;
-    the last good results stay until the document is valid again.
+    Saved only if the whole document still validates (EditRefused otherwise, with the engine's messages;
+    nothing is written, the version stays).
     """
     if field not in SCENARIO_EDITABLE_FIELDS:
         raise ValueError(f"{field} is not an editable scenario field")
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        spec = TOP_NUMBERS.get(field)
+        if spec is not None and value is not None:  # before the forecast is expanded over a horizon of 10^9 months
+            _, message = check_number(value, spec)
+            if message:
+                raise EditRefused([Problem(field, message)], {})
+        options = list(fresh.options.all())
+        before = fresh.to_document(options)
         setattr(fresh, field, value)
+        refuse_new_problems(before, fresh.to_document(options), edited=(document_path(field),))
         set_history_user(fresh, user)
         fresh.save()
         return recompute_if_valid(scenario=fresh, user=user)
@@ -100,7 +116,8 @@ def forecast_update(
     expected_version: int | None,
     forecast: Forecast,
 ) -> Change:
-    """Replace the utilization forecast. Raises ForecastError (nothing saved) for unusable parameters."""
+    """Replace the utilization forecast. Raises ForecastError for unusable parameters and EditRefused when the
+    document would no longer validate (a pasted column of the wrong length); nothing is saved then."""
     kind = forecast.kind
     if kind not in ForecastKind.values:
         raise ForecastError("forecast_kind", f"{kind!r} is not a forecast kind; choose flat, ramp, seasonal or pasted")
@@ -111,12 +128,20 @@ def forecast_update(
         raise ForecastError("forecast_pasted", "paste at least one number")
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        options = list(fresh.options.all())
+        before = fresh.to_document(options)
         # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.
         for field, value in forecast.model_fields().items():
             setattr(fresh, field, value)
+        refuse_new_problems(before, fresh.to_document(options), edited=("utilization",))
         set_history_user(fresh, user)
         fresh.save()
         return recompute_if_valid(scenario=fresh, user=user)
+
+
+def document_path(field: str) -> str:
+    """The document path of a scenario input: ``workload_acceptance_rate`` → ``workload.acceptance_rate``."""
+    return f"workload.{field.removeprefix('workload_')}" if field.startswith("workload_") else field
 
 
 def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: str | None = None) -> Scenario:

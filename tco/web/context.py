@@ -9,7 +9,8 @@ from django.http import HttpRequest
 
 from pricing.models import GpuModel
 from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, utilization_forecast, with_map_rental
-from tco.forecast import FORM_FIELDS, mean_utilization
+from tco.engine.fields import TOP_NUMBERS
+from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
 from tco.selectors.history import scenario_history
@@ -76,13 +77,18 @@ def forecast_context(
     chart = None
     if (
         preview
+        and 1 <= scenario.horizon_months <= TOP_NUMBERS["horizon_months"].hi
         and utilization
         and (len(utilization) in (1, scenario.horizon_months))
         and all(0 <= u <= 1 for u in utilization)
     ):
         chart = utilization_forecast(utilization, scenario.horizon_months, compact=True)
     forecast = scenario.forecast
-    texts = {field: input_text(getattr(forecast, name)) for name, field in FORM_FIELDS.items() if name != "pasted"}
+    texts = {
+        field: input_text(getattr(forecast, name), "percent" if name in DECIMAL_PARAMETERS else "")
+        for name, field in FORM_FIELDS.items()
+        if name != "pasted"
+    }
     texts[FORM_FIELDS["pasted"]] = "\n".join(repr(float(v)) for v in forecast.pasted)
     texts["forecast_kind"] = forecast.kind
     texts.update(values or {})

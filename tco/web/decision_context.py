@@ -23,6 +23,7 @@ from tco.selectors.decisions import (
 )
 from tco.selectors.scenarios import run_state
 from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
+from tco.services.evaluation import export_refusal
 from tco.web.access import can_edit
 from tco.web.uncertainty_context import frozen_uncertainty_context
 
@@ -71,6 +72,7 @@ def panel_context(
         "brief_open": any(key in errors for key in BRIEF_ERROR_KEYS),
         "default_question": DEFAULT_QUESTION,
         "links": scenario_links(scenario),
+        "export_refusal": export_refusal(scenario),
         "new_link": new_link,
         "new_link_url": new_link_url,
         "errors": errors,

@@ -78,7 +78,16 @@ def decision_export(request: HttpRequest, token: str, what: str) -> HttpResponse
     if what == "snapshot.json":
         return download(link.snapshot.content, exports.export_filename(name, "decision.json"), "application/json")
     extra = {"prices": data["prices"], "brief": exports.brief_table(data, link.snapshot.content_hash)}
-    return export_response(data["document"], data["result"], name, what, uncertainty=data.get("uncertainty"), **extra)
+    about = [
+        ("scenario", name),
+        ("scenario version", str(data["scenario"].get("version", ""))),
+        ("computed at (UTC)", data.get("frozen_at", "").replace("T", " ").removesuffix("+00:00")),
+        ("engine version", str(data.get("engine_version", ""))),
+        ("note", f"Frozen in decision link (SHA-256 {link.snapshot.content_hash})"),
+    ]
+    return export_response(
+        data["document"], data["result"], name, what, about=about, uncertainty=data.get("uncertainty"), **extra
+    )
 
 
 @public

@@ -6,7 +6,7 @@ Editors write, viewers read and export. The public pages a link opens are in ``t
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -23,11 +23,11 @@ from tco.services.decisions import (
     link_revoke,
     parse_expires_in_days,
 )
-from tco.services.evaluation import NotEvaluable, current_evaluation
+from tco.services.evaluation import NotEvaluable, NotReady, export_evaluation
 from tco.web.access import get_scenario_for_user
 from tco.web.compare import compare_choice
 from tco.web.decision_context import panel_context
-from tco.web.downloads import export_response
+from tco.web.downloads import EXPORTS, export_response, refusal
 from tco.web.inputs import parse_id
 
 PANEL = "decisions/panel.html"
@@ -130,10 +130,15 @@ def brief_view(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_export_view(request: HttpRequest, pk: int, what: str) -> HttpResponse:
     """The current numbers as CSV or Excel (viewers may export)."""
     scenario = get_scenario_for_user(request, pk)
+    if what not in EXPORTS:
+        raise Http404("No such export.")
+    version = request.GET.get("version", "")
     try:
-        evaluation = current_evaluation(scenario, with_figures=False)
-    except NotEvaluable as error:
-        messages.error(request, f"Nothing to export yet. {error}")
-        return redirect("tco:scenario_detail", pk=scenario.pk)
+        evaluation = export_evaluation(scenario, version=parse_id(version) if version else None)
+    except (NotEvaluable, NotReady) as error:
+        return refusal(f"Nothing was exported. {error}")
+    about = evaluation.about(scenario.name)
     uncertainty = current_uncertainty(scenario, evaluation.document)
-    return export_response(evaluation.document, evaluation.result, scenario.name, what, uncertainty=uncertainty)
+    return export_response(
+        evaluation.document, evaluation.result, scenario.name, what, about=about, uncertainty=uncertainty
+    )

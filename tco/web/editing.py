@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
+from tco.engine.catalogue import OPTION_FIELD
 from tco.forecast import (
     DECIMAL_PARAMETERS,
     FORM_FIELDS,
@@ -20,6 +21,7 @@ from tco.models import RunStatus, ScenarioOption, ScenarioRun
 from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
 from tco.selectors.scenarios import run_state
 from tco.services import (
+    EditRefused,
     VersionConflict,
     forecast_update,
     option_update,
@@ -73,6 +75,11 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" ({scenario_field(scenario, field, {}).label} → {text})")
+    except EditRefused as refused:  # the engine's message in the field; nothing was stored
+        message = " ".join(refused.messages)
+        view = scenario_field(scenario, field, {f"s-{field}": message})
+        view.text = text
+        return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": message})
     if field == "currency":  # every money label on the page names the currency: redraw the whole page
         return HttpResponseClientRefresh()
     # The horizon changes the forecast's months: redraw its preview too.
@@ -94,20 +101,21 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     field, text = request.POST.get("field", ""), request.POST.get("value", "")
     try:
         value = parse_option_field(field, text, allowed=option.document_fields())
-    except InputError as error:
-        shown = option_views(scenario, [option], {f"o{option.pk}-{field}": error.message})[0]
-        view = next((f for f in [shown.name_field, *shown.fields] if f.name == field), None)
-        if view is None:
-            return HttpResponseBadRequest(error.message)
-        view.text = text
-        view.range = range_for_field(scenario, option, view)
-        return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": error.message})
-    try:
         change = option_update(
             option=option, user=request.user, expected_version=expected_version(request), field=field, value=value
         )
+    except (InputError, EditRefused) as error:  # the message in the field; nothing was stored
+        message = error.message if isinstance(error, InputError) else " ".join(error.messages)
+        shown = option_views(scenario, [option], {f"o{option.pk}-{field}": message})[0]
+        view = next((f for f in [shown.name_field, *shown.fields] if f.name == field), None)
+        if view is None:
+            return HttpResponseBadRequest(message)
+        view.text = text
+        view.range = range_for_field(scenario, option, view)
+        return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": message})
     except VersionConflict as conflict:
-        return conflict_response(request, conflict, f" ({option.name}: {field} → {text})")
+        label = OPTION_FIELD[field].label if field in OPTION_FIELD else field
+        return conflict_response(request, conflict, f" ({option.name} → {label}: {text})")
     return edit_response(request, scenario, FIELD, target_key=f"o{option.pk}-{field}", change=change, changed=option)
 
 
@@ -136,10 +144,9 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
             expected_version=expected_version(request),
             forecast=Forecast(kind=kind, **params),
         )
-    except (InputError, ForecastError) as error:
-        return edit_response(
-            request, scenario, fragment, extra_errors={"forecast": f"{error.message}"}, forecast_values=posted
-        )
+    except (InputError, ForecastError, EditRefused) as error:
+        message = " ".join(error.messages) if isinstance(error, EditRefused) else error.message
+        return edit_response(request, scenario, fragment, extra_errors={"forecast": message}, forecast_values=posted)
     except VersionConflict as conflict:
         return conflict_response(request, conflict, " (the utilization forecast)")
     return edit_response(request, scenario, fragment, change=change, changed=change.scenario)

@@ -17,6 +17,7 @@ from pricing.selectors import newer_observations
 from tco.engine.catalogue import RATE_HELP, OptionField, fields_of_type
 from tco.engine.catalogue import option_fields as catalogue_fields
 from tco.engine.errors import OPTION_PATH
+from tco.engine.fields import TOP_NUMBERS, NumberField, fmt
 from tco.models import Scenario, ScenarioOption
 from tco.web.inputs import PERCENT_FIELDS
 
@@ -31,12 +32,21 @@ WORKLOAD_FIELDS = (
 )
 
 
-def input_text(value: Any) -> str:
-    """A stored value as the user would type it: 320000, 0.08, blank for None."""
+def style_of(name: str) -> str:
+    """How an input's value is written: "percent" (rates and shares), "money" (thousands separators) or ""."""
+    return "percent" if name in PERCENT_FIELDS else "money" if name in MONEY_FIELDS else ""
+
+
+def input_text(value: Any, style: str = "") -> str:
+    """A stored value as the user would type it: 320,000 for money, 8% for a percentage, blank for None.
+
+    What is shown reads back to the same value (lib.numbers reads "320,000" and "8%")."""
     if value is None:
         return ""
     if isinstance(value, Decimal):
-        return format(value.normalize(), "f")
+        if style == "percent":
+            return format((value * 100).normalize(), "f") + "%"
+        return format(value.normalize(), ",f" if style == "money" else "f")
     return str(value)
 
 
@@ -85,9 +95,12 @@ def _label(label: str, name: str, currency: str) -> str:
     return label[0].upper() + label[1:]
 
 
-def _help(text: str, name: str) -> str:
+def _help(text: str, name: str, check: NumberField | None = None) -> str:
+    """The input's help plus how to write it: rates as 8% or 0.08, whole numbers with their range."""
     if name in PERCENT_FIELDS:
         text = (text + " " if text else "") + RATE_HELP
+    if check is not None and check.integer and check.lo is not None and check.hi is not None:
+        text = (text + " " if text else "") + f"A whole number from {fmt(check.lo)} to {fmt(check.hi)}."
     return text
 
 
@@ -110,10 +123,10 @@ def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> Fie
         key=key,
         name=name,
         label=_label(str(Scenario._meta.get_field(name).verbose_name), name, scenario.currency_code),
-        text=input_text(getattr(scenario, name)),
+        text=input_text(getattr(scenario, name), style_of(name)),
         url=url,
         error=errors.get(key, ""),
-        help=_help(str(Scenario._meta.get_field(name).help_text), name),
+        help=_help(str(Scenario._meta.get_field(name).help_text), name, TOP_NUMBERS.get(name)),
         inputmode=inputmode,
     )
 
@@ -129,10 +142,10 @@ def option_fields(option: ScenarioOption, currency: str, errors: dict[str, str])
                 key=key,
                 name=name,
                 label=_label(entry.label, name, currency),
-                text=input_text(getattr(option, name)),
+                text=input_text(getattr(option, name), style_of(name)),
                 url=url,
                 error=errors.get(key, ""),
-                help=_help(entry.help, name),
+                help=_help(entry.help, name, entry.check),
                 assumed=name in option.assumed_fields,
                 choices=_choices(entry),
                 placeholder=entry.placeholder,

@@ -6,12 +6,12 @@ text into the stored type, or says clearly why it cannot.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from lib.currencies import currency_problem
+from lib.numbers import NumberTextError, read_decimal, read_integer
 from tco.documents import FieldProblem, to_decimal
 from tco.engine.catalogue import OPTION_FIELD, fields_of_type
 from tco.engine.fields import shorten
@@ -36,35 +36,20 @@ PERCENT_FIELDS = fields_of_type("rate") | {"discount_rate", "workload_acceptance
 OPTION_INTEGER_FIELDS = fields_of_type("count")
 CHOICE_FIELDS = fields_of_type("choice")
 
-_PLAIN = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
-
 
 def parse_decimal(field: str, text: str, *, percent: bool = False, required: bool = False) -> Decimal | None:
-    """'320,000' → 320000; '8%' → 0.08 (percent fields); blank → None (the engine default)."""
-    raw = text.strip().replace("\u00a0", "").replace(" ", "").replace("$", "")
-    if not raw:
+    """'320,000' → 320000; '$324,000.50' → 324000.5; '8%' → 0.08 (percent fields); blank → None (the default).
+
+    The reading rules are lib.numbers'; a value the database cannot hold exactly is refused here too.
+    """
+    try:
+        value = read_decimal(text, percent=percent)
+    except NumberTextError as error:
+        raise InputError(field, str(error)) from None
+    if value is None:
         if required:
             raise InputError(field, "required: enter a number")
         return None
-    is_percent = raw.endswith("%")
-    if is_percent:
-        if not percent:
-            raise InputError(
-                field, f"{shorten(text.strip())!r}: a percentage is not expected here; enter a plain number"
-            )
-        raw = raw[:-1]
-    if _THOUSANDS.match(raw):
-        raw = raw.replace(",", "")
-    if not _PLAIN.match(raw):
-        hint = " (use . for decimals; commas only between thousands)" if "," in raw else ""
-        raise InputError(field, f"{shorten(text.strip())!r} is not a number{hint}")
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise InputError(field, f"{shorten(text.strip())!r} is not a number") from None
-    if is_percent:
-        value = value / 100
     problems: list[FieldProblem] = []
     stored = to_decimal(value, field, problems)
     if problems:
@@ -73,21 +58,13 @@ def parse_decimal(field: str, text: str, *, percent: bool = False, required: boo
 
 
 def parse_integer(field: str, text: str, *, required: bool = False) -> int | None:
-    raw = text.strip().replace(",", "").replace(" ", "")
-    if not raw:
-        if required:
-            raise InputError(field, "required: enter a whole number")
-        return None
-    if not re.fullmatch(r"[+-]?\d+", raw):
-        raise InputError(field, f"{shorten(text.strip())!r} is not a whole number")
-    digits = len(raw.lstrip("+-").lstrip("0"))
-    if digits > 10:  # no count here has more digits, and int() refuses more than 4,300
-        raise InputError(field, f"a number of {digits:,} digits is too large; enter a whole number up to 2,000,000,000")
-    value = int(raw)
-    if value < 0:
-        raise InputError(field, f"{value} is negative; enter a whole number of 0 or more")
-    if value > 2_000_000_000:
-        raise InputError(field, f"{value} is too large")
+    """'1,000' → 1000; blank → None. Ranges are the engine's (checked before anything is saved)."""
+    try:
+        value = read_integer(text)
+    except NumberTextError as error:
+        raise InputError(field, str(error)) from None
+    if value is None and required:
+        raise InputError(field, "required: enter a whole number")
     return value
 
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tco.demos import demo, demos
 from tco.engine import ScenarioError
+from tco.engine.errors import problem_text
 from tco.models import Scenario, ScenarioRun
 from tco.presentation import headline
 from tco.selectors.decisions import live_links
@@ -83,7 +84,7 @@ def scenario_import(request: HttpRequest) -> HttpResponse:
     try:
         scenario = scenario_create_from_document(document=document, user=request.user)
     except ScenarioError as error:
-        lines = "; ".join(f"{p.path or 'document'}: {p.message}" for p in error.problems)
+        lines = "; ".join(problem_text(problem, document) for problem in error.problems)
         messages.error(request, f"{upload.name} was not imported: {lines}")
         return redirect("tco:scenario_list")
     messages.success(request, f"Imported “{scenario.name}”.")

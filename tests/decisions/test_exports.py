@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tco.engine import evaluate
+from tco.engine import ENGINE_VERSION, evaluate
 from tco.models import DecisionSnapshot
-from tco.services import option_update, scenario_create_from_document, scenario_update_field
+from tco.services import option_add, run_queue, scenario_create, scenario_create_from_document, scenario_update_field
 from tests.decisions.conftest import DOCUMENT
 
 OPTION_HEADERS = [
@@ -30,6 +30,8 @@ OPTION_HEADERS = [
     "overflow over horizon (GPU-hours)",
     "cheapest by present value of cost",
 ]
+# Every export states what its numbers are (the scenario's exports; a decision link's add a note with its hash).
+ABOUT_HEADERS = ["scenario", "scenario version", "computed at (UTC)", "engine version"]
 RESULT_KEYS = [
     "annual_cost",
     "cost_per_gpu_hour",
@@ -56,6 +58,11 @@ def _number(text: str) -> float | None:
     return None if text == "" else float(text)
 
 
+def _close(values: list[float | None]):
+    """Files keep 12 significant digits (no float noise such as 11.059999999999999)."""
+    return [None if value is None else pytest.approx(value, rel=1e-11) for value in values]
+
+
 def test_the_csv_per_option_has_one_row_per_option_with_the_results_values(viewer_client, scenario):
     result = evaluate(scenario.to_document())
 
@@ -65,11 +72,13 @@ def test_the_csv_per_option_has_one_row_per_option_with_the_results_values(viewe
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert 'filename="Decision-test-own-vs-rent-options.csv"' in response["Content-Disposition"]
     header, *rows = _rows(response)
-    assert header == OPTION_HEADERS
+    assert header == OPTION_HEADERS + ABOUT_HEADERS
     assert [row[:2] for row in rows] == [["Own 8x H100", "owned"], ["Lambda rental", "neocloud"]]
     for row, option in zip(rows, result["options"], strict=True):
-        assert [_number(cell) for cell in row[2:12]] == [option[key] for key in RESULT_KEYS]
+        assert [_number(cell) for cell in row[2:12]] == _close([option[key] for key in RESULT_KEYS])
     assert [row[12] for row in rows] == ["no", "yes"]
+    assert {tuple(row[13:15]) for row in rows} == {("Decision test: own vs rent", str(scenario.version))}
+    assert {row[16] for row in rows} == {ENGINE_VERSION}
 
 
 def test_the_csv_per_month_has_the_forecast_and_each_options_monthly_and_cumulative_cost(viewer_client, scenario):
@@ -84,13 +93,14 @@ def test_the_csv_per_month_has_the_forecast_and_each_options_monthly_and_cumulat
         "Lambda rental: cost in month (USD)",
         "Own 8x H100: cumulative cost (USD)",
         "Lambda rental: cumulative cost (USD)",
+        *ABOUT_HEADERS,
     ]
     assert [int(row[0]) for row in rows] == list(range(1, 13))
     assert {row[1] for row in rows} == {"0.6"}
     owned, rental = result["options"]
-    assert [float(row[2]) for row in rows] == owned["monthly_cost"]
-    assert [float(row[3]) for row in rows] == rental["monthly_cost"]
-    assert [float(row[5]) for row in rows] == rental["cumulative_cost"]
+    assert [float(row[2]) for row in rows] == _close(owned["monthly_cost"])
+    assert [float(row[3]) for row in rows] == _close(rental["monthly_cost"])
+    assert [float(row[5]) for row in rows] == _close(rental["cumulative_cost"])
     # cash, not the model: month 1 of owning carries the capex
     assert float(rows[0][2]) > 300_000
 
@@ -102,10 +112,13 @@ def test_the_workbook_has_inputs_monthly_cost_and_results_sheets_with_units_in_h
 
     assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     book = load_workbook(io.BytesIO(response.content))
-    assert book.sheetnames == ["Results", "Break-even", "Monthly cost", "Inputs"]
+    assert book.sheetnames == ["Results", "Break-even", "Monthly cost", "Inputs", "About this file"]
+    about = dict(book["About this file"].iter_rows(min_row=2, values_only=True))
+    assert about["scenario version"] == str(scenario.version) and about["engine version"] == ENGINE_VERSION
+    assert about["computed at (UTC)"]
     results = book["Results"]
     assert [cell.value for cell in results[1]] == OPTION_HEADERS
-    assert results["C2"].value == pytest.approx(result["options"][0]["annual_cost"], rel=1e-15)  # 16 digits kept
+    assert results["C2"].value == pytest.approx(result["options"][0]["annual_cost"], rel=1e-11)  # 12 digits kept
     assert results["C2"].data_type == "n"
     assert [cell.value for cell in book["Monthly cost"][1]][:3] == [
         "month",
@@ -121,7 +134,7 @@ def test_the_workbook_has_inputs_monthly_cost_and_results_sheets_with_units_in_h
     assert [cell.value for cell in be[2]] == [
         "Own 8x H100",
         "Lambda rental",
-        result["break_even"][0]["utilization"],
+        pytest.approx(result["break_even"][0]["utilization"], rel=1e-11),
         result["break_even"][0]["crossover_month"],
     ]
 
@@ -156,7 +169,8 @@ def test_csv_text_that_looks_like_a_formula_is_neutralised_and_numbers_stay_numb
     ]
     assert monthly_header[2].startswith("'=HYPERLINK")
     for row, option in zip(rows, result["options"], strict=True):
-        assert [_number(cell) for cell in row[2:12]] == [option[key] for key in RESULT_KEYS]
+        assert [_number(cell) for cell in row[2:12]] == _close([option[key] for key in RESULT_KEYS])
+    assert {row[13] for row in rows} == {"'=cmd|' /C calc'!A0"}
 
 
 def test_excel_text_that_looks_like_a_formula_is_stored_as_text_not_as_a_formula(viewer_client, formula_scenario):
@@ -188,14 +202,64 @@ def test_anonymous_users_cannot_export_a_scenario(anon, scenario):
     assert response["Location"].startswith(reverse("login"))
 
 
-def test_exporting_a_scenario_the_engine_refuses_says_why(editor, editor_client, scenario):
-    owned = scenario.options.get(kind="owned")
-    option_update(option=owned, user=editor, expected_version=None, field="useful_life_years", value=Decimal("0"))
+def test_while_the_current_inputs_cannot_be_evaluated_the_last_valid_version_is_exported_saying_so(
+    editor, editor_client, scenario, django_capture_on_commit_callbacks
+):
+    evaluate_now = evaluate(scenario.to_document())
+    with django_capture_on_commit_callbacks(execute=True):  # the version's run, computed as the embedded mode does
+        run_queue(scenario=scenario)
+    option_add(scenario=scenario, user=editor, expected_version=None, kind="neocloud")  # its price still blank
+    scenario.refresh_from_db()
 
-    response = editor_client.get(reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"]), follow=True)
+    response = editor_client.get(reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"]))
 
-    assert "Nothing to export yet" in response.content.decode()
-    assert "options[0].useful_life_years" in response.content.decode()
+    assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
+    header, *rows = _rows(response)
+    assert header[-1] == "note"
+    assert [_number(row[7]) for row in rows] == _close([option["npv"] for option in evaluate_now["options"]])
+    note = rows[0][-1]
+    assert f"Version {scenario.version} cannot be evaluated" in note
+    assert "Neocloud rental → Price per GPU-hour is required" in note and "options[" not in note
+    assert {row[14] for row in rows} == {str(scenario.version - 1)}
+
+
+def test_an_export_with_nothing_to_export_is_a_plain_text_refusal_never_a_page(editor, editor_client):
+    blank = scenario_create(user=editor, name="Blank")
+    option_add(scenario=blank, user=editor, expected_version=None, kind="neocloud")
+
+    for what in ("options.csv", "monthly.csv", "results.xlsx"):
+        response = editor_client.get(reverse("tco:scenario_export_results", args=[blank.pk, what]))
+        assert response.status_code == 409
+        assert response["Content-Type"] == "text/plain; charset=utf-8"
+        assert "Content-Disposition" not in response
+        text = response.content.decode()
+        assert "Nothing was exported" in text and "Neocloud rental → Price per GPU-hour is required" in text
+        assert "<" not in text and "options[" not in text
+
+
+def test_an_export_names_the_version_on_the_page_and_an_earlier_one_says_inputs_changed(
+    editor, editor_client, scenario, django_capture_on_commit_callbacks
+):
+    url = reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"])
+    seen = scenario.version
+    with django_capture_on_commit_callbacks(execute=True):
+        run_queue(scenario=scenario)
+    first = _rows(editor_client.get(f"{url}?version={seen}"))
+    scenario_update_field(
+        scenario=scenario, user=editor, field="discount_rate", value=Decimal("0.2"), expected_version=None
+    )
+    scenario.refresh_from_db()
+
+    older = _rows(editor_client.get(f"{url}?version={seen}"))
+    current = _rows(editor_client.get(f"{url}?version={scenario.version}"))
+
+    assert [row[7] for row in older[1:]] == [row[7] for row in first[1:]]  # the numbers the user was looking at
+    assert older[0][-1] == "note" and f"now version {scenario.version}" in older[1][-1]
+    assert {row[14] for row in older[1:]} == {str(seen)}
+    assert {row[14] for row in current[1:]} == {str(scenario.version)}
+    assert [row[7] for row in current[1:]] != [row[7] for row in first[1:]]
+    missing = editor_client.get(f"{url}?version={scenario.version + 5}")
+    assert missing.status_code == 409 and "does not exist" in missing.content.decode()
 
 
 def test_the_decision_page_exports_the_frozen_numbers_not_todays(editor, link_path, anon, scenario):
@@ -207,12 +271,30 @@ def test_the_decision_page_exports_the_frozen_numbers_not_todays(editor, link_pa
     header, *rows = _rows(anon.get(f"{link_path}/options.csv"))
     book = load_workbook(io.BytesIO(anon.get(f"{link_path}/results.xlsx").content))
 
-    assert header == OPTION_HEADERS
-    assert [_number(row[7]) for row in rows] == [option["npv"] for option in frozen["result"]["options"]]
-    assert book.sheetnames == ["Decision brief", "Results", "Break-even", "Monthly cost", "Inputs", "Prices"]
+    assert header == [*OPTION_HEADERS, *ABOUT_HEADERS, "note"]
+    assert [_number(row[7]) for row in rows] == _close([option["npv"] for option in frozen["result"]["options"]])
+    assert {row[14] for row in rows} == {str(frozen["scenario"]["version"])}
+    assert {row[16] for row in rows} == {frozen["engine_version"]}
+    sheets = ["Decision brief", "Results", "Break-even", "Monthly cost", "Inputs", "Prices", "About this file"]
+    assert book.sheetnames == sheets
     brief = dict(book["Decision brief"].iter_rows(min_row=2, values_only=True))
     assert brief["content hash (SHA-256)"] == DecisionSnapshot.objects.get().content_hash
     assert brief["Expected utilization"] == "open"
     prices = [row for row in book["Prices"].iter_rows(min_row=2, values_only=True)]
     assert prices[0][:3] == ("Lambda rental", "neocloud", 3.99)
     assert "2026-09-01" in prices[0] and "https://lambda.ai/pricing" in prices[0]
+
+
+def test_with_nothing_to_export_the_panel_says_why_instead_of_offering_links(editor, editor_client):
+    blank = scenario_create(user=editor, name="Blank")
+    option_add(scenario=blank, user=editor, expected_version=None, kind="neocloud")
+
+    html = editor_client.get(reverse("tco:decision_panel", args=[blank.pk])).content.decode()
+
+    assert "Nothing to export yet" in html and "Neocloud rental → Price per GPU-hour is required" in html
+    assert "export/options.csv" not in html
+
+
+def test_the_panel_offers_exports_of_the_version_on_the_page(editor_client, scenario):
+    html = editor_client.get(reverse("tco:decision_panel", args=[scenario.pk])).content.decode()
+    assert f"export/options.csv?version={scenario.version}" in html

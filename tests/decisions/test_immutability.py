@@ -12,6 +12,7 @@ from pricing.models import PriceObservation
 from tco.engine import evaluate
 from tco.models import DecisionRecord, DecisionSnapshot, ImmutableRowError, RunStatus, ScenarioRun
 from tco.services import (
+    option_add,
     option_pick_price,
     option_update,
     run_queue,
@@ -28,10 +29,11 @@ def test_the_link_is_byte_for_byte_unchanged_after_edits_new_prices_and_a_rerun(
     before = anon.get(link_path)
     before_csv = anon.get(f"{link_path}/options.csv").content
 
-    scenario_update_field(scenario=scenario, user=editor, field="fleet_gpus", value=16, expected_version=None)
+    # The burst price first: without it 16 GPUs of demand overflow the 8 owned ones and the fleet edit is refused.
     scenario_update_field(
         scenario=scenario, user=editor, field="burst_price_per_gpu_hour", value=Decimal("6.16"), expected_version=None
     )
+    scenario_update_field(scenario=scenario, user=editor, field="fleet_gpus", value=16, expected_version=None)
     owned = scenario.options.get(kind="owned")
     option_update(option=owned, user=editor, expected_version=None, field="capex", value=Decimal("250000"))
     import_prices(
@@ -197,14 +199,14 @@ def test_a_finished_run_of_older_inputs_is_not_used(
 
 
 def test_a_scenario_the_engine_refuses_cannot_be_shared(editor, editor_client, scenario):
-    owned = scenario.options.get(kind="owned")
-    option_update(option=owned, user=editor, expected_version=None, field="useful_life_years", value=Decimal("0"))
+    option_add(scenario=scenario, user=editor, expected_version=None, kind="neocloud")  # its price still blank
 
     response, path = create_link(editor_client, scenario)
 
     assert response.status_code == 400
     assert "No link was created" in response.content.decode()
-    assert "options[0].useful_life_years" in response.content.decode()
+    assert "Neocloud rental → Price per GPU-hour is required" in response.content.decode()
+    assert "options[" not in response.content.decode()
     assert path == ""
     assert not DecisionSnapshot.objects.exists()
 

@@ -308,7 +308,7 @@ def test_trials_that_need_a_missing_burst_price_are_refused():
     del doc["burst_price_per_gpu_hour"], doc["workload"]
     problems = _problems(doc, {"utilization": {"low": 0.3, "likely": 0.4, "high": 0.8}})
     assert list(problems) == ["burst_price_per_gpu_hour"]
-    assert "'Own' (options[0])" in problems["burst_price_per_gpu_hour"]
+    assert "'Own' needs" in problems["burst_price_per_gpu_hour"]
 
 
 def test_bad_trials_seed_and_workload_paths_are_named():

@@ -96,7 +96,7 @@ CASES = [
     (_opt(0, kind=DROP), "options[0].kind", "Kind must be one of"),
     (_opt(0, kind="colo"), "options[0].kind", "got 'colo'"),
     (_opt(0, name=DROP), "options[0].name", "Option name is required"),
-    (_opt(1, name="Own 8x H100"), "options[1].name", "already used by options[0]"),
+    (_opt(1, name="Own 8x H100"), "options[1].name", "already used by option 1"),
     (_opt(1, capex=1000), "options[1].capex", "Unknown field 'capex' for a neocloud option"),
     (_opt(2, billing="committed"), "options[2].billing", "Unknown field 'billing' for an api option"),
     (_opt(0, capex=-5), "options[0].capex", "Capex must not be negative; got -5"),
@@ -127,7 +127,9 @@ CASES = [
     (_opt(2, price_per_million_input_tokens=-1), "options[2].price_per_million_input_tokens", "not be negative"),
     (_opt(1, price_source=[1]), "options[1].price_source", "Price source must be an object"),
     (_opt(1, price_source={"vendor": "x"}), "options[1].price_source.vendor", "Unknown field 'vendor'"),
-    (_opt(1, price_source={"observed_on": "last week"}), "options[1].price_source.observed_on", "ISO date"),
+    (_opt(1, price_source={"observed_on": "last week"}), "options[1].price_source.observed_on", "such as 2026-09-01"),
+    (_opt(1, price_source={"observed_on": "0001-01-01"}), "options[1].price_source.observed_on", "years 2000-2099"),
+    (_opt(1, price_source={"observed_on": "20260901"}), "options[1].price_source.observed_on", "such as 2026-09-01"),
     (_opt(1, price_source={"snapshot_id": "7"}), "options[1].price_source.snapshot_id", "whole-number id"),
     (_opt(1, price_source={"region": 1.5}), "options[1].price_source.region", "text or whole numbers"),
 ]
@@ -162,7 +164,7 @@ def test_it_rejects_a_document_that_is_not_an_object():
 def test_it_needs_a_workload_for_an_api_option():
     (problem,) = _problems(scenario(owned(), api(name="Hosted"), workload=DROP))
     assert problem.path == "workload"
-    assert "'Hosted' (options[1]) is priced per token" in problem.message
+    assert "'Hosted' is priced per token" in problem.message
 
 
 def test_it_needs_a_workload_for_a_throughput_override():
@@ -175,7 +177,7 @@ def test_it_needs_a_burst_price_when_owned_capacity_is_exceeded():
     doc = scenario(owned(name="Half", gpu_count=4), rental(), burst_price_per_gpu_hour=DROP)
     (problem,) = _problems(doc)
     assert problem.path == "burst_price_per_gpu_hour"
-    assert "In month 1 'Half' (options[0]) needs 3,212 GPU-hours but owns only 4 GPUs" in problem.message
+    assert "In month 1 'Half' needs 3,212 GPU-hours but owns only 4 GPUs" in problem.message
 
 
 def test_it_needs_a_burst_price_when_a_commitment_is_exceeded_in_a_later_month():
@@ -187,7 +189,7 @@ def test_it_needs_a_burst_price_when_a_commitment_is_exceeded_in_a_later_month()
     )
     (problem,) = _problems(doc)
     assert problem.path == "burst_price_per_gpu_hour"
-    assert "In month 30 'Reserved' (options[0])" in problem.message
+    assert "In month 30 'Reserved' needs" in problem.message
     assert "commits to only 6 GPUs" in problem.message
 
 

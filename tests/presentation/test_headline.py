@@ -50,7 +50,7 @@ def test_it_compares_owning_with_the_best_rental_and_quotes_that_pair():
         [pair(OWN, GCP, 0.2), pair(OWN, LAMBDA, 0.41)],
     )
     assert answer["sentence"] == (
-        "Owning Own 8x H100 is $50.0k cheaper over 36 months (present value of cost) "
+        "Own 8x H100 is $50.0k cheaper over 36 months (present value of cost) "
         "than the best rental option, Lambda 8x H100 SXM; "
         "owning breaks even above 41.0% utilization, forecast is 55.0%."
     )
@@ -111,7 +111,7 @@ def test_it_calls_equal_npvs_a_tie():
     )
     assert answer["tie"] is True
     assert answer["sentence"] == (
-        "Renting Lambda 8x H100 SXM and owning Own 8x H100 cost the same over 36 months (present value of cost); "
+        "Renting Lambda 8x H100 SXM and Own 8x H100 cost the same over 36 months (present value of cost); "
         "owning breaks even above 55.0% utilization, forecast is 55.0%."
     )
 

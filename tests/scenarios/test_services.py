@@ -8,6 +8,7 @@ import pytest
 
 from tco.models import OptionKind, RunStatus, Scenario, ScenarioOption, ScenarioRun, SecondaryDiligenceItem
 from tco.services import (
+    EditRefused,
     PriceChoiceError,
     VersionConflict,
     diligence_update,
@@ -43,14 +44,17 @@ def test_a_stale_version_is_refused_and_nothing_is_written(scenario, editor):
     assert (fresh.fleet_gpus, fresh.version) == (16, 2)
 
 
-def test_an_invalid_value_is_kept_but_not_evaluated(scenario, editor):
+def test_a_value_the_engine_refuses_is_not_saved(scenario, editor):
     option = scenario.options.get(kind="owned")
     runs_before = ScenarioRun.objects.count()
-    change = option_update(option=option, user=editor, expected_version=1, field="capex", value=Decimal(-5))
-    assert [p.path for p in change.problems] == ["options[0].capex"]
-    assert change.run is None
+    with pytest.raises(EditRefused) as refused:
+        option_update(option=option, user=editor, expected_version=1, field="capex", value=Decimal(-5))
+    assert [p.path for p in refused.value.problems] == ["options[0].capex"]
+    assert refused.value.messages == [f"{option.name} → Capex must not be negative; got -5"]
     assert ScenarioRun.objects.count() == runs_before
-    assert ScenarioOption.objects.get(pk=option.pk).capex == Decimal(-5)
+    assert ScenarioOption.objects.get(pk=option.pk).capex == 320000
+    scenario.refresh_from_db()
+    assert scenario.version == 1
 
 
 def test_picking_a_market_price_copies_price_and_provenance(scenario, editor):
@@ -134,7 +138,7 @@ def test_an_added_secondary_option_is_prefilled_and_carries_the_checklist(scenar
     option, _ = option_add(
         scenario=scenario, user=editor, expected_version=1, kind=OptionKind.SECONDARY, gpu_model=factories.gpu_model()
     )
-    assert option.name == "Own 8x H100 SXM (secondary)"
+    assert option.name == "Own 8\u00d7 H100 SXM (secondary)"
     assert option.power_kw == Decimal("10.2")
     assert "capex" in option.assumed_fields
     keys = list(option.diligence_items.values_list("key", flat=True))

@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tco.engine import ScenarioError
+from tco.engine.errors import problem_text
 from tco.services import scenario_create_from_document
 
 
@@ -31,6 +32,6 @@ class Command(BaseCommand):
         try:
             scenario = scenario_create_from_document(document=document, user=None)
         except ScenarioError as error:
-            lines = "\n".join(f"  {p.path or 'document'}: {p.message}" for p in error.problems)
+            lines = "\n".join(f"  {problem_text(problem, document)}" for problem in error.problems)
             raise CommandError(f"{file} was not imported:\n{lines}") from None
         self.stdout.write(str(scenario.pk))
