@@ -11,7 +11,7 @@ from pricing.services import price_snapshots_sweep
 from tco.models import RunStatus, ScenarioRun, UncertaintyRun, UncertaintyStatus
 from tco.services import run_execute, run_fail, runs_sweep
 from tco.services.runs import over_time_message
-from tco.services.uncertainty import uncertainty_run_execute
+from tco.services.uncertainty import uncertainty_run_execute, uncertainty_runs_sweep
 
 
 @shared_task(bind=True, max_retries=3)
@@ -65,5 +65,5 @@ def scenario_simulate(self, run_id: int) -> str:
 def sweep_jobs() -> str:
     """Celery beat, every minute: send again jobs whose message was never sent or lost, fail those whose
     worker died (runs and price imports). `manage.py sweep_jobs` does the same from cron or by hand."""
-    runs, imports = runs_sweep(), price_snapshots_sweep()
-    return f"runs: {runs}; imports: {imports}"
+    runs, imports, simulations = runs_sweep(), price_snapshots_sweep(), uncertainty_runs_sweep()
+    return f"runs: {runs}; imports: {imports}; simulations: {simulations}"

@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from config.jobs import SweepResult, hard_time_limit, resend_before, send_job, stuck_before
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
 from tco.documents import FieldProblem, to_decimal
@@ -206,7 +207,8 @@ def uncertainty_run_queue(
             load_profile_source=load_profile_source[:200],
             requested_by=signed_in_user(user),
         )
-        scenario_simulate.delay_on_commit(run.pk)
+        # Sending never fails the request: a run the broker could not take stays pending for the sweeper.
+        transaction.on_commit(lambda: send_job(scenario_simulate, run.pk))
     return run
 
 
@@ -296,3 +298,33 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
     run.finished_at = timezone.now()
     run.save(update_fields=fields)
     return run
+
+
+SIMULATE_TASK = "tco.tasks.scenario_simulate"
+
+
+def uncertainty_runs_sweep(*, scenario: Scenario | None = None) -> SweepResult:
+    """Unstick simulation runs, as ``runs_sweep`` does evaluations: a run still running past its hard time
+    limit lost its worker and fails with a message; a run pending since before the resend threshold (its job
+    never sent, or lost with Redis) is sent again (the task's conditional claim runs it once)."""
+    from tco.tasks import scenario_simulate
+
+    now = timezone.now()
+    runs = UncertaintyRun.objects.all() if scenario is None else UncertaintyRun.objects.filter(scenario=scenario)
+    result = SweepResult()
+    stuck = runs.filter(status=UncertaintyStatus.RUNNING, started_at__lt=stuck_before(SIMULATE_TASK, now))
+    result.failed = stuck.update(
+        status=UncertaintyStatus.FAILED,
+        error=(
+            "The simulation was interrupted: its worker stopped, or it ran past its "
+            f"{hard_time_limit(SIMULATE_TASK)} s limit. Your ranges are saved; run it again."
+        ),
+        finished_at=now,
+    )
+    due = runs.filter(status=UncertaintyStatus.PENDING, created_at__lt=resend_before(now)).order_by("id")
+    for run_id in list(due.values_list("id", flat=True)):
+        if send_job(scenario_simulate, run_id):
+            result.resent += 1
+        else:
+            result.unsent += 1
+    return result

@@ -6,7 +6,7 @@ from django.http import Http404, HttpResponse
 
 from tco import exports
 
-EXPORTS = ("options.csv", "monthly.csv", "results.xlsx")
+EXPORTS = ("options.csv", "monthly.csv", "results.xlsx", "simulation.csv", "tornado.csv")
 
 
 def download(content: str | bytes, filename: str, content_type: str) -> HttpResponse:

@@ -17,7 +17,14 @@ from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
 from tco.models import InputRange, ScenarioOption, UncertaintyRun
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS
 from tco.services import VersionConflict
-from tco.services.uncertainty import RangeError, range_clear, range_set, uncertainty_run_cancel, uncertainty_run_queue
+from tco.services.uncertainty import (
+    RangeError,
+    range_clear,
+    range_set,
+    uncertainty_run_cancel,
+    uncertainty_run_queue,
+    uncertainty_runs_sweep,
+)
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.editing import expected_version
 from tco.web.fields import scenario_field
@@ -101,6 +108,7 @@ def _panel(request: HttpRequest, scenario, **extra) -> HttpResponse:
 def uncertainty_panel_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The panel; htmx polls it every second while a run is queued or running, and stops when it ends."""
     scenario = get_scenario_for_user(request, pk, options=True)
+    uncertainty_runs_sweep(scenario=scenario)  # a poll unsticks this scenario's run, as the results panel does
     response = _panel(request, scenario)
     run = UncertaintyRun.objects.filter(scenario=scenario).order_by("-id").first()
     if request.htmx and (run is None or run.is_finished):

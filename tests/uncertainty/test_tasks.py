@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from tco.engine import fleet_plan, sensitivity, simulate
 from tco.load_profiles import from_forecast
@@ -154,3 +156,36 @@ def test_too_many_trials_are_refused_before_anything_is_queued(ranged, editor):
     with pytest.raises(ScenarioError, match="Trials must be 1,000 to 200,000"):
         uncertainty_run_queue(scenario=ranged, user=editor, trials=500_000)
     assert not UncertaintyRun.objects.exists()
+
+
+# ---- never stuck: the broker down when queued, a worker dead mid-run ---------------------------------------------
+
+
+def test_a_run_queued_while_the_broker_is_down_stays_pending_and_the_sweeper_sends_it(
+    ranged, editor, monkeypatch, django_capture_on_commit_callbacks
+):
+    def refuse(*args, **kwargs):
+        raise ConnectionRefusedError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(scenario_simulate, "apply_async", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)  # no exception reaches the request
+    run.refresh_from_db()
+    assert run.status == UncertaintyStatus.PENDING
+    monkeypatch.undo()
+    UncertaintyRun.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert service.uncertainty_runs_sweep().resent == 1
+    run.refresh_from_db()
+    assert run.status == UncertaintyStatus.DONE and run.result is not None
+
+
+def test_the_sweeper_fails_a_run_whose_worker_died_with_a_message(ranged, editor, settings, run_jobs):
+    with run_jobs():
+        run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)
+    limit = settings.CELERY_TASK_TIME_LIMIT + settings.JOB_STUCK_GRACE_SECONDS
+    UncertaintyRun.objects.filter(pk=run.pk).update(
+        status=UncertaintyStatus.RUNNING, started_at=timezone.now() - timedelta(seconds=limit + 1)
+    )
+    assert service.uncertainty_runs_sweep().failed == 1
+    run.refresh_from_db()
+    assert run.status == UncertaintyStatus.FAILED and "interrupted" in run.error

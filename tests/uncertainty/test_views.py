@@ -155,7 +155,8 @@ def read_csv(client, url):
 
 
 def test_exports_include_the_simulation_summary_and_tornado_rows(editor_client, ranged, run_jobs):
-    assert editor_client.get(f"/scenarios/{ranged.pk}/export/simulation.csv").status_code == 404  # not run yet
+    not_run = editor_client.get(f"/scenarios/{ranged.pk}/export/simulation.csv")
+    assert not_run.status_code == 409 and not_run["Content-Type"].startswith("text/plain")  # never a page as .csv
     run_simulation(editor_client, ranged, run_jobs)
     run = UncertaintyRun.objects.get()
     rows = list(
@@ -178,7 +179,7 @@ def test_exports_leave_out_a_simulation_of_other_inputs(editor_client, ranged, r
     run_simulation(editor_client, ranged, run_jobs)
     with run_jobs():
         post_range(editor_client, ranged, "s-discount_rate", "0.06", "0.08", "0.1")
-    assert editor_client.get(f"/scenarios/{ranged.pk}/export/simulation.csv").status_code == 404
+    assert editor_client.get(f"/scenarios/{ranged.pk}/export/simulation.csv").status_code == 409
     html = editor_client.get(f"/scenarios/{ranged.pk}/").content.decode()
     assert "The inputs or ranges changed since this run" in html
 

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 
 from pricing.services import price_snapshots_sweep
 from tco.services import runs_sweep
+from tco.services.uncertainty import uncertainty_runs_sweep
 
 
 class Command(BaseCommand):
@@ -17,3 +18,4 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         self.stdout.write(f"Evaluation runs: {runs_sweep()}")
         self.stdout.write(f"Price imports: {price_snapshots_sweep()}")
+        self.stdout.write(f"Simulations: {uncertainty_runs_sweep()}")
