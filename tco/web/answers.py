@@ -10,8 +10,6 @@ as its id, so a reused primary key (a test database rolled back) never serves an
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -19,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
+from lib.lru import LruCache
 from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, with_map_rental
 from tco.models import ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
@@ -65,8 +64,7 @@ class Answer:
         return next((chart for chart in self.figures if chart.key == key), None)
 
 
-_answers: OrderedDict[tuple, Answer] = OrderedDict()
-_lock = threading.Lock()
+_answers: LruCache[Answer] = LruCache(CACHED_ANSWERS)
 
 
 def answer_for(run: ScenarioRun | None, *, map_rental: str = "") -> Answer | None:
@@ -75,24 +73,7 @@ def answer_for(run: ScenarioRun | None, *, map_rental: str = "") -> Answer | Non
     if run is None or not run.result:
         return None
     drawn = map_rental_index(run.document, map_rental)
-    key = (run.pk, run.finished_at, drawn)
-    with _lock:
-        answer = _answers.get(key)
-        if answer is not None:
-            _answers.move_to_end(key)
-            return answer
-    answer = _build(run, map_rental, drawn)
-    with _lock:
-        _answers[key] = answer
-        while len(_answers) > CACHED_ANSWERS:
-            _answers.popitem(last=False)
-    return answer
-
-
-def forget_answers() -> None:
-    """Empty the cache (tests)."""
-    with _lock:
-        _answers.clear()
+    return _answers.get_or_build((run.pk, run.finished_at, drawn), lambda: _build(run, map_rental, drawn))
 
 
 def _build(run: ScenarioRun, map_rental: str, drawn: int | None) -> Answer:

@@ -66,7 +66,7 @@ def test_a_page_view_of_a_done_run_runs_no_engine_and_builds_no_figure(editor_cl
 
 
 def test_the_panel_of_a_run_is_built_once_then_reused(editor_client, scenario):
-    answers.forget_answers()
+    answers._answers.clear()
     with mock.patch("tco.web.answers._build", wraps=answers._build) as build:
         for _ in range(3):
             _page(editor_client, scenario)
@@ -106,7 +106,22 @@ def test_a_page_view_takes_a_fixed_small_number_of_queries(editor_client, scenar
 def test_an_unknown_map_rental_does_not_grow_the_cache(editor_client, scenario):
     run = ScenarioRun.objects.get(scenario=scenario)
     url = reverse("tco:break_even_map", args=[scenario.pk, run.pk])
-    answers.forget_answers()
+    answers._answers.clear()
     for name in ("nope", "still nope", "x" * 300):
         assert editor_client.get(url, {"map_rental": name}, HTTP_HX_REQUEST="true").status_code == 200
     assert len(answers._answers) == 1
+
+
+def test_the_history_of_a_version_is_read_once_and_a_change_shows_at_once(editor_client, scenario, run_jobs):
+    from tco.services import scenario_update_field
+
+    _page(editor_client, scenario)
+    with CaptureQueriesContext(connection) as queries:
+        _page(editor_client, scenario)
+    assert not [q for q in queries if "history" in q["sql"]]
+
+    with run_jobs():
+        scenario_update_field(scenario=scenario, user=None, expected_version=None, field="name", value="Renamed plan")
+    html = _page(editor_client, scenario)
+    history = html[html.index('id="history"') :]
+    assert "Renamed plan" in history
