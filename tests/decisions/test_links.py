@@ -363,7 +363,7 @@ def test_the_delete_page_names_the_live_links_and_refuses(editor_client, scenari
 
     assert "1 decision link still opens" in page
     assert 'id="live-links"' in page and "opened 0 times" in page
-    assert '<form method="post">' not in page  # no delete button to press
+    assert "<form method=\"post\">" not in page  # no delete button to press
     assert response.status_code == 409
     assert "Revoke them on the scenario page first" in response.content.decode()
     assert Scenario.objects.filter(pk=scenario.pk).exists()
