@@ -17,12 +17,14 @@ evaluated. Each client signs in as the demo analyst and loops over a weighted mi
 - ``decision link``: GET ``/d/<token>`` (public, no session);
 - ``login page`` and ``healthz``: the trivial baselines, measured in the same run.
 
-It prints per request type: count, throughput, p50/p95/p99 latency and errors (anything but the expected status,
-or a connection error; target 0). Page types get different shares of the mix, so their counts per second are not
-comparable; "capacity" is clients / mean latency, the rate that page alone would be served at with every client
-asking for it (Little's law), and the ratios compare those. Target: scenario page capacity within 2x of the trivial
-page's. Stops by itself and stops the processes it started (also on Ctrl-C). The decision-link rate limit is raised
-for the run (it would otherwise answer 429 from one client address). Standard library only.
+It prints per request type: count, requests/s, client-side p50/p95/p99 latency and errors (anything but the
+expected answer, or a connection error; target 0), and the time each request spent in the app (the request log's
+duration_ms, read from gunicorn's log). With every client queueing for the same few workers, client-side latency is
+mostly queueing and nearly equal for every type, so the comparison uses the time in the app: "capacity" is
+workers x 1000 / mean server ms, the rate the workers could serve that request type alone. Target: scenario page
+capacity within 2x of the login page's (the trivial baseline; /healthz is printed too). Exit status 1 on any error
+or a missed target. Stops by itself and stops the processes it started (also on Ctrl-C). The decision-link rate
+limit is raised for the run (it would otherwise answer 429 to one client address). Standard library only.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ def main() -> int:
         "PORT": str(port),
         "WEB_CONCURRENCY": str(args.workers),
         "PYTHONUNBUFFERED": "1",
+        "DJANGO_REQUEST_LOG": "1",  # the time in the app per request comes from the request log
     }
     with tempfile.TemporaryDirectory(prefix="load-bench-") as folder:
         processes: list[subprocess.Popen] = []
@@ -119,7 +122,7 @@ def main() -> int:
                 f"gunicorn: {args.workers} workers on {base}; measuring {args.clients} clients for {args.seconds:g} s",
                 flush=True,
             )
-            samples = _run_clients(base, setup, args)
+            samples = _run_clients(base, setup, args, Path(folder) / "gunicorn.log")
             return _report(samples, args)
         finally:
             for process in reversed(processes):
@@ -238,6 +241,7 @@ class Samples:
     errors: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in MIX})
     lock: threading.Lock = field(default_factory=threading.Lock)
     elapsed: float = 0.0
+    server: dict[str, list[float]] = field(default_factory=dict)  # in-app ms per request type, from the request log
 
     def add(self, kind: str, seconds: float, error: str = "") -> None:
         with self.lock:
@@ -304,7 +308,7 @@ class Client:
         return ""
 
 
-def _run_clients(base: str, setup: dict, args) -> Samples:
+def _run_clients(base: str, setup: dict, args, server_log: Path) -> Samples:
     samples = Samples()
     clients = [Client(base, setup["edits"][number]) for number in range(args.clients)]
     ready = threading.Barrier(args.clients + 1)
@@ -340,13 +344,45 @@ def _run_clients(base: str, setup: dict, args) -> Samples:
     ready.wait()
     if failures:
         raise SystemExit("signing in failed: " + "; ".join(failures[:3]))
+    log_start = server_log.stat().st_size
     started = time.perf_counter()
     time.sleep(args.seconds)
     stop.set()
     samples.elapsed = time.perf_counter() - started
+    log_end = server_log.stat().st_size
     for thread in threads:
         thread.join(timeout=70)
+    with server_log.open("rb") as log:
+        log.seek(log_start)
+        samples.server = _server_times(log.read(log_end - log_start).decode(errors="replace"))
     return samples
+
+
+def _server_times(log: str) -> dict[str, list[float]]:
+    """Milliseconds each request spent in the app (the request log's duration_ms), by request type: what a page
+    costs a worker, without the time it queued for one."""
+    times: dict[str, list[float]] = {kind: [] for kind in MIX}
+    for line in log.splitlines():
+        if not line.startswith('{"request_id"'):
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        kind = _kind_of(entry["method"], entry["path"])
+        if kind:
+            times[kind].append(float(entry["duration_ms"]))
+    return times
+
+
+def _kind_of(method: str, path: str) -> str:
+    if method == "POST":
+        return "edit" if re.fullmatch(r"/scenarios/\d+/options/\d+/field/", path) else ""
+    if re.fullmatch(r"/scenarios/\d+/", path):
+        return "scenario page"
+    return {"/market/": "market", "/accounts/login/": "login page", "/healthz": "healthz"}.get(
+        path, "decision link" if path.startswith("/d/") else ""
+    )
 
 
 def _one(client: Client, kind: str, setup: dict, pick: random.Random, count: int) -> str:
@@ -386,9 +422,11 @@ def _percentile(ordered: list[float], share: float) -> float:
 
 def _report(samples: Samples, args) -> int:
     print(f"\n{args.clients} clients, {samples.elapsed:.1f} s, {args.workers} gunicorn workers, 1 Celery worker")
-    columns = ("n", 6), ("req/s", 7), ("p50 ms", 8), ("p95 ms", 8), ("p99 ms", 8), ("errors", 6), ("capacity/s", 10)
+    print("client-side latency includes queueing for a gunicorn worker; server ms is the time in the app (request log)")
+    columns = [("n", 6), ("req/s", 7), ("p50 ms", 8), ("p95 ms", 8), ("p99 ms", 8), ("errors", 6)]
+    columns += [("server p50", 10), ("server mean", 11), ("capacity/s", 10)]
     print(f"{'request':<15} " + " ".join(f"{name:>{width}}" for name, width in columns))
-    capacity = {}
+    capacity: dict[str, float] = {}
     total = errors = 0
     for kind in MIX:
         times = sorted(samples.latencies[kind])
@@ -397,16 +435,20 @@ def _report(samples: Samples, args) -> int:
         if not times:
             print(f"{kind:<15} {0:>6}")
             continue
-        capacity[kind] = args.clients / statistics.fmean(times)
+        server = sorted(samples.server.get(kind, []))
+        server_text = f"{'-':>10} {'-':>11} {'-':>10}"
+        if server:
+            capacity[kind] = args.workers * 1000 / statistics.fmean(server)
+            server_text = f"{_percentile(server, 0.5):>10.1f} {statistics.fmean(server):>11.1f} {capacity[kind]:>10.1f}"
         print(
             f"{kind:<15} {len(times):>6} {len(times) / samples.elapsed:>7.1f} {_percentile(times, 0.5) * 1000:>8.1f} "
-            f"{_percentile(times, 0.95) * 1000:>8.1f} {_percentile(times, 0.99) * 1000:>8.1f} {failed:>6} "
-            f"{capacity[kind]:>10.1f}"
+            f"{_percentile(times, 0.95) * 1000:>8.1f} {_percentile(times, 0.99) * 1000:>8.1f} {failed:>6} {server_text}"
         )
     print(f"{'all':<15} {total:>6} {total / samples.elapsed:>7.1f} {'':>8} {'':>8} {'':>8} {errors:>6}")
     for kind, listed in samples.errors.items():
         for message, number in sorted({m: listed.count(m) for m in listed}.items(), key=lambda item: -item[1])[:3]:
             print(f"  {kind}: {number} x {message}")
+    print("capacity/s: workers x 1000 / server mean ms, the rate the workers could serve that request type alone")
     verdict = 0 if errors == 0 else 1
     for baseline in ("login page", "healthz"):
         if baseline in capacity and "scenario page" in capacity:
