@@ -25,10 +25,12 @@ def token_hash(token: str) -> str:
 
 
 def active_link_for_token(token: str) -> DecisionLink | None:
-    """The link a token opens, with its snapshot; None for malformed, unknown, revoked and expired tokens alike."""
+    """The link a token opens, with its snapshot (its content is read on first use: the page's context is cached per
+    snapshot); None for malformed, unknown, revoked and expired tokens alike."""
     if not TOKEN_PATTERN.fullmatch(token):
         return None
-    return DecisionLink.objects.live().select_related("snapshot").filter(token_hash=token_hash(token)).first()
+    links = DecisionLink.objects.live().select_related("snapshot").defer("snapshot__content")
+    return links.filter(token_hash=token_hash(token)).first()
 
 
 def live_links(scenario: Scenario):

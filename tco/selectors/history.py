@@ -7,6 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from lib.lru import LruCache
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
 
 SKIPPED_FIELDS = {
@@ -91,8 +92,18 @@ def _range_subject(record: Any, option_names: dict[int, str]) -> str:
     return f"the range of {record.field.replace('_', ' ')}{where}"
 
 
+_histories: LruCache[list[HistoryLine]] = LruCache(256)
+
+
 def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine]:
-    """The latest changes to the scenario, its options, checklists and input ranges, newest first (four queries)."""
+    """The latest changes to the scenario, its options, checklists and input ranges, newest first (four queries,
+    none when this process has read the same version before: every write that adds history bumps the scenario's
+    version in the same transaction, so a version's history never changes)."""
+    key = (scenario.pk, scenario.created_at, scenario.version, limit)
+    return list(_histories.get_or_build(key, lambda: _read_history(scenario, limit)))
+
+
+def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
     window = limit * 2  # enough rows per table to diff the newest `limit` changes against their predecessors
     scenario_rows = list(
         Scenario.history.filter(id=scenario.pk).select_related("history_user").order_by("-history_id")[:window]

@@ -37,12 +37,13 @@ class RunState:
 
 
 def run_state(scenario: Scenario) -> RunState:
-    """Latest run and latest done run in at most two queries."""
-    runs = list(ScenarioRun.objects.filter(scenario=scenario).order_by("-id")[:1])
-    latest = runs[0] if runs else None
+    """Latest run and latest done run in at most two queries, without their figures (the page's answer panel is
+    built once per run, see tco.web.answers; reading ``run.figures`` loads them on demand)."""
+    runs = ScenarioRun.objects.filter(scenario=scenario).defer("figures").order_by("-id")
+    latest = next(iter(runs[:1]), None)
     if latest is None or latest.status == RunStatus.DONE:
         return RunState(latest=latest, done=latest)
-    done = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()
+    done = runs.filter(status=RunStatus.DONE).first()
     return RunState(latest=latest, done=done)
 
 
@@ -53,5 +54,5 @@ def scenarios_with_latest_results(limit: int | None = None) -> list[tuple[Scenar
         Scenario.objects.select_related("owner").annotate(latest_done_id=Subquery(latest_done.values("id")[:1]))[:limit]
     )
     ids = [s.latest_done_id for s in scenarios if s.latest_done_id]
-    runs = ScenarioRun.objects.in_bulk(ids) if ids else {}
+    runs = ScenarioRun.objects.defer("figures").in_bulk(ids) if ids else {}  # the lists show words, not charts
     return [(s, runs.get(s.latest_done_id)) for s in scenarios]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest
@@ -13,47 +12,18 @@ from tco.engine.fields import TOP_NUMBERS
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
+from tco.charts import utilization_forecast
+from tco.forecast import FORM_FIELDS, mean_utilization
+from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import RunState, run_state
 from tco.services import Change, document_problems
 from tco.web.access import can_edit
+from tco.web.answers import answer_for
 from tco.web.fields import SCENARIO_BASICS, WORKLOAD_FIELDS, error_map, input_text, option_views, scenario_field
 from tco.web.ranges import attach_ranges
 
 SECTION_KEYS = ("general", "options", "forecast", "workload")
-
-
-@dataclass
-class Answer:
-    """What the results panel shows for one done run."""
-
-    run: ScenarioRun
-    headline: dict
-    break_even: list[dict]
-    options: list[dict]
-    figures: list[tuple[str, str, dict]]  # (key, element id, figure)
-    currency: str
-    map_rentals: list[str]  # the rentals the break-even map can vary
-    map_rental: str  # the one it varies
-
-
-def answer_for(run: ScenarioRun | None, *, map_rental: str = "") -> Answer | None:
-    """The panel for a done run; ``map_rental`` redraws its break-even map against another rental."""
-    if run is None or not run.result:
-        return None
-    figures = with_map_rental(run.document, run.result, run.figures or {}, map_rental)
-    rentals = map_rentals(run.document)
-    drawn = map_rental_index(run.document, run.result, map_rental)
-    return Answer(
-        run=run,
-        headline=headline(run.document, run.result),
-        break_even=break_even_rows(run.document, run.result),
-        options=option_rows(run.document, run.result),
-        figures=[(key, f"fig-{key}-{run.pk}", figures[key]) for key in FIGURE_ORDER if key in figures],
-        currency=run.result.get("currency", "USD"),
-        map_rentals=rentals,
-        map_rental=run.document["options"][drawn]["name"] if drawn is not None else "",
-    )
 
 
 def results_context(scenario: Scenario, document: dict, state: RunState, problems: list) -> dict[str, Any]:

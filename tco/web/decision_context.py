@@ -8,6 +8,7 @@ from django.http import HttpRequest
 
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
+from lib.lru import LruCache
 from tco.charts import FIGURE_ORDER
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
@@ -117,8 +118,17 @@ def _price_rows(prices: list[dict]) -> list[dict]:
     return rows
 
 
+_frozen_pages: LruCache[dict[str, Any]] = LruCache(128)
+
+
 def frozen_page_context(snapshot: DecisionSnapshot, *, expires_at: Any) -> dict[str, Any]:
-    """Everything the decision page shows, computed only from the snapshot's frozen content."""
+    """Everything the decision page shows, computed only from the snapshot's frozen content. A snapshot never
+    changes, so its part is parsed and computed once per process (keyed by id and content hash)."""
+    frozen = _frozen_pages.get_or_build((snapshot.pk, snapshot.content_hash), lambda: _frozen_context(snapshot))
+    return {**frozen, "expires_on": expires_at.date().isoformat()}
+
+
+def _frozen_context(snapshot: DecisionSnapshot) -> dict[str, Any]:
     data = snapshot.data
     document, result = data["document"], data["result"]
     figures = data.get("figures") or {}
@@ -145,6 +155,5 @@ def frozen_page_context(snapshot: DecisionSnapshot, *, expires_at: Any) -> dict[
         "content_hash": snapshot.content_hash,
         "engine_version": data["engine_version"],
         "frozen_at": data["frozen_at"],
-        "expires_on": expires_at.date().isoformat(),
         **frozen_uncertainty_context(data),
     }

@@ -29,7 +29,8 @@ from tco.services import (
     scenario_update_field,
 )
 from tco.web.access import get_scenario_for_user
-from tco.web.context import answer_for, forecast_context, workspace_context
+from tco.web.answers import answer_for
+from tco.web.context import forecast_context, workspace_context
 from tco.web.currency import currency_question
 from tco.web.fields import option_views, scenario_field
 from tco.web.inputs import (
@@ -191,9 +192,7 @@ def break_even_map_view(request: HttpRequest, pk: int, run_pk: int) -> HttpRespo
     scenario = get_scenario_for_user(request, pk)
     run = get_object_or_404(ScenarioRun, pk=run_pk, scenario=scenario, status=RunStatus.DONE)
     answer = answer_for(run, map_rental=request.GET.get("map_rental", ""))
-    figures = {key: (element_id, figure) for key, element_id, figure in answer.figures}
-    if "break_even_map" not in figures:
+    chart = answer.chart("break_even_map")
+    if chart is None:
         raise Http404("This run has no break-even map.")
-    element_id, figure = figures["break_even_map"]
-    context = {"scenario": scenario, "answer": answer, "key": "break_even_map", "element_id": element_id}
-    return render(request, "tco/scenario_detail.html#chart_box", {**context, "figure": figure})
+    return render(request, "tco/scenario_detail.html#chart_box", {"answer": answer, "chart": chart})

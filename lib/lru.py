@@ -1,0 +1,39 @@
+"""A small thread-safe least-recently-used map, for values that never change once computed (kept per process)."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+Value = TypeVar("Value")
+
+
+class LruCache(Generic[Value]):
+    """At most ``maxsize`` entries; ``get_or_build`` computes a missing value outside the lock (two threads may
+    both build one on a miss; the values are equal, the last one stays)."""
+
+    def __init__(self, maxsize: int):
+        self.maxsize = maxsize
+        self._entries: OrderedDict[Hashable, Value] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_or_build(self, key: Hashable, build: Callable[[], Value]) -> Value:
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        value = build()
+        with self._lock:
+            self._entries[key] = value
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)

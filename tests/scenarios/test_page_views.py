@@ -1,0 +1,127 @@
+"""Page views of a scenario whose run is done are served from what the run stored: no engine, no figure building,
+a fixed number of queries, and the panel of a run is built once."""
+
+from __future__ import annotations
+
+import json
+import re
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tco.models import ScenarioRun
+from tco.web import answers
+
+# Every way a view could run the engine or build a figure: the engine's entry points where the chart builder and the
+# services call them, and the figure builders themselves.
+ENGINE_AND_FIGURES = [
+    "tco.charts.build.sweep",
+    "tco.charts.build.annual_cost_curve",
+    "tco.charts.build.break_even_map",
+    "tco.charts.build.cumulative_cost",
+    "tco.charts.build.utilization_forecast",
+    "tco.services.runs.evaluate",
+    "tco.services.runs.build_figures",
+    "tco.services.evaluation.evaluate",
+    "tco.services.evaluation.build_figures",
+]
+
+
+@pytest.fixture
+def no_engine():
+    """Patch every engine and figure entry point to fail loudly; yields the mocks to assert on."""
+    patches = [
+        mock.patch(target, side_effect=AssertionError(f"{target} called on a page view"))
+        for target in ENGINE_AND_FIGURES
+    ]
+    mocks = [patch.start() for patch in patches]
+    yield mocks
+    for patch in patches:
+        patch.stop()
+
+
+def _page(client, scenario) -> str:
+    response = client.get(reverse("tco:scenario_detail", args=[scenario.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _figures_in(html: str) -> dict[str, dict]:
+    scripts = re.findall(r'<script id="fig-(\w+)-\d+" type="application/json">(.*?)</script>', html, re.S)
+    return {key: json.loads(text) for key, text in scripts}
+
+
+def test_a_page_view_of_a_done_run_runs_no_engine_and_builds_no_figure(editor_client, scenario, no_engine):
+    run = ScenarioRun.objects.get(scenario=scenario)
+    assert run.status == "done"
+
+    first, second = _page(editor_client, scenario), _page(editor_client, scenario)
+
+    assert all(not called.called for called in no_engine)
+    assert _figures_in(first) == _figures_in(second) == run.figures  # the stored figures, byte for byte in JSON
+    assert "Up to date" in second
+
+
+def test_the_panel_of_a_run_is_built_once_then_reused(editor_client, scenario):
+    answers._answers.clear()
+    with mock.patch("tco.web.answers._build", wraps=answers._build) as build:
+        for _ in range(3):
+            _page(editor_client, scenario)
+        editor_client.get(reverse("tco:scenario_results", args=[scenario.pk]), HTTP_HX_REQUEST="true")
+    assert build.call_count == 1
+
+
+def test_a_new_run_gets_a_new_panel(editor_client, scenario, run_jobs):
+    from tco.services import scenario_update_field
+
+    before = _page(editor_client, scenario)
+    with run_jobs():
+        scenario_update_field(scenario=scenario, user=None, expected_version=None, field="name", value="Renamed")
+    after = _page(editor_client, scenario)
+
+    runs = list(ScenarioRun.objects.filter(scenario=scenario).order_by("id"))
+    assert len(runs) == 2 and runs[1].status == "done"
+    assert f"fig-annual_cost-{runs[0].pk}" in before and f"fig-annual_cost-{runs[1].pk}" in after
+
+
+def test_a_page_view_reads_no_figures_from_the_database_once_the_panel_is_built(editor_client, scenario):
+    _page(editor_client, scenario)
+    with CaptureQueriesContext(connection) as queries:
+        _page(editor_client, scenario)
+    run_reads = [q["sql"] for q in queries if 'FROM "tco_scenariorun"' in q["sql"]]
+    assert run_reads and all('"figures"' not in sql for sql in run_reads)
+
+
+def test_a_page_view_takes_a_fixed_small_number_of_queries(editor_client, scenario):
+    # session, user, groups; scenario, options, checklists; latest run; history (3 tables); GPU models (editors)
+    _page(editor_client, scenario)
+    with CaptureQueriesContext(connection) as queries:
+        _page(editor_client, scenario)
+    assert len(queries) <= 11, [q["sql"][:80] for q in queries]
+
+
+def test_an_unknown_map_rental_does_not_grow_the_cache(editor_client, scenario):
+    run = ScenarioRun.objects.get(scenario=scenario)
+    url = reverse("tco:break_even_map", args=[scenario.pk, run.pk])
+    answers._answers.clear()
+    for name in ("nope", "still nope", "x" * 300):
+        assert editor_client.get(url, {"map_rental": name}, HTTP_HX_REQUEST="true").status_code == 200
+    assert len(answers._answers) == 1
+
+
+def test_the_history_of_a_version_is_read_once_and_a_change_shows_at_once(editor_client, scenario, run_jobs):
+    from tco.services import scenario_update_field
+
+    _page(editor_client, scenario)
+    with CaptureQueriesContext(connection) as queries:
+        _page(editor_client, scenario)
+    assert not [q for q in queries if "history" in q["sql"]]
+
+    with run_jobs():
+        scenario_update_field(scenario=scenario, user=None, expected_version=None, field="name", value="Renamed plan")
+    html = _page(editor_client, scenario)
+    history = html[html.index('id="history"') :]
+    assert "Renamed plan" in history
