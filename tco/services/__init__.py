@@ -13,7 +13,7 @@ from tco.services.options import (
     option_update,
     price_source_for,
 )
-from tco.services.runs import run_execute, run_fail, run_queue, run_send, runs_sweep
+from tco.services.runs import run_execute, run_queue, run_send, runs_sweep
 from tco.services.scenarios import (
     ScenarioInUse,
     forecast_update,
@@ -41,7 +41,6 @@ __all__ = [
     "option_update",
     "price_source_for",
     "run_execute",
-    "run_fail",
     "run_queue",
     "run_send",
     "runs_sweep",

@@ -72,13 +72,6 @@ def runs_sweep(*, scenario: Scenario | None = None) -> SweepResult:
     return result
 
 
-def run_fail(*, run_id: int, error: str) -> None:
-    """Fail a running run whose job could not finish (the message is what the results panel shows)."""
-    ScenarioRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
-        status=RunStatus.FAILED, error=error, finished_at=timezone.now()
-    )
-
-
 def over_time_message() -> str:
     return (
         f"The evaluation took longer than its {soft_time_limit(EVALUATE_TASK)} s limit and was stopped. "

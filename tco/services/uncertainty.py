@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -287,6 +288,8 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
         run.status = UncertaintyStatus.FAILED
         run.problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
         run.error = str(error)
+    except SoftTimeLimitExceeded:  # the task fails the run with its time limit
+        raise
     except Exception as error:  # a bug, not the user's input: record it and keep the page working
         logger.exception("uncertainty run %s failed", run.pk)
         run.status = UncertaintyStatus.FAILED

@@ -7,13 +7,9 @@ from typing import Any
 from django.http import HttpRequest
 
 from pricing.models import GpuModel
-from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, utilization_forecast, with_map_rental
+from tco.charts import utilization_forecast
 from tco.engine.fields import TOP_NUMBERS
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization
-from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario, ScenarioRun
-from tco.presentation import break_even_rows, headline, option_rows
-from tco.charts import utilization_forecast
-from tco.forecast import FORM_FIELDS, mean_utilization
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import RunState, run_state

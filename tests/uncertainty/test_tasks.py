@@ -189,3 +189,19 @@ def test_the_sweeper_fails_a_run_whose_worker_died_with_a_message(ranged, editor
     assert service.uncertainty_runs_sweep().failed == 1
     run.refresh_from_db()
     assert run.status == UncertaintyStatus.FAILED and "interrupted" in run.error
+
+
+def test_a_simulation_past_its_soft_time_limit_fails_with_a_message(
+    ranged, editor, monkeypatch, django_capture_on_commit_callbacks
+):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    def too_slow(*args, **kwargs):
+        raise SoftTimeLimitExceeded()
+
+    with django_capture_on_commit_callbacks(execute=False):
+        run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)
+    monkeypatch.setattr(service, "engine_simulate", too_slow)
+    assert scenario_simulate.apply(args=[run.pk]).get() == UncertaintyStatus.FAILED
+    run.refresh_from_db()
+    assert run.status == UncertaintyStatus.FAILED and "limit and was stopped" in run.error
