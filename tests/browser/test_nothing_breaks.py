@@ -79,7 +79,9 @@ def test_an_export_right_after_an_edit_carries_the_version_and_numbers_on_the_pa
     header, *rows = csv.reader(io.StringIO(_export(page, "options.csv")))
     column = dict(zip(header, zip(*rows, strict=True), strict=True))
     assert column["scenario version"] == ("2",) * len(rows)
-    for name, npv, annual in zip(column["option"], column["NPV (USD)"], column["annual cost (USD)"], strict=True):
+    for name, npv, annual in zip(
+        column["option"], column["present value of cost (USD)"], column["annual cost (USD)"], strict=True
+    ):
         assert shown[name][2] == f"${round(float(npv)):,}"  # the page's NPV, whole dollars
         assert shown[name][4] == f"${round(float(annual)):,}"
     assert shown[lambda_option.name][4] != before[lambda_option.name][4]  # the new price's numbers, not the old
