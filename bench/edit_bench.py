@@ -2,7 +2,7 @@
 
 Run from the repository root: ``.venv/bin/python bench/edit_bench.py``. It sets up Django on a temporary
 SQLite database (jobs run in-process, as in the embedded mode), migrates it, loads the reference data and
-the demo scenario "8x H100 inference: own vs rent", then through the real views with django.test.Client:
+the first demo scenario (H100 inference: own vs rent), then through the real views with django.test.Client:
 
 - edit: what the browser does for one change. POST one input (the Lambda price per GPU-hour, a new value
   each time): validate, save, queue and run the evaluation (engine + figures), answer with the field, the
@@ -36,6 +36,7 @@ def setup_django(database: Path) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{database}"
     os.environ.pop("REDIS_URL", None)  # jobs in-process
     os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    os.environ.setdefault("DJANGO_REQUEST_LOG", "0")  # one JSON line per request would bury the figures
     warnings.filterwarnings("ignore", message="No directory at")
     os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -68,7 +69,7 @@ def main() -> int:
         editor.groups.add(Group.objects.get(name="editors"))
         demo = json.loads((ROOT / "fixtures" / "scenarios" / "01-h100-inference-own-vs-rent.json").read_text())
         scenario = scenario_create_from_document(document=demo, user=editor)
-        option = scenario.options.get(name="Lambda 8x H100 SXM")
+        option = scenario.options.get(name="Lambda 8\u00d7 H100 SXM")
         client = Client()
         client.force_login(editor)
         page_url = reverse("tco:scenario_detail", args=[scenario.pk])

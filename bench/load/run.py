@@ -52,7 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 ANALYST = ("analyst", "analyst-demo-2026")
-EDITED_OPTION = "Lambda 8x H100 SXM"  # a rental of the first demo scenario; its price is what the edits change
+EDITED_OPTION = "Lambda 8\u00d7 H100 SXM"  # a rental of the first demo scenario; its price is what the edits change
 TARGET_RATIO = 2.0
 # Request type -> weight in the mix.
 MIX = {
