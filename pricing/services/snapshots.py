@@ -12,6 +12,7 @@ import socket
 from datetime import date
 from decimal import Decimal
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -70,9 +71,21 @@ def price_snapshot_create(
     return snapshot
 
 
+def storable(value: Any) -> Any:
+    """``value`` with every NUL character shown as U+2400 (␀): a file's cells are echoed in errors and row lists,
+    and PostgreSQL's jsonb and text refuse NUL (SQLite takes it), so a hostile file must not fail the import."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\u2400")
+    if isinstance(value, dict):
+        return {storable(key): storable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [storable(item) for item in value]
+    return value
+
+
 def _finish(snapshot: PriceSnapshot, status: str, *, errors: list[dict] | None = None, **counts: int) -> None:
     snapshot.status = status
-    snapshot.errors = errors or []
+    snapshot.errors = storable(errors or [])
     snapshot.finished_at = timezone.now()
     for name, value in counts.items():
         setattr(snapshot, name, value)
@@ -81,7 +94,7 @@ def _finish(snapshot: PriceSnapshot, status: str, *, errors: list[dict] | None =
 
 def _keep_lists(snapshot: PriceSnapshot, result: ParseResult) -> None:
     for name in ("skipped", "merged", "held_back"):
-        setattr(snapshot, name, [entry.as_dict() for entry in getattr(result, name)[:MAX_STORED_SKIPS]])
+        setattr(snapshot, name, storable([entry.as_dict() for entry in getattr(result, name)[:MAX_STORED_SKIPS]]))
 
 
 def _capped(errors: list[RowError]) -> list[dict]:

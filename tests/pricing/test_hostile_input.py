@@ -90,3 +90,13 @@ def test_a_scheduled_file_source_inside_the_import_folder_imports(import_dir):
     ImportSource.objects.create(name="ok", location="prices.csv")
     (snapshot,) = import_sources_run_due()
     assert snapshot.status == SnapshotStatus.IMPORTED
+
+
+def test_a_nul_in_a_json_field_name_is_rejected_and_stored_on_every_database(reference):
+    # A JSON file may spell NUL as \u0000; the rejection echoes the field name, and PostgreSQL's jsonb refuses
+    # \u0000 (SQLite takes it): the rejection must still be saved, with the NUL shown as U+2400.
+    snapshot = run_import('[{"provider": "Lambda", "bad\\u0000field": 1}]', format="canonical")
+    snapshot.refresh_from_db()
+    assert snapshot.status == SnapshotStatus.REJECTED
+    assert "\x00" not in str(snapshot.errors)
+    assert "bad\u2400field" in str(snapshot.errors)
