@@ -335,7 +335,10 @@ def parse_canonical_json(text: str, context: ParseContext) -> ParseResult:
         nested = [key for key, value in record.items() if isinstance(value, dict | list | bool)]
         result.errors += [RowError(number, key, "", "unexpected field") for key in bad]
         result.errors += [RowError(number, key, str(record[key]), "must be text or a number") for key in nested]
-        if bad or nested:
+        # A NUL can only come in as a \u0000 escape (raw NUL bytes are refused earlier); no database text holds it.
+        nul = [key for key, value in record.items() if isinstance(value, str) and "\x00" in value]
+        result.errors += [RowError(number, key, "", "contains a NUL character (\\u0000)") for key in nul]
+        if bad or nested or nul:
             continue
         rows.add(number, {key: _clean(value) for key, value in record.items()})
     if result.rows_total == 0 and not result.errors:

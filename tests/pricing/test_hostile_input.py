@@ -100,3 +100,16 @@ def test_a_nul_in_a_json_field_name_is_rejected_and_stored_on_every_database(ref
     assert snapshot.status == SnapshotStatus.REJECTED
     assert "\x00" not in str(snapshot.errors)
     assert "bad\u2400field" in str(snapshot.errors)
+
+
+def test_a_nul_in_a_json_cell_is_an_error_naming_the_field_not_a_database_failure(reference):
+    # PostgreSQL text refuses NUL: a \u0000 in an accepted cell used to fail the import there (SQLite stored it).
+    record = (
+        '[{"provider": "Lambda", "provider_kind": "neocloud", "gpu_model": "H100 SXM", "gpus_per_instance": 8, '
+        '"offering": "gpu\\u0000x", "region": "us-east-1", "pricing_term": "on_demand", "price_per_gpu_hour": 2.99, '
+        '"currency": "USD", "observed_on": "2026-11-01", "source_url": "https://lambda.ai/pricing"}]'
+    )
+    snapshot = run_import(record, format="canonical")
+    assert snapshot.status == SnapshotStatus.REJECTED
+    assert [(e["line"], e["column"]) for e in snapshot.errors] == [(1, "offering")]
+    assert "NUL" in snapshot.errors[0]["reason"]
