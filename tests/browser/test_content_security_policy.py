@@ -3,18 +3,16 @@ violation (plotly draws and redraws, htmx swaps, the new link's URL is selected 
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth.models import Group, User
 
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
+from tests.browser.test_scenario_workspace import PASSWORD, log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
 
-PASSWORD = "browser-test-pw-1"
 # Runs before any page script and outside the page's CSP: collects every violation the page reports.
 RECORD_VIOLATIONS = """
 window.__cspViolations = [];
@@ -47,11 +45,7 @@ def page(browser):
 def test_the_workspace_and_a_decision_link_run_under_the_policy(page, live_server, analyst):
     scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
     rental = ScenarioOption.objects.get(scenario=scenario, kind="neocloud")
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", analyst.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r".*/$"))
+    log_in(page, live_server, analyst)
 
     response = page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     assert "script-src 'self';" in response.headers["content-security-policy"]

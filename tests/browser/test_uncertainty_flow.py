@@ -11,11 +11,10 @@ from django.contrib.auth.models import Group, User
 
 from tco.models import InputRange, ScenarioOption, UncertaintyRun
 from tco.services import scenario_create_from_document
+from tests.browser.test_scenario_workspace import PASSWORD, log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
-
-PASSWORD = "browser-test-pw-1"
 
 
 @pytest.fixture
@@ -36,11 +35,7 @@ def page(browser):
 def test_a_range_then_a_run_shows_the_headline_and_the_charts(page, live_server, analyst):
     scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
     rental = ScenarioOption.objects.get(scenario=scenario, kind="neocloud")
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", analyst.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r".*/$"))
+    log_in(page, live_server, analyst)
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
 
     disclosure = page.locator(f"#range-o{rental.pk}-price_per_gpu_hour")
