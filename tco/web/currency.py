@@ -14,7 +14,7 @@ from tco.models import Scenario
 from tco.services import CurrencyChangeError, VersionConflict, money_inputs, scenario_change_currency
 from tco.web.access import get_scenario_for_user
 from tco.web.fields import scenario_field
-from tco.web.inputs import parse_id
+from tco.web.inputs import expected_version
 from tco.web.responses import conflict_response
 
 QUESTION = "tco/_currency_change.html"
@@ -69,7 +69,7 @@ def scenario_currency_view(request: HttpRequest, pk: int) -> HttpResponse:
         scenario_change_currency(
             scenario=scenario,
             user=request.user,
-            expected_version=_version(request),
+            expected_version=expected_version(request),
             currency=currency,
             rate=rate,
         )
@@ -82,8 +82,3 @@ def scenario_currency_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _named(rate: Rate) -> tuple[str, str, str]:
     return (rate.rate_text, rate.rate_date.isoformat() if rate.rate_date else "", rate.source)
-
-
-def _version(request: HttpRequest) -> int:
-    version = parse_id(request.POST.get("version", ""))
-    return -1 if version is None else version  # a form without a version is stale, never trusted

@@ -35,6 +35,7 @@ from tco.web.currency import currency_question
 from tco.web.fields import option_views, scenario_field
 from tco.web.inputs import (
     InputError,
+    expected_version,
     parse_decimal,
     parse_integer,
     parse_option_field,
@@ -44,13 +45,6 @@ from tco.web.ranges import range_for_field
 from tco.web.responses import conflict_response, edit_response, input_error_response
 
 FIELD = "tco/scenario_detail.html#field"
-
-
-def expected_version(request: HttpRequest) -> int | None:
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return -1  # a form without a version is treated as stale rather than trusted
 
 
 @require_POST

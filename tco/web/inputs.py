@@ -77,6 +77,13 @@ def parse_id(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
+def expected_version(request: Any) -> int:
+    """The scenario version a form was made from; -1 when it carries none (a form without a version is treated
+    as stale, never trusted)."""
+    version = parse_id(request.POST.get("version", ""))
+    return -1 if version is None else version
+
+
 def _parse_name(text: str, what: str) -> str:
     name = text.strip()
     if not name:

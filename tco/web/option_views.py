@@ -18,8 +18,7 @@ from tco.services import (
     option_pick_price,
 )
 from tco.web.access import get_scenario_for_user
-from tco.web.editing import expected_version
-from tco.web.inputs import InputError, parse_id, parse_integer
+from tco.web.inputs import InputError, expected_version, parse_id, parse_integer
 from tco.web.responses import conflict_response, edit_response
 
 OPTIONS = "tco/scenario_detail.html#options"

@@ -26,9 +26,8 @@ from tco.services.uncertainty import (
     uncertainty_runs_sweep,
 )
 from tco.web.access import can_edit, get_scenario_for_user
-from tco.web.editing import expected_version
 from tco.web.fields import scenario_field
-from tco.web.inputs import InputError, parse_decimal, parse_integer
+from tco.web.inputs import InputError, expected_version, parse_decimal, parse_integer
 from tco.web.ranges import RATE_RANGE_FIELDS, range_view
 from tco.web.responses import conflict_response, edit_response
 from tco.web.uncertainty_context import uncertainty_context
