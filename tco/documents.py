@@ -112,7 +112,7 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
         problems.append(FieldProblem("name", "must be at most 200 characters"))
     scenario: dict[str, Any] = {
         "name": name,
-        "currency": document.get("currency", ""),
+        "currency": document.get("currency") or "",  # the engine reads a missing or null currency as USD
         "horizon_months": int(document["horizon_months"]),
         "discount_rate": to_decimal(document["discount_rate"], "discount_rate", problems),
         "fleet_gpus": int(document["fleet_gpus"]),

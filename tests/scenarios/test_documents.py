@@ -66,6 +66,19 @@ def test_it_leaves_unset_inputs_out_of_the_document(db, example_document):
     assert "burst_price_per_gpu_hour" not in exported
 
 
+@pytest.mark.parametrize("currency", [None, "absent"])
+def test_a_null_or_missing_currency_is_imported_as_usd_as_the_engine_reads_it(db, example_document, currency):
+    # found by the upload property test: a JSON null currency passed the engine (which reads it as USD) and then
+    # failed the database's NOT NULL, a 500
+    if currency == "absent":
+        del example_document["currency"]
+    else:
+        example_document["currency"] = currency
+    scenario = Scenario.objects.get(pk=scenario_create_from_document(document=example_document, user=None).pk)
+    assert scenario.currency_code == "USD"
+    assert validate(scenario.to_document())["currency"] == "USD"
+
+
 def test_it_carries_price_provenance_verbatim(db, example_document):
     source = {
         "provider": "Lambda",
