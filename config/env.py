@@ -69,8 +69,9 @@ def https_origins(name: str) -> list[str]:
     return [origin.rstrip("/") for origin in origins]
 
 
-def database_from_url(url: str) -> dict:
-    """A Django DATABASES entry for a postgres:// or sqlite:// URL."""
+def database_from_url(url: str, *, conn_max_age: int = 0) -> dict:
+    """A Django DATABASES entry for a postgres:// or sqlite:// URL; PostgreSQL connections are kept open for
+    ``conn_max_age`` seconds (checked before reuse), so a request does not pay for a new connection."""
     parsed = urlparse(url)
     if parsed.scheme in {"postgres", "postgresql"}:
         name = parsed.path.lstrip("/")
@@ -87,7 +88,8 @@ def database_from_url(url: str) -> dict:
             "PASSWORD": parsed.password or "",
             "HOST": parsed.hostname or "",
             "PORT": str(port or ""),
-            "CONN_MAX_AGE": 0,
+            "CONN_MAX_AGE": conn_max_age,
+            "CONN_HEALTH_CHECKS": conn_max_age > 0,
         }
     if parsed.scheme == "sqlite":
         return sqlite_database(parsed.path or url.removeprefix("sqlite://"))

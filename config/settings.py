@@ -83,8 +83,14 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = env_str("DATABASE_URL")
+# Seconds a worker keeps its PostgreSQL connection between requests (0: a new connection per request).
+DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
 DATABASES = {
-    "default": database_from_url(DATABASE_URL) if DATABASE_URL else sqlite_database(str(BASE_DIR / "db.sqlite3"))
+    "default": (
+        database_from_url(DATABASE_URL, conn_max_age=DATABASE_CONN_MAX_AGE)
+        if DATABASE_URL
+        else sqlite_database(str(BASE_DIR / "db.sqlite3"))
+    )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -94,7 +100,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     "config.login_throttle.LoginThrottleBackend",  # refuses while an account or address is throttled
-    "django.contrib.auth.backends.ModelBackend",
+    "config.roles.RoleBackend",  # Django's ModelBackend, reading the user's roles with the user
 ]
 # Failed sign-ins allowed per account and per client address in each window (config/login_throttle.py).
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)

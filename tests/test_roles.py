@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, Group
 
-from config.roles import is_editor, is_reader
+from config.roles import RoleBackend, is_editor, is_reader
 
 
 def test_editors_edit_and_read(editor):
@@ -27,6 +27,29 @@ def test_users_without_a_role_and_anonymous_visitors_get_neither(django_user_mod
 def test_roles_are_read_once_per_user_object(editor, django_assert_num_queries):
     with django_assert_num_queries(1):
         assert is_editor(editor) and is_reader(editor) and is_editor(editor)
+
+
+def test_each_request_reads_the_user_with_their_roles_in_one_query(client, editor, django_assert_num_queries):
+    client.force_login(editor)
+    assert client.get("/scenarios/").status_code == 200
+    with django_assert_num_queries(1) as captured:
+        request_user = RoleBackend().get_user(str(editor.pk))  # sessions hold the id as text
+        assert is_editor(request_user) and is_reader(request_user)
+    assert "auth_group" in captured.captured_queries[0]["sql"]
+    assert request_user == editor and request_user.get_session_auth_hash() == editor.get_session_auth_hash()
+
+
+def test_a_role_taken_away_or_an_account_disabled_counts_at_the_next_request(client, editor):
+    client.force_login(editor)
+    assert client.get("/scenarios/").status_code == 200
+    editor.groups.clear()
+    assert "ask for access" in client.get("/scenarios/").content.decode().lower()
+    editor.groups.add(Group.objects.get(name="viewers"))
+    assert is_reader(RoleBackend().get_user(editor.pk)) and not is_editor(RoleBackend().get_user(editor.pk))
+    editor.is_active = False
+    editor.save()
+    assert client.get("/scenarios/")["Location"].startswith("/accounts/login/")
+    assert RoleBackend().get_user("not a number") is None and RoleBackend().get_user(10**6) is None
 
 
 def _staff(user):

@@ -44,6 +44,12 @@ def test_database_url_for_postgres_is_parsed():
         "127.0.0.1",
         "5432",
     )
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (0, False)
+
+
+def test_postgres_connections_can_be_kept_between_requests_and_are_checked_before_reuse():
+    db = env.database_from_url("postgres://postgres@127.0.0.1:5432/test", conn_max_age=60)
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
 
 
 @pytest.mark.parametrize(
