@@ -11,8 +11,8 @@ Value = TypeVar("Value")
 
 
 class LruCache(Generic[Value]):
-    """At most ``maxsize`` entries; ``get_or_build`` computes a missing value outside the lock (two threads may
-    both build one on a miss; the values are equal, the last one stays)."""
+    """At most ``maxsize`` entries (never None); ``get_or_build`` computes a missing value outside the lock (two
+    threads may both build one on a miss; the values are equal, the last one stays)."""
 
     def __init__(self, maxsize: int):
         self.maxsize = maxsize
@@ -20,16 +20,25 @@ class LruCache(Generic[Value]):
         self._lock = threading.Lock()
 
     def get_or_build(self, key: Hashable, build: Callable[[], Value]) -> Value:
+        value = self.get(key)
+        if value is None:
+            value = build()
+            self.put(key, value)
+        return value
+
+    def get(self, key: Hashable) -> Value | None:
         with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                return self._entries[key]
-        value = build()
+            if key not in self._entries:
+                return None
+            self._entries.move_to_end(key)
+            return self._entries[key]
+
+    def put(self, key: Hashable, value: Value) -> None:
         with self._lock:
             self._entries[key] = value
+            self._entries.move_to_end(key)
             while len(self._entries) > self.maxsize:
                 self._entries.popitem(last=False)
-        return value
 
     def clear(self) -> None:
         with self._lock:

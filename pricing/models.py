@@ -57,6 +57,7 @@ class Provider(models.Model):
     name = models.CharField(max_length=100, unique=True)
     kind = models.CharField(max_length=20, choices=ProviderKind.choices)
     website = models.URLField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)  # part of pricing.selectors.market_revision
 
     objects = _ByNameManager()
 
@@ -121,6 +122,7 @@ class GpuModel(models.Model):
         blank=True,
         help_text="Configured server price divided by its GPUs; an assumption to replace with a quote.",
     )
+    updated_at = models.DateTimeField(auto_now=True)  # part of pricing.selectors.market_revision
 
     objects = _ByNameManager()
 

@@ -301,3 +301,15 @@ def newer_observations(observation_ids: Iterable[int]) -> dict[int, PriceObserva
         if newer is not None and newer.observed_on > row["observed_on"]:
             found[row["pk"]] = newer
     return found
+
+
+def market_revision_sql() -> str:
+    """SQL select-list columns (for a stamp query) that change whenever what other pages show of the Market does:
+    a new observation (observations are append-only: no code path and no admin page edits or deletes them), a
+    provider renamed, or a GPU model added, edited or removed. Providers and GPU models with observations cannot be
+    deleted (PROTECT). Portable SQL."""
+    observations, providers, gpu_models = (m._meta.db_table for m in (PriceObservation, Provider, GpuModel))
+    return (
+        f"(SELECT MAX(id) FROM {observations}), (SELECT MAX(updated_at) FROM {providers}), "
+        f"(SELECT COUNT(*) FROM {gpu_models}), (SELECT MAX(updated_at) FROM {gpu_models})"
+    )

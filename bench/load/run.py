@@ -2,8 +2,8 @@
 
 Run from the repository root (PostgreSQL and Redis listening on 127.0.0.1):
 
-    .venv/bin/python bench/load/run.py                      # 50 clients, 60 s, 3 gunicorn workers
-    .venv/bin/python bench/load/run.py --clients 10 --seconds 15
+    .venv/bin/python bench/load/run.py                      # 50 clients: 60 s of the mix, then 2 x 20 s alone
+    .venv/bin/python bench/load/run.py --clients 10 --seconds 15 --phase-seconds 5
 
 It (re)creates its own PostgreSQL database (``--database``, default ``load``) and empties its own Redis database
 (``--redis-db``, default 13), migrates and seeds the demo data (``seed_demo``), clones one scenario per client for
@@ -19,12 +19,15 @@ evaluated. Each client signs in as the demo analyst and loops over a weighted mi
 
 It prints per request type: count, requests/s, client-side p50/p95/p99 latency and errors (anything but the
 expected answer, or a connection error; target 0), and the time each request spent in the app (the request log's
-duration_ms, read from gunicorn's log). With every client queueing for the same few workers, client-side latency is
-mostly queueing and nearly equal for every type, so the comparison uses the time in the app: "capacity" is
-workers x 1000 / mean server ms, the rate the workers could serve that request type alone. Target: scenario page
-capacity within 2x of the login page's (the trivial baseline; /healthz is printed too). Exit status 1 on any error
-or a missed target. Stops by itself and stops the processes it started (also on Ctrl-C). The decision-link rate
-limit is raised for the run (it would otherwise answer 429 to one client address). Standard library only.
+duration_ms, read from gunicorn's log; "capacity" is workers x 1000 / mean server ms, the rate the workers could
+serve that request type alone if nothing else ran on the machine).
+
+In a mix every type's throughput is its share of the whole, so throughput is then measured per page: the same
+clients request only scenario pages for ``--phase-seconds``, then only the login page (the trivial baseline, no
+database) for as long. Target: scenario-page throughput within 2x of the login page's, measured in the same run;
+the clients' own CPU share is printed with each phase (they run on the same cores). Exit status 1 on any error or a
+missed target. Stops by itself and stops the processes it started (also on Ctrl-C). The decision-link rate limit is
+raised for the run (it would otherwise answer 429 to one client address). Standard library only.
 """
 
 from __future__ import annotations
@@ -71,6 +74,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50, help="concurrent clients (1-200, default 50)")
     parser.add_argument("--seconds", type=float, default=60, help="measured duration (1-600, default 60)")
+    parser.add_argument(
+        "--phase-seconds", type=float, default=20, help="each single-page throughput phase (1-600, default 20)"
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (1-8, default 3)")
     parser.add_argument("--port", type=int, default=0, help="gunicorn port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--database", default="load", help="PostgreSQL database to (re)create (default load)")
@@ -78,8 +84,9 @@ def main() -> int:
     parser.add_argument("--redis-db", type=int, default=13, help="Redis database on 127.0.0.1:6379 (default 13)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the request mix")
     args = parser.parse_args()
-    if not (1 <= args.clients <= 200 and 1 <= args.seconds <= 600 and 1 <= args.workers <= 8):
-        parser.error("bounded: --clients 1-200, --seconds 1-600, --workers 1-8")
+    durations_ok = 1 <= args.seconds <= 600 and 1 <= args.phase_seconds <= 600
+    if not (1 <= args.clients <= 200 and durations_ok and 1 <= args.workers <= 8):
+        parser.error("bounded: --clients 1-200, --seconds and --phase-seconds 1-600, --workers 1-8")
     if args.database in ("postgres", "template0", "template1") or not re.fullmatch(r"[a-z_][a-z0-9_]*", args.database):
         parser.error("--database: a plain lowercase name of a database this bench may drop")
     port = args.port or _free_port()
@@ -122,8 +129,8 @@ def main() -> int:
                 f"gunicorn: {args.workers} workers on {base}; measuring {args.clients} clients for {args.seconds:g} s",
                 flush=True,
             )
-            samples = _run_clients(base, setup, args, Path(folder) / "gunicorn.log")
-            return _report(samples, args)
+            phases = _run_clients(base, setup, args, Path(folder) / "gunicorn.log")
+            return _report(phases, args)
         finally:
             for process in reversed(processes):
                 _stop(process)
@@ -237,14 +244,23 @@ def _free_port() -> int:
 
 @dataclass
 class Samples:
+    """What one phase measured."""
+
+    name: str
+    mix: dict[str, int]
+    seconds: float
     latencies: dict[str, list[float]] = field(default_factory=lambda: {kind: [] for kind in MIX})
     errors: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in MIX})
     lock: threading.Lock = field(default_factory=threading.Lock)
+    ended: threading.Event = field(default_factory=threading.Event)
     elapsed: float = 0.0
+    client_cpu: float = 0.0  # the clients' CPU seconds per second of the phase
     server: dict[str, list[float]] = field(default_factory=dict)  # in-app ms per request type, from the request log
 
     def add(self, kind: str, seconds: float, error: str = "") -> None:
         with self.lock:
+            if self.ended.is_set():  # finished after the phase ended: not part of its figures
+                return
             self.latencies[kind].append(seconds)
             if error:
                 self.errors[kind].append(error)
@@ -308,11 +324,17 @@ class Client:
         return ""
 
 
-def _run_clients(base: str, setup: dict, args, server_log: Path) -> Samples:
-    samples = Samples()
+def _run_clients(base: str, setup: dict, args, server_log: Path) -> list[Samples]:
+    """The mix for ``--seconds``, then each single page for ``--phase-seconds``, with the same signed-in clients."""
+    phases = [
+        Samples("mix", MIX, args.seconds),
+        Samples("scenario page alone", {"scenario page": 1}, args.phase_seconds),
+        Samples("login page alone", {"login page": 1}, args.phase_seconds),
+    ]
     clients = [Client(base, setup["edits"][number]) for number in range(args.clients)]
     ready = threading.Barrier(args.clients + 1)
-    stop = threading.Event()
+    current: list[Samples] = []  # the phase running now (empty: none yet, or all done)
+    done = threading.Event()
     failures: list[str] = []
 
     def work(number: int) -> None:
@@ -325,37 +347,42 @@ def _run_clients(base: str, setup: dict, args, server_log: Path) -> Samples:
         if failures:
             return
         pick = random.Random(args.seed * 1000 + number)
-        kinds, weights = list(MIX), list(MIX.values())
         count = 0
-        while not stop.is_set():
-            kind = pick.choices(kinds, weights)[0]
+        while not done.is_set():
+            phase = current[-1]
+            kind = pick.choices(list(phase.mix), list(phase.mix.values()))[0]
             count += 1
             started = time.perf_counter()
             try:
                 error = _one(client, kind, setup, pick, count)
             except Exception as failure:  # connection refused or reset, timeout: an error of that request type
                 error = repr(failure)
-            if not stop.is_set():
-                samples.add(kind, time.perf_counter() - started, error)
+            phase.add(kind, time.perf_counter() - started, error)
 
     threads = [threading.Thread(target=work, args=(number,), daemon=True) for number in range(args.clients)]
     for thread in threads:
         thread.start()
+    current.append(phases[0])
     ready.wait()
     if failures:
         raise SystemExit("signing in failed: " + "; ".join(failures[:3]))
-    log_start = server_log.stat().st_size
-    started = time.perf_counter()
-    time.sleep(args.seconds)
-    stop.set()
-    samples.elapsed = time.perf_counter() - started
-    log_end = server_log.stat().st_size
+    for index, phase in enumerate(phases):
+        if index:
+            current.append(phase)
+            print(f"measuring {phase.name} for {phase.seconds:g} s", flush=True)
+        log_start, started, cpu = server_log.stat().st_size, time.perf_counter(), time.process_time()
+        time.sleep(phase.seconds)
+        phase.ended.set()
+        phase.elapsed = time.perf_counter() - started
+        phase.client_cpu = (time.process_time() - cpu) / phase.elapsed
+        log_end = server_log.stat().st_size
+        with server_log.open("rb") as log:
+            log.seek(log_start)
+            phase.server = _server_times(log.read(log_end - log_start).decode(errors="replace"))
+    done.set()
     for thread in threads:
         thread.join(timeout=70)
-    with server_log.open("rb") as log:
-        log.seek(log_start)
-        samples.server = _server_times(log.read(log_end - log_start).decode(errors="replace"))
-    return samples
+    return phases
 
 
 def _server_times(log: str) -> dict[str, list[float]]:
@@ -420,47 +447,63 @@ def _percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def _report(samples: Samples, args) -> int:
-    print(f"\n{args.clients} clients, {samples.elapsed:.1f} s, {args.workers} gunicorn workers, 1 Celery worker")
+def _report(phases: list[Samples], args) -> int:
+    mix, alone = phases[0], phases[1:]
+    print(f"\n{args.clients} clients, {args.workers} gunicorn workers, 1 Celery worker")
     print("client-side latency includes queueing for a gunicorn worker; server ms is the time in the app (request log)")
+    print("capacity/s: workers x 1000 / server mean ms, the rate the workers could serve that request type alone")
+    errors = 0
+    for phase in phases:
+        errors += _table(phase, args)
+    throughput = {phase.name: sum(map(len, phase.latencies.values())) / phase.elapsed for phase in alone}
+    scenario, login = throughput["scenario page alone"], throughput["login page alone"]
+    ratio = login / scenario if scenario else float("inf")
+    within = ratio <= TARGET_RATIO
+    print(
+        f"\nthroughput alone: login page {login:.1f}/s, scenario page {scenario:.1f}/s: "
+        f"{ratio:.2f}x, {'within' if within else 'ABOVE'} the target of {TARGET_RATIO:g}x"
+    )
+    capacity = {kind: args.workers * 1000 / statistics.fmean(times) for kind, times in mix.server.items() if times}
+    if "scenario page" in capacity:
+        for baseline in ("login page", "healthz"):
+            if baseline in capacity:
+                print(
+                    f"in the mix, {baseline} capacity / scenario page capacity = "
+                    f"{capacity[baseline] / capacity['scenario page']:.2f}x (time in the app)"
+                )
+    print("errors: none" if errors == 0 else f"errors: {errors} (target 0)")
+    return 0 if errors == 0 and within else 1
+
+
+def _table(phase: Samples, args) -> int:
+    """Print one phase's table; return its error count."""
+    print(f"\n{phase.name}: {phase.elapsed:.1f} s, the clients used {phase.client_cpu:.0%} of a core")
     columns = [("n", 6), ("req/s", 7), ("p50 ms", 8), ("p95 ms", 8), ("p99 ms", 8), ("errors", 6)]
     columns += [("server p50", 10), ("server mean", 11), ("capacity/s", 10)]
     print(f"{'request':<15} " + " ".join(f"{name:>{width}}" for name, width in columns))
-    capacity: dict[str, float] = {}
     total = errors = 0
-    for kind in MIX:
-        times = sorted(samples.latencies[kind])
-        failed = len(samples.errors[kind])
+    for kind in phase.mix:
+        times = sorted(phase.latencies[kind])
+        failed = len(phase.errors[kind])
         total, errors = total + len(times), errors + failed
         if not times:
             print(f"{kind:<15} {0:>6}")
             continue
-        server = sorted(samples.server.get(kind, []))
+        server = sorted(phase.server.get(kind, []))
         server_text = f"{'-':>10} {'-':>11} {'-':>10}"
         if server:
-            capacity[kind] = args.workers * 1000 / statistics.fmean(server)
-            server_text = f"{_percentile(server, 0.5):>10.1f} {statistics.fmean(server):>11.1f} {capacity[kind]:>10.1f}"
+            mean = statistics.fmean(server)
+            server_text = f"{_percentile(server, 0.5):>10.1f} {mean:>11.1f} {args.workers * 1000 / mean:>10.1f}"
         print(
-            f"{kind:<15} {len(times):>6} {len(times) / samples.elapsed:>7.1f} {_percentile(times, 0.5) * 1000:>8.1f} "
+            f"{kind:<15} {len(times):>6} {len(times) / phase.elapsed:>7.1f} {_percentile(times, 0.5) * 1000:>8.1f} "
             f"{_percentile(times, 0.95) * 1000:>8.1f} {_percentile(times, 0.99) * 1000:>8.1f} {failed:>6} {server_text}"
         )
-    print(f"{'all':<15} {total:>6} {total / samples.elapsed:>7.1f} {'':>8} {'':>8} {'':>8} {errors:>6}")
-    for kind, listed in samples.errors.items():
+    if len(phase.mix) > 1:
+        print(f"{'all':<15} {total:>6} {total / phase.elapsed:>7.1f} {'':>8} {'':>8} {'':>8} {errors:>6}")
+    for kind, listed in phase.errors.items():
         for message, number in sorted({m: listed.count(m) for m in listed}.items(), key=lambda item: -item[1])[:3]:
             print(f"  {kind}: {number} x {message}")
-    print("capacity/s: workers x 1000 / server mean ms, the rate the workers could serve that request type alone")
-    verdict = 0 if errors == 0 else 1
-    for baseline in ("login page", "healthz"):
-        if baseline in capacity and "scenario page" in capacity:
-            ratio = capacity[baseline] / capacity["scenario page"]
-            print(f"{baseline} capacity / scenario page capacity = {ratio:.2f}x", end="")
-            if baseline == "login page":
-                within = ratio <= TARGET_RATIO
-                verdict |= 0 if within else 1
-                print(f": {'within' if within else 'ABOVE'} the target of {TARGET_RATIO:g}x", end="")
-            print()
-    print("errors: none" if errors == 0 else f"errors: {errors} (target 0)")
-    return verdict
+    return errors
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -16,7 +17,7 @@ from tco.engine.errors import problem_text
 from tco.models import Scenario, ScenarioRun
 from tco.presentation import headline
 from tco.selectors.decisions import live_links
-from tco.selectors.scenarios import scenarios_with_latest_results
+from tco.selectors.scenarios import scenario_with_options, scenarios_with_latest_results
 from tco.selectors.uncertainty import export_document
 from tco.services import (
     ScenarioInUse,
@@ -27,6 +28,7 @@ from tco.services import (
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
 from tco.web.context import gpu_models, workspace_context
+from tco.web.page_cache import scenario_page
 from tco.web.uncertainty_context import uncertainty_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
@@ -93,11 +95,20 @@ def scenario_import(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    scenario = get_scenario_for_user(request, pk, options=True)
-    context = workspace_context(request, scenario)
-    context["gpu_models"] = gpu_models() if context["can_edit"] else []
-    context.update(uncertainty_context(scenario, can_edit=context["can_edit"], document=context["document"]))
-    return render(request, "tco/scenario_detail.html", context)
+    require_role(request, write=False)
+    editor = can_edit(request)
+
+    def render_content(extra: dict) -> str:
+        try:
+            scenario = scenario_with_options(pk)
+        except Scenario.DoesNotExist:  # deleted since its stamp was read
+            raise Http404("No such scenario.") from None
+        context = workspace_context(request, scenario)
+        context["gpu_models"] = gpu_models() if editor else []
+        context.update(uncertainty_context(scenario, can_edit=editor, document=context["document"]))
+        return render_to_string("tco/scenario_detail.html#body", {**context, **extra})
+
+    return scenario_page(request, pk, editor=editor, render_content=render_content)
 
 
 @require_GET

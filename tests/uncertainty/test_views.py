@@ -125,6 +125,16 @@ def test_the_poll_keeps_polling_while_the_run_is_queued(editor_client, ranged, d
     assert run.cancel_requested
 
 
+def test_the_page_shows_a_running_simulation_as_it_is_now(editor_client, ranged, django_capture_on_commit_callbacks):
+    page = f"/scenarios/{ranged.pk}/"
+    editor_client.get(page)  # nothing in flight: this view is kept and served again while nothing changes
+    with django_capture_on_commit_callbacks(execute=False):
+        editor_client.post(f"/scenarios/{ranged.pk}/uncertainty/run/", RUN_FORM, **HX)
+    for progress in (45, 80):  # the page of a run in flight changes without a new version: never served from memory
+        UncertaintyRun.objects.update(status=UncertaintyStatus.RUNNING, progress=progress / 100, stage="simulation")
+        assert f"Running: simulation · {progress} %" in editor_client.get(page).content.decode()
+
+
 def test_an_uploaded_profile_with_bad_rows_is_refused_naming_them(editor_client, ranged, run_jobs):
     rows = "hour,gpus_busy\n" + "".join(f"{h},{'x' if h == 4 else 3}\n" for h in range(30))
     upload = SimpleUploadedFile("load.csv", rows.encode(), content_type="text/csv")
