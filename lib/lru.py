@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 Value = TypeVar("Value")
 
@@ -14,10 +15,20 @@ class LruCache(Generic[Value]):
     """At most ``maxsize`` entries (never None); ``get_or_build`` computes a missing value outside the lock (two
     threads may both build one on a miss; the values are equal, the last one stays)."""
 
+    _all: ClassVar[weakref.WeakSet[LruCache]] = weakref.WeakSet()
+
     def __init__(self, maxsize: int):
         self.maxsize = maxsize
         self._entries: OrderedDict[Hashable, Value] = OrderedDict()
         self._lock = threading.Lock()
+        LruCache._all.add(self)
+
+    @classmethod
+    def clear_all(cls) -> None:
+        """Empty every cache of this process (the test suite does between tests, whose database is rolled back
+        to an earlier state: something a running deployment never sees)."""
+        for cache in list(cls._all):
+            cache.clear()
 
     def get_or_build(self, key: Hashable, build: Callable[[], Value]) -> Value:
         value = self.get(key)

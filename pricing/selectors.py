@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from django.db import connection
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
 from pricing import fx
@@ -301,6 +302,13 @@ def newer_observations(observation_ids: Iterable[int]) -> dict[int, PriceObserva
         if newer is not None and newer.observed_on > row["observed_on"]:
             found[row["pk"]] = newer
     return found
+
+
+def market_revision() -> tuple:
+    """What ``market_revision_sql`` reads, in one query: equal values mean the Market's pages show the same."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {market_revision_sql()}")
+        return tuple(cursor.fetchone())
 
 
 def market_revision_sql() -> str:

@@ -7,11 +7,13 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HTMX_STOP_POLLING
 
 from config.roles import is_editor
-from lib.htmx import render_partial
+from lib.lru import LruCache
 from pricing import charts, selectors, services
 from pricing.export import write_canonical_template
 from pricing.forms import MarketFilterForm, PriceUploadForm, SnapshotDiffForm
@@ -19,13 +21,30 @@ from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTer
 from pricing.presentation import import_result
 
 PAGE_SIZE = 100
+_market_results: LruCache[str] = LruCache(128)  # one is ~60 kB
 DEFAULT_CHART_GPU = "H100 SXM"
 
 
 @require_GET
 def market(request: HttpRequest) -> HttpResponse:
+    """The latest prices. Their table and chart are kept per process for each Market revision, query and role
+    (the Market changes only with an import or a reference-data edit): a repeat view renders only the filters."""
+    revision = selectors.market_revision()
     gpu_models = selectors.gpu_models_with_prices()
     form = MarketFilterForm(request.GET or None, gpu_models=gpu_models)
+    can_import = is_editor(request.user)
+    key = (revision, request.GET.urlencode(), can_import)
+    results = _market_results.get(key)
+    if results is None:
+        results = _market_results_html(request, form, list(gpu_models), can_import)
+        if selectors.market_revision() == revision:  # nothing was imported while it was rendered
+            _market_results.put(key, results)
+    if request.htmx:
+        return HttpResponse(results)
+    return render(request, "pricing/market.html", {"form": form, "results": results, "can_import": can_import})
+
+
+def _market_results_html(request: HttpRequest, form: MarketFilterForm, gpu_models: list, can_import: bool) -> str:
     filters = form.cleaned_data if form.is_valid() else {}
     gpu = filters.get("gpu")
     rows = selectors.latest_prices(
@@ -38,13 +57,12 @@ def market(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     context = {
-        "form": form,
         "page": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
-        "figure": _comparison_figure(gpu or _default_chart_gpu(list(gpu_models)), filters),
+        "figure": _comparison_figure(gpu or _default_chart_gpu(gpu_models), filters),
         "query": query.urlencode(),
-        "can_import": is_editor(request.user),
+        "can_import": can_import,
     }
-    return render_partial(request, "pricing/market.html", "results", context)
+    return mark_safe(render_to_string("pricing/_market_results.html", context))
 
 
 def _default_chart_gpu(gpu_models: list[GpuModel]) -> GpuModel | None:

@@ -7,6 +7,7 @@ from django.contrib.auth.models import Group, User
 from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
+from lib.lru import LruCache
 
 # CI explores the same examples on every run, so a red build always means a change broke something;
 # local runs keep exploring new examples.
@@ -25,6 +26,13 @@ def _jobs_in_process_unless_integration(request):
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _empty_per_process_caches():
+    """Each test starts as a fresh process would: pages and panels kept in memory belong to a database state that
+    the previous test's rollback undid, and the ids in their keys may be used again."""
+    LruCache.clear_all()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,82 @@
+"""The Market's table and chart are kept per Market revision, query and role (pricing.views.market): a repeat view
+renders only the filters, and an import or a reference-data edit shows at once."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from pricing import views
+from pricing.models import GpuModel, Provider
+from tests.pricing.conftest import canonical, run_import
+
+pytestmark = pytest.mark.usefixtures("reference")
+
+US = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,,3.99,USD,2026-11-01,"
+EU = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,eu-west-1,on_demand,,2.49,USD,2026-11-01,"
+TOKEN = re.compile(r"\b[A-Za-z0-9]{64}\b")
+LATER = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,,3.49,USD,2026-11-20,"
+
+
+def _market(client, **query) -> str:
+    response = client.get(reverse("pricing:market"), query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_repeat_view_reads_no_prices_and_renders_the_same_table(viewer_client):
+    run_import(canonical(US, EU))
+    with mock.patch("pricing.views._market_results_html", wraps=views._market_results_html) as build:
+        first = _market(viewer_client, region="us")
+        with CaptureQueriesContext(connection) as queries:
+            second = _market(viewer_client, region="us")
+        # the session, the user with roles, the Market's revision, the GPU models of the filter
+        assert len(queries) == 4, [q["sql"][:80] for q in queries]
+        assert not [q for q in queries if q["sql"].startswith(('SELECT "pricing_priceobservation"', "SELECT COUNT"))]
+        assert "$2.49" in _market(viewer_client, region="eu")  # another query: its own table
+    assert build.call_count == 2
+    assert TOKEN.sub("", first) == TOKEN.sub("", second)  # the same page but for the CSRF token
+    assert "$3.99" in second and "$2.49" not in second
+
+
+def test_an_import_and_reference_data_edits_show_at_once(viewer_client):
+    run_import(canonical(US))
+    assert "$3.99" in _market(viewer_client)
+    run_import(canonical(LATER))
+    html = _market(viewer_client)
+    assert "$3.49" in html and "$3.99" not in html
+
+    provider = Provider.objects.get(name="Lambda")
+    provider.name = "Lambda Cloud"
+    provider.save()  # as the admin does
+    assert "Lambda Cloud" in _market(viewer_client)
+
+    model = GpuModel.objects.get(name="H100 SXM")
+    model.name = "H100 SXM5"
+    model.save()
+    assert "H100 SXM5" in _market(viewer_client)
+
+
+def test_viewers_and_editors_each_get_their_own_table(editor, viewer):
+    editor_client, viewer_client = Client(), Client()
+    editor_client.force_login(editor)
+    viewer_client.force_login(viewer)
+    import_link = reverse("pricing:price_import")
+    html = _market(viewer_client)  # no prices: the empty table offers an import to editors only
+    assert "No prices match" in html and import_link not in html
+    assert html.count(import_link) == 0 and _market(editor_client).count(import_link) == 2
+    assert import_link not in _market(viewer_client)
+
+
+def test_htmx_gets_the_kept_table_alone(viewer_client):
+    run_import(canonical(US))
+    full = _market(viewer_client, term="on_demand")
+    partial = viewer_client.get(reverse("pricing:market"), {"term": "on_demand"}, headers={"HX-Request": "true"})
+    html = partial.content.decode()
+    assert html.lstrip().startswith('<div id="market-results">') and html in full
