@@ -198,6 +198,7 @@ PRICE_IMPORT_URL_TIMEOUT_SECONDS = env_int("PRICE_IMPORT_URL_TIMEOUT_SECONDS", 2
 PRICE_IMPORT_DIR = Path(env_str("PRICE_IMPORT_DIR", str(BASE_DIR / "price-imports")))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+SESSION_ENGINE = "config.sessions"  # Django's database sessions, read with plain SQL
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True

@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import datetime
+
 from django.contrib.auth.models import AnonymousUser, Group
+from django.contrib.sessions.models import Session
+from django.utils import timezone
 
 from config.roles import RoleBackend, is_editor, is_reader
+from config.sessions import SessionStore
 
 
 def test_editors_edit_and_read(editor):
@@ -85,3 +90,14 @@ def test_even_a_superuser_cannot_add_edit_or_delete_imported_prices(admin_client
     assert admin_client.get("/admin/pricing/priceobservation/").status_code == 200
     assert admin_client.get("/admin/pricing/priceobservation/add/").status_code == 403
     assert admin_client.get("/admin/pricing/pricesnapshot/add/").status_code == 403
+
+
+def test_a_session_is_read_until_it_expires_and_not_after(client, editor):
+    client.force_login(editor)
+    assert client.get("/scenarios/").status_code == 200
+    session = Session.objects.get()
+    assert SessionStore(session.session_key).load()["_auth_user_id"] == str(editor.pk)
+    Session.objects.update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
+    store = SessionStore(session.session_key)
+    assert store.load() == {} and store.session_key is None
+    assert client.get("/scenarios/")["Location"].startswith("/accounts/login/")

@@ -33,6 +33,7 @@ raised for the run (it would otherwise answer 429 to one client address). Standa
 from __future__ import annotations
 
 import argparse
+import functools
 import http.cookiejar
 import json
 import os
@@ -129,7 +130,8 @@ def main() -> int:
                 f"gunicorn: {args.workers} workers on {base}; measuring {args.clients} clients for {args.seconds:g} s",
                 flush=True,
             )
-            phases = _run_clients(base, setup, args, Path(folder) / "gunicorn.log")
+            idle = functools.partial(_check, [PYTHON, __file__, "--wait-for-worker"], env)
+            phases = _run_clients(base, setup, args, Path(folder) / "gunicorn.log", idle)
             return _report(phases, args)
         finally:
             for process in reversed(processes):
@@ -185,13 +187,26 @@ def _prepare_inside(clients: int) -> None:
         copy = scenario_clone(scenario=source, user=analyst, name=f"load client {number}")
         option = copy.options.get(name=EDITED_OPTION)
         edits.append({"scenario": copy.pk, "option": option.pk})
-    deadline = time.monotonic() + 300
-    while ScenarioRun.objects.exclude(status__in=[RunStatus.DONE, RunStatus.FAILED]).exists():
-        if time.monotonic() > deadline:
-            raise SystemExit("the worker did not evaluate the seeded scenarios within 300 s")
-        time.sleep(0.5)
+    _wait_for_worker(ScenarioRun, RunStatus)
     _, token = link_create(scenario=source, user=analyst, note="load bench")
     print(json.dumps({"pages": [s.pk for s in demos], "edits": edits, "token": token}))
+
+
+def _wait_for_worker(runs=None, statuses=None) -> None:
+    """Until the worker has evaluated every run (at most 300 s). In a child process with the bench's environment."""
+    if runs is None:
+        sys.path.insert(0, str(ROOT))
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        import django
+
+        django.setup()
+        from tco.models import RunStatus as statuses
+        from tco.models import ScenarioRun as runs
+    deadline = time.monotonic() + 300
+    while runs.objects.exclude(status__in=[statuses.DONE, statuses.FAILED]).exists():
+        if time.monotonic() > deadline:
+            raise SystemExit("the worker did not evaluate the queued runs within 300 s")
+        time.sleep(0.5)
 
 
 def _check(command: list[str], env: dict | None = None) -> str:
@@ -324,8 +339,10 @@ class Client:
         return ""
 
 
-def _run_clients(base: str, setup: dict, args, server_log: Path) -> list[Samples]:
-    """The mix for ``--seconds``, then each single page for ``--phase-seconds``, with the same signed-in clients."""
+def _run_clients(base: str, setup: dict, args, server_log: Path, idle) -> list[Samples]:
+    """The mix for ``--seconds``, then each single page for ``--phase-seconds``, with the same signed-in clients.
+    Between phases the clients pause until the worker has evaluated what the mix's edits queued (``idle``), so a
+    page measured alone has the machine to itself."""
     phases = [
         Samples("mix", MIX, args.seconds),
         Samples("scenario page alone", {"scenario page": 1}, args.phase_seconds),
@@ -334,7 +351,7 @@ def _run_clients(base: str, setup: dict, args, server_log: Path) -> list[Samples
     clients = [Client(base, setup["edits"][number]) for number in range(args.clients)]
     ready = threading.Barrier(args.clients + 1)
     current: list[Samples] = []  # the phase running now (empty: none yet, or all done)
-    done = threading.Event()
+    done, paused = threading.Event(), threading.Event()
     failures: list[str] = []
 
     def work(number: int) -> None:
@@ -349,6 +366,9 @@ def _run_clients(base: str, setup: dict, args, server_log: Path) -> list[Samples
         pick = random.Random(args.seed * 1000 + number)
         count = 0
         while not done.is_set():
+            if paused.is_set():
+                time.sleep(0.05)
+                continue
             phase = current[-1]
             kind = pick.choices(list(phase.mix), list(phase.mix.values()))[0]
             count += 1
@@ -368,7 +388,11 @@ def _run_clients(base: str, setup: dict, args, server_log: Path) -> list[Samples
         raise SystemExit("signing in failed: " + "; ".join(failures[:3]))
     for index, phase in enumerate(phases):
         if index:
+            paused.set()
+            time.sleep(1)  # the requests under way end
+            idle()
             current.append(phase)
+            paused.clear()
             print(f"measuring {phase.name} for {phase.seconds:g} s", flush=True)
         log_start, started, cpu = server_log.stat().st_size, time.perf_counter(), time.process_time()
         time.sleep(phase.seconds)
@@ -509,5 +533,7 @@ def _table(phase: Samples, args) -> int:
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--prepare-inside":
         _prepare_inside(int(sys.argv[2]))
+    elif sys.argv[1:] == ["--wait-for-worker"]:
+        _wait_for_worker()
     else:
         raise SystemExit(main())
