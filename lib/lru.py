@@ -30,11 +30,16 @@ class LruCache(Generic[Value]):
         for cache in list(cls._all):
             cache.clear()
 
-    def get_or_build(self, key: Hashable, build: Callable[[], Value]) -> Value:
+    def get_or_build(
+        self, key: Hashable, build: Callable[[], Value], *, keep: Callable[[], bool] | None = None
+    ) -> Value:
+        """The value of ``key``, built on a miss and kept unless ``keep()`` (asked after building) says no: for a
+        value whose key is read from the database, which may have changed while the value was built."""
         value = self.get(key)
         if value is None:
             value = build()
-            self.put(key, value)
+            if keep is None or keep():
+                self.put(key, value)
         return value
 
     def get(self, key: Hashable) -> Value | None:

@@ -8,7 +8,6 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HTMX_STOP_POLLING
 
@@ -33,12 +32,11 @@ def market(request: HttpRequest) -> HttpResponse:
     gpu_models = selectors.gpu_models_with_prices()
     form = MarketFilterForm(request.GET or None, gpu_models=gpu_models)
     can_import = is_editor(request.user)
-    key = (revision, request.GET.urlencode(), can_import)
-    results = _market_results.get(key)
-    if results is None:
-        results = _market_results_html(request, form, list(gpu_models), can_import)
-        if selectors.market_revision() == revision:  # nothing was imported while it was rendered
-            _market_results.put(key, results)
+    results = _market_results.get_or_build(
+        (revision, request.GET.urlencode(), can_import),
+        lambda: _market_results_html(request, form, list(gpu_models), can_import),
+        keep=lambda: selectors.market_revision() == revision,  # nothing was imported while it was rendered
+    )
     if request.htmx:
         return HttpResponse(results)
     return render(request, "pricing/market.html", {"form": form, "results": results, "can_import": can_import})
@@ -62,7 +60,7 @@ def _market_results_html(request: HttpRequest, form: MarketFilterForm, gpu_model
         "query": query.urlencode(),
         "can_import": can_import,
     }
-    return mark_safe(render_to_string("pricing/_market_results.html", context))
+    return render_to_string("pricing/_market_results.html", context)
 
 
 def _default_chart_gpu(gpu_models: list[GpuModel]) -> GpuModel | None:

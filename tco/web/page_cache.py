@@ -20,7 +20,6 @@ from django.contrib.messages import get_messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
-from django.utils.safestring import mark_safe
 
 from lib.lru import LruCache
 from tco.selectors.scenarios import page_stamp
@@ -44,15 +43,14 @@ def scenario_page(
     stamp = page_stamp(scenario_id)
     if stamp is None:
         raise Http404("No such scenario.")
-    key = (stamp.key, editor)
-    body = _contents.get(key)
-    if body is None:
-        body = render_content({"csrf_token": CSRF_PLACEHOLDER})
-        if stamp.settled and page_stamp(scenario_id) == stamp:  # nothing changed while it was rendered
-            _contents.put(key, body)
+    body = _contents.get_or_build(
+        (stamp.key, editor),
+        lambda: render_content({"csrf_token": CSRF_PLACEHOLDER}),
+        keep=lambda: stamp.settled and page_stamp(scenario_id) == stamp,  # nothing changed while it was rendered
+    )
     title = {"name": stamp.name}
     if len(get_messages(request)):  # shown once, so never cached
-        page = render(request, TEMPLATE, {"scenario": title, "body": mark_safe(body), "csrf_token": CSRF_PLACEHOLDER})
+        page = render(request, TEMPLATE, {"scenario": title, "body": body, "csrf_token": CSRF_PLACEHOLDER})
         html = page.content.decode()
     else:
         user = request.user
