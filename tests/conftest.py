@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import copy
 import os
 
 import pytest
@@ -8,6 +9,8 @@ from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
 from lib.lru import LruCache
+from tco.services import scenario_create_from_document
+from tests.documents import DESIGN_EXAMPLE
 
 # CI explores the same examples on every run, so a red build always means a change broke something;
 # local runs keep exploring new examples.
@@ -67,3 +70,27 @@ def editor_client(client, editor):
 def viewer_client(client, viewer):
     client.force_login(viewer)
     return client
+
+
+@pytest.fixture
+def example_document() -> dict:
+    return copy.deepcopy(DESIGN_EXAMPLE)
+
+
+@pytest.fixture
+def scenario(db, editor, example_document, django_capture_on_commit_callbacks):
+    """DESIGN 5.1's example (owned, Lambda on demand, an API), evaluated (its first run is done)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        created = scenario_create_from_document(document=example_document, user=editor)
+    created.refresh_from_db()
+    return created
+
+
+@pytest.fixture
+def run_jobs(django_capture_on_commit_callbacks):
+    """Run the on-commit job queueing (delay_on_commit) inside a test transaction, jobs in-process."""
+
+    def capture():
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return capture
