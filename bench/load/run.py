@@ -168,14 +168,10 @@ def _prepare(args, env: dict, user: str, host: str, pg_port: str, folder: Path, 
 
 def _prepare_inside(clients: int) -> None:
     """Runs in a child process with the bench's environment: clones, a decision link, then waits for the worker."""
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    _setup_django()
     from django.contrib.auth.models import User
 
-    from tco.models import RunStatus, Scenario, ScenarioRun
+    from tco.models import Scenario
     from tco.services import scenario_clone
     from tco.services.decisions import link_create
 
@@ -187,23 +183,26 @@ def _prepare_inside(clients: int) -> None:
         copy = scenario_clone(scenario=source, user=analyst, name=f"load client {number}")
         option = copy.options.get(name=EDITED_OPTION)
         edits.append({"scenario": copy.pk, "option": option.pk})
-    _wait_for_worker(ScenarioRun, RunStatus)
+    _wait_for_worker()
     _, token = link_create(scenario=source, user=analyst, note="load bench")
     print(json.dumps({"pages": [s.pk for s in demos], "edits": edits, "token": token}))
 
 
-def _wait_for_worker(runs=None, statuses=None) -> None:
-    """Until the worker has evaluated every run (at most 300 s). In a child process with the bench's environment."""
-    if runs is None:
-        sys.path.insert(0, str(ROOT))
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        import django
+def _setup_django() -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
 
-        django.setup()
-        from tco.models import RunStatus as statuses
-        from tco.models import ScenarioRun as runs
+    django.setup()  # once per process: a second call does nothing
+
+
+def _wait_for_worker() -> None:
+    """Until the worker has evaluated every run (at most 300 s). In a child process with the bench's environment."""
+    _setup_django()
+    from tco.models import RunStatus, ScenarioRun
+
     deadline = time.monotonic() + 300
-    while runs.objects.exclude(status__in=[statuses.DONE, statuses.FAILED]).exists():
+    while ScenarioRun.objects.exclude(status__in=[RunStatus.DONE, RunStatus.FAILED]).exists():
         if time.monotonic() > deadline:
             raise SystemExit("the worker did not evaluate the queued runs within 300 s")
         time.sleep(0.5)
