@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import copy
 import os
+import uuid
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -36,6 +37,15 @@ def _empty_per_process_caches():
     """Each test starts as a fresh process would: pages and panels kept in memory belong to a database state that
     the previous test's rollback undid, and the ids in their keys may be used again."""
     LruCache.clear_all()
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_prefix(settings):
+    """Each test reads and writes Django's cache under its own key prefix: the cache may be a shared Redis (never
+    flushed: it may be the broker's database too), and what an earlier test kept belongs to a rolled-back state."""
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 @pytest.fixture(autouse=True)

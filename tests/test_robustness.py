@@ -7,11 +7,9 @@ to CASES (test_it_covers_every_url_pattern fails otherwise).
 
 from __future__ import annotations
 
-import copy
 import io
 import itertools
 import logging
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -352,9 +350,6 @@ def _demo_data(django_db_setup, django_db_blocker) -> Iterator[None]:
 
 @pytest.fixture
 def world(_demo_data, db, editor, settings) -> World:
-    caches = copy.deepcopy(settings.CACHES)
-    caches["default"]["KEY_PREFIX"] = f"test-robust-{uuid.uuid4().hex}"
-    settings.CACHES = caches
     settings.DECISION_LINK_OPENS_PER_MINUTE = 100_000
     # The seed's runs stay pending (its transaction never commits, so their jobs were never sent); a page
     # polling one would have the sweeper send it once it looks lost. Not here: reads must leave rows as they are.

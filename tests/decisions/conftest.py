@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import copy
 import re
-import uuid
 from pathlib import Path
 
 import pytest
@@ -57,14 +56,6 @@ DOCUMENT = {
         {"name": "Lambda rental", "kind": "neocloud", "price_per_gpu_hour": 4.5, "billing": "on_demand"},
     ],
 }
-
-
-@pytest.fixture(autouse=True)
-def _own_rate_limit_counters(settings):
-    """Each test counts link openings under its own cache prefix (the cache may be a shared Redis)."""
-    caches = copy.deepcopy(settings.CACHES)
-    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
-    settings.CACHES = caches
 
 
 def import_prices(*rows: str) -> None:
