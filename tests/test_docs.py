@@ -37,6 +37,16 @@ def _is_os_environ(node: ast.AST) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "environ"
 
 
+def _is_dj_database_url_config(node: ast.Call) -> bool:
+    func = node.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "config"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "dj_database_url"
+    )
+
+
 def _constant_name(node: ast.AST | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and VARIABLE_NAME.fullmatch(node.value):
         return node.value
@@ -57,6 +67,8 @@ def variables_read(source: str) -> set[str]:
             if on_environ or ENV_READERS.fullmatch(callee):
                 names.update(filter(None, [_constant_name(node.args[0]) if node.args else None]))
             names.update(filter(None, (_constant_name(k.value) for k in node.keywords if k.arg == "env")))
+            if _is_dj_database_url_config(node) and not any(k.arg == "env" for k in node.keywords):
+                names.add("DATABASE_URL")  # dj_database_url.config() reads DATABASE_URL unless told otherwise
         elif isinstance(node, ast.Subscript) and _is_os_environ(node.value) and isinstance(node.ctx, ast.Load):
             names.update(filter(None, [_constant_name(node.slice)]))
     return names
@@ -94,10 +106,11 @@ def test_the_scan_sees_every_way_of_reading_a_variable():
         "A = env_int('ONE', 3, minimum=1)\nB = env_bool('TWO')\nC = env_time_limits('THREE', 60)\n"
         "D = os.environ.get('FOUR')\nE = os.environ['FIVE']\nF = os.getenv('SIX')\nG = https_origins('SEVEN')\n"
         "H = dj_database_url.config(env='EIGHT')\nI = redis_url('NINE')\nJ = env('TEN')\n"
+        "L = dj_database_url.config(conn_max_age=60)\n"
         "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\nos.environ['PATH'] = '/bin'\n"
         "K = settings.get('not_a_variable')\n"
     )
-    expected = {"ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN"}
+    expected = {"ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "DATABASE_URL"}
     assert variables_read(source) == expected
 
 
