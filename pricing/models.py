@@ -425,7 +425,7 @@ class ImportSource(models.Model):
 class ExchangeRate(models.Model):
     """``1 base = rate quote`` on ``rate_date``, from ``source``: imported (ECB reference rates) or typed in the admin.
 
-    Money moves between currencies only through one of these (DESIGN 5.7); cross rates are computed through EUR
+    Money moves between currencies only through one of these (docs/money-math.md); cross rates are computed through EUR
     (``pricing.fx.cross``), never stored.
     """
 

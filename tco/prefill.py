@@ -1,7 +1,7 @@
 """Typical owned-hardware figures to start an owned or secondary option from a GPU model.
 
 Every figure is an assumption to replace with a quote; the option lists which fields still hold
-one. Sources: DESIGN.md section 4 ("Typical owned-hardware figures", 8x H100 SXM server, 2026),
+one. Sources: docs/money-math.md ("Typical figures the app starts from", 8x H100 SXM server, 2026),
 middle of each published range. Figures are per 8-GPU server and scale per GPU for other counts.
 
 Power: GPU TDP x count plus host overhead. An 8x H100 SXM server draws 10.2 kW at full load, of
@@ -67,7 +67,7 @@ def owned_prefill(
         "useful_life_years": SECONDARY_USEFUL_LIFE_YEARS if secondary else USEFUL_LIFE_YEARS,
         "cost_of_capital": COST_OF_CAPITAL,
     }
-    lines = [f"Typical figures for {gpu_count}\u00d7 {gpu_name} (DESIGN section 4), not a quote:"]
+    lines = [f"Typical figures for {gpu_count}\u00d7 {gpu_name} (published 2026 ranges), not a quote:"]
     if tdp_watts:
         power_kw = (count * (Decimal(tdp_watts) / 1000 + HOST_OVERHEAD_KW_PER_GPU)).quantize(Decimal("0.001"))
         values["power_kw"] = power_kw

@@ -89,7 +89,7 @@ def example_document() -> dict:
 
 @pytest.fixture
 def scenario(db, editor, example_document, django_capture_on_commit_callbacks):
-    """DESIGN 5.1's example (owned, Lambda on demand, an API), evaluated (its first run is done)."""
+    """The example document (owned, Lambda on demand, an API), evaluated (its first run is done)."""
     with django_capture_on_commit_callbacks(execute=True):
         created = scenario_create_from_document(document=example_document, user=editor)
     created.refresh_from_db()

@@ -1,4 +1,4 @@
-"""The canonical price format (DESIGN.md section 6) as CSV or as JSON records with the same fields."""
+"""The canonical price format (docs/import-formats.md) as CSV or as JSON records with the same fields."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The money math of the build-vs-rent dashboard (DESIGN.md section 5): plain Python and numpy.
+"""The money math of the build-vs-rent dashboard (docs/money-math.md): plain Python and numpy.
 
 No Django here: a ``tco-scenario/1`` document (dict) goes in, a ``tco-result/1`` dict comes out.
-Under uncertainty (DESIGN 5.8): ``simulate`` (Monte Carlo of input ranges), ``sensitivity`` (the
+Under uncertainty (docs/money-math.md): ``simulate`` (Monte Carlo of input ranges), ``sensitivity`` (the
 tornado) and ``fleet_plan`` (owned baseline, rented bursts).
 """
 

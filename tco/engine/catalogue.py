@@ -1,4 +1,4 @@
-"""The option-field catalogue: every input an option carries, with every fact about it, once (DESIGN 5.1).
+"""The option-field catalogue: every input an option carries, with every fact about it, once (docs/money-math.md).
 
 One ``OptionField`` per field, in document order: the kinds it applies to, its value type (money / rate / count /
 number / choice), how the engine reads and bounds it (``check``, whose ``default`` applies when it is omitted), the
@@ -339,7 +339,7 @@ assert tuple(value for value, _ in OPTION_FIELD["billing"].choices) == BILLINGS
 # Non-input option fields besides name and kind: where a picked Market price came from.
 PRICE_SOURCE_KINDS = RENTAL_KINDS + API_KINDS
 PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed_on", "source_url")
-# A Market price converted into the scenario's currency keeps its original and the rate (DESIGN 5.7), as text so
+# A Market price converted into the scenario's currency keeps its original and the rate (docs/money-math.md), as text so
 # the decimals stay exact.
 PRICE_SOURCE_FX = ("original_price_per_gpu_hour", "original_currency", "fx_rate", "fx_rate_date", "fx_source")
 PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")

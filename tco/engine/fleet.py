@@ -1,10 +1,10 @@
-"""``fleet_plan``: how many GPUs to own for the baseline while renting the bursts (DESIGN 5.8).
+"""``fleet_plan``: how many GPUs to own for the baseline while renting the bursts (docs/money-math.md).
 
 Math. For an hourly load profile x_1..x_n (GPUs busy; any n ≥ 24, a representative period scaled
 to a year), an owned option with G GPUs and an on-demand rental at p per GPU-hour (today's price):
 
 - ``c_fix = (A + O + E(0)) / (G·8760)`` per owned GPU-hour: capital charge, fixed opex and idle
-  energy (DESIGN 5.3);
+  energy (docs/money-math.md);
 - ``c_busy = (P_max - P_idle)·PUE·price_kWh / G``: the extra energy of a busy owned GPU-hour;
 - owning k GPUs costs a year ``cost(k) = 8760/n · Σ_h [k·c_fix + min(x_h, k)·c_busy + max(x_h - k, 0)·p]``
   for k = 0 .. ceil(max x_h).

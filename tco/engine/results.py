@@ -1,4 +1,4 @@
-"""``evaluate``: a scenario document in, a ``tco-result/1`` dict out (DESIGN 5.6)."""
+"""``evaluate``: a scenario document in, a ``tco-result/1`` dict out (docs/money-math.md)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .validation import validate
 
 
 def evaluate(document: Mapping[str, Any]) -> dict[str, Any]:
-    """Evaluate a ``tco-scenario/1`` document (DESIGN 5) into a JSON-ready ``tco-result/1`` dict.
+    """Evaluate a ``tco-scenario/1`` document (docs/money-math.md) into a JSON-ready ``tco-result/1`` dict.
 
     Per option: annual cost (5.6), cost per busy GPU-hour and per accepted output, monthly and
     cumulative cash cost (capex in month 1, no resale), resale at the horizon, total cost

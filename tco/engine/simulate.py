@@ -1,4 +1,4 @@
-"""``simulate``: Monte Carlo over ranged inputs, every trial at once with numpy (DESIGN 5.8).
+"""``simulate``: Monte Carlo over ranged inputs, every trial at once with numpy (docs/money-math.md).
 
 Math. Each ranged input X with range (a = low, c = likely, b = high) is triangular:
 ``F(x) = (x-a)²/((b-a)(c-a))`` for a ≤ x ≤ c and ``1 - (b-x)²/((b-a)(b-c))`` for c ≤ x ≤ b, drawn by
@@ -10,7 +10,7 @@ of the mapping, and adding a range leaves the other inputs' draws unchanged.
 The path ``utilization`` ranges the forecast's level L (its one value when flat, else the mean of
 u_m): a trial at level x uses ``u_m · x / L`` clipped to [0, 1] (a flat forecast becomes x).
 
-Every trial's NPVs (DESIGN 5.3-5.6: capex at month 0, month-m flows discounted by
+Every trial's NPVs (docs/money-math.md: capex at month 0, month-m flows discounted by
 (1+r)^(m/12), resale at the horizon) come from the engine's own formulas broadcast over a trials
 axis, never from a per-trial ``evaluate``; a trial is exactly ``evaluate`` of the document with that
 trial's values, and a range with low = likely = high is that value in every trial.

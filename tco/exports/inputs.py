@@ -1,7 +1,7 @@
 """A scenario document's inputs in words: label, value, unit, and how a person reads it (decision page, Excel).
 
-Inputs the document leaves out take the engine's defaults (DESIGN 5.1); they are listed with the default in words,
-so a reader sees every assumption the numbers rest on.
+Inputs the document leaves out take the engine's defaults (docs/money-math.md); they are listed with the default
+in words, so a reader sees every assumption the numbers rest on.
 """
 
 from __future__ import annotations

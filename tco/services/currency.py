@@ -1,4 +1,4 @@
-"""Changing a scenario's currency: every money input converted at one named rate, or relabelled (DESIGN 5.7).
+"""Changing a scenario's currency: every money input converted at one named rate, or relabelled (docs/money-math.md).
 
 Money moves between currencies only through a dated rate with its source. When the currency changes, the user
 says whether the inputs are to be converted at a named rate or were already in the new currency; either way it

@@ -123,7 +123,7 @@ def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expe
 
 def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, Any]:
     """The provenance copied onto an option (the document's `price_source`). A price converted from another
-    currency also keeps the original price and currency, and the rate with its date and source (DESIGN 5.7)."""
+    currency also keeps the original price and currency, and the rate with its date and source (docs/money-math.md)."""
     source = {
         "provider": observation.provider.name,
         "offering": observation.offering,

@@ -193,13 +193,15 @@ def _rounded(value: Decimal, money: bool) -> Decimal:
 
 
 def _clipped(value: Decimal, bounds: NumberField, new: Decimal) -> Decimal:
-    """Within the input's bounds: at a closed bound, or at the input itself beyond an open one."""
-    if bounds.lo is not None and value < Decimal(repr(bounds.lo)):
-        value = new if bounds.lo_open else Decimal(repr(bounds.lo))
-    if bounds.lo is not None and bounds.lo_open and value == Decimal(repr(bounds.lo)):
-        value = new
-    if bounds.hi is not None and value > Decimal(repr(bounds.hi)):
-        value = new if bounds.hi_open else Decimal(repr(bounds.hi))
+    """Within the input's bounds: at a closed bound, or at the input itself at or beyond an open one."""
+    if bounds.lo is not None:
+        lo = Decimal(repr(bounds.lo))
+        if value < lo or (bounds.lo_open and value == lo):
+            value = new if bounds.lo_open else lo
+    if bounds.hi is not None:
+        hi = Decimal(repr(bounds.hi))
+        if value > hi or (bounds.hi_open and value == hi):
+            value = new if bounds.hi_open else hi
     return value
 
 

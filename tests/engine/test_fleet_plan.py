@@ -15,7 +15,7 @@ from .docs import api, owned, rental, scenario
 
 
 def _per_gpu_hour(option: dict) -> tuple[float, float]:
-    """c_fix and c_busy straight from DESIGN 5.3 / 5.8, with the capital charge from numpy-financial."""
+    """c_fix and c_busy straight from docs/money-math.md, with the capital charge from numpy-financial."""
     charge = npf.pmt(option["cost_of_capital"], option["useful_life_years"], -option["capex"], option["residual_value"])
     opex = sum(option.get(k, 0.0) for k in ("facility_per_year", "network_per_year", "software_per_year",
                                              "support_per_year", "operations_per_year"))  # fmt: skip

@@ -1,4 +1,4 @@
-"""Owned and secondary prefill: DESIGN.md section 4's typical 8x H100 SXM server figures."""
+"""Owned and secondary prefill: docs/money-math.md's typical 8x H100 SXM server figures."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def test_an_8x_h100_server_draws_10_2_kw_at_full_load_and_2_5_idle():
 
 
 def test_new_capex_is_the_server_plus_spares_installation_and_fabric():
-    server = 285_000  # DESIGN 4: $285k for 8 GPUs, configured
+    server = 285_000  # docs/money-math.md: $285k for 8 GPUs, configured
     expected = server + server * 0.05 + 12_750 + 12_000
     assert _h100().values["capex"] == Decimal(str(expected))
 
