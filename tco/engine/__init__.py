@@ -15,7 +15,7 @@ from .fleet import fleet_plan
 from .owned import capital_charge
 from .results import evaluate
 from .sensitivity import sensitivity
-from .simulate import check_uncertainty, simulate
+from .simulate import check_uncertainty, entered_values, simulate
 from .sweep import sweep
 from .validation import validate
 
@@ -33,6 +33,7 @@ __all__ = [
     "capital_charge",
     "check_uncertainty",
     "crossover_month",
+    "entered_values",
     "evaluate",
     "fleet_plan",
     "sensitivity",

@@ -55,6 +55,17 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 PER_UNIT_COSTS = ("cost_per_gpu_hour", "cost_per_accepted_response", "cost_per_million_accepted_tokens")
+# Every amount of money an option's result holds (the rest are shares, hours and counts): what a conversion into
+# another currency multiplies.
+MONEY_RESULTS = (
+    "annual_cost",
+    *PER_UNIT_COSTS,
+    "resale_value",
+    "total_cost",
+    "npv",
+    "capital_charge_per_year",
+)
+MONEY_SERIES = ("monthly_cost", "cumulative_cost")
 
 
 def _refuse_overflow(reference: Mapping[str, Any], options: list[dict[str, Any]]) -> None:

@@ -53,6 +53,12 @@ def normalise(document: Mapping[str, Any]) -> tuple[dict[str, Any], frozenset[st
     return doc, frozenset(checker.derived)
 
 
+def entered_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The document as :func:`validate` reads it (defaults applied), even when it has problems: what could not be
+    read is left out or None. For callers that follow inputs while the scenario is still being completed."""
+    return _DocumentChecker().document(document)
+
+
 class _DocumentChecker(OptionChecker):
     def document(self, document: Any) -> dict[str, Any]:
         if not isinstance(document, Mapping):

@@ -9,6 +9,7 @@ from typing import Any
 
 from lib.lru import LruCache
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
+from tco.presentation.currency import conversion_text
 
 SKIPPED_FIELDS = {
     "id",
@@ -23,6 +24,7 @@ SKIPPED_FIELDS = {
     "prefill_note",
     "price_observation",
     "gpu_model",
+    "currency_conversions",  # said by _conversion_lines, with its rate
 }
 
 
@@ -84,6 +86,26 @@ def _lines(records: list, fields: list[tuple[str, str]], subject_of, *, show_cre
     return lines
 
 
+def _conversion_lines(records: list) -> list[HistoryLine]:
+    """A currency conversion's rate, date and source: one line beside its "Currency" line (a relabel has none)."""
+    lines = []
+    previous: list | None = None  # the first record read is the baseline (creation, or older than the window)
+    for record in sorted(records, key=lambda r: r.history_id):
+        entries = record.currency_conversions or []
+        if previous is not None and len(entries) > len(previous) and entries[-1].get("mode") == "convert":
+            who = record.history_user.get_username() if record.history_user_id else "system"
+            text = conversion_text(entries[-1])
+            lines.append(
+                HistoryLine(record.history_date, who, "scenario", "changed", "Currency conversion", "blank", text)
+            )
+        previous = entries
+    return lines
+
+
+def _scenario_lines(records: list) -> list[HistoryLine]:
+    return _lines(records, _tracked_fields(Scenario), lambda r: "scenario") + _conversion_lines(records)
+
+
 RANGE_FIELDS = [("low", "Low"), ("likely", "Likely"), ("high", "High")]
 
 
@@ -121,7 +143,7 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
         if option_names
         else []
     )
-    lines = _lines(scenario_rows, _tracked_fields(Scenario), lambda r: "scenario")
+    lines = _scenario_lines(scenario_rows)
     lines += _lines(option_rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”")
     item_fields = [(a, label) for a, label in _tracked_fields(SecondaryDiligenceItem) if a != "key"]
     lines += _lines(
@@ -145,7 +167,7 @@ def latest_change_lines(instance: Scenario | ScenarioOption) -> list[HistoryLine
     model = type(instance)
     rows = list(model.history.filter(id=instance.pk).select_related("history_user").order_by("-history_id")[:2])
     if isinstance(instance, Scenario):
-        lines = _lines(rows, _tracked_fields(Scenario), lambda r: "scenario")
+        lines = _scenario_lines(rows)
     else:
         lines = _lines(rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”")
     return [line for line in lines if line.when == rows[0].history_date] if rows else []

@@ -23,6 +23,7 @@ from tco.models import (
 from tco.prefill import owned_prefill
 from tco.services.common import Change, claim_version, recompute_if_valid, refuse_new_problems, set_history_user
 from tco.services.scenarios import create_diligence_items
+from tco.services.uncertainty import ranges_follow_input
 
 DEFAULT_NAMES = {
     OptionKind.OWNED: "Own {count}\u00d7 {gpu} (new)",
@@ -107,6 +108,7 @@ def option_update(
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user)
 
 
@@ -170,6 +172,7 @@ def option_pick_price(
     with transaction.atomic():
         fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
         price, rate = market_price_in(observation, fresh_scenario.currency_code)
+        before = fresh_scenario.to_document()
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
         if fresh.name in DEFAULT_NAMES.values() or not fresh.name:
             fresh.name = f"{observation.provider.name} {observation.offering}"[:200]
@@ -181,6 +184,7 @@ def option_pick_price(
         fresh.gpu_model_id = observation.gpu_model_id
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh_scenario, before=before, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user)
 
 

@@ -26,6 +26,7 @@ from tco.services.common import (
     set_history_user,
 )
 from tco.services.uncertainty import (
+    ranges_follow_input,
     split_uncertainty,
     uncertainty_check_import,
     uncertainty_copy,
@@ -106,6 +107,7 @@ def scenario_update_field(
         refuse_new_problems(before, fresh.to_document(options), edited=(document_path(field),))
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh, user=user)
 
 
@@ -136,6 +138,7 @@ def forecast_update(
         refuse_new_problems(before, fresh.to_document(options), edited=("utilization",))
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh, user=user)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -20,13 +20,28 @@ from config.jobs import SweepResult, hard_time_limit, resend_before, send_job, s
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
 from tco.documents import FieldProblem, to_decimal
-from tco.engine import ENGINE_VERSION, Problem, ScenarioError, check_uncertainty, evaluate, fleet_plan, sensitivity
+from tco.engine import (
+    ENGINE_VERSION,
+    Problem,
+    ScenarioError,
+    check_uncertainty,
+    entered_values,
+    evaluate,
+    fleet_plan,
+    sensitivity,
+)
 from tco.engine import simulate as engine_simulate
+from tco.engine.fields import NumberField
 from tco.engine.kinds import OWNED_KINDS
+from tco.engine.validation import entered_document
+from tco.engine.variants import resolve
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
 from tco.selectors.uncertainty import (
+    MONEY_RANGE_FIELDS,
     SCENARIO_RANGE_PATHS,
+    likely_is_input,
     option_range_fields,
+    range_path,
     scenario_ranges,
     uncertainty_map,
 )
@@ -116,6 +131,82 @@ def range_clear(
             set_history_user(item, user)
             item.delete()
         return recompute_if_valid(scenario=fresh, user=user)
+
+
+CENT = Decimal("0.01")
+FOLLOW_DIGITS = 4  # significant digits a re-centred range end of a rate or plain number keeps
+STORED_PLACES = Decimal("0.0000000001")  # what an InputRange stores exactly (ten decimal places)
+
+
+def ranges_follow_input(
+    *, scenario: Scenario, before: dict, user: AbstractBaseUser | None, options: list[ScenarioOption] | None = None
+) -> None:
+    """After an input edit, move every range that was centred on its input with it. Call inside the edit's
+    transaction, after the save: ``before`` is the scenario's document before the edit, ``options`` its options as
+    saved (read again when omitted).
+
+    The rule (README, "Decisions under uncertainty"): a range whose likely value equals the input's value before
+    the edit follows the input: likely becomes the new value, and low and high keep their ratio to it (their
+    distance when the old or the new value is 0), rounded like a converted input (money to the cent, half up;
+    rates and plain numbers to four significant digits) and kept within the input's bounds. A range whose likely
+    was set apart from the input stays as it is; the range, the simulation summary and the tornado say so.
+    """
+    ranges = scenario_ranges(scenario)
+    if not ranges:
+        return
+    options = list(scenario.options.all()) if options is None else options
+    after = scenario.to_document(options)
+    paths = {item.pk: range_path(item, options) for item in ranges}
+    known = [path for path in paths.values() if path is not None]
+    old, new = entered_values(before, known), entered_values(after, known)
+    doc = entered_document(after)
+    for item in ranges:
+        path = paths[item.pk]
+        if path is None or old[path] is None or new[path] is None or old[path] == new[path]:
+            continue
+        if not likely_is_input(item.likely, old[path]):
+            continue
+        spec, _ = resolve(doc, path)
+        if spec is None:
+            continue
+        _recentre(item, Decimal(repr(old[path])), _stored(Decimal(repr(new[path]))), spec.field)
+        set_history_user(item, user)
+        item.save()
+
+
+def _recentre(item: InputRange, old: Decimal, new: Decimal, bounds: NumberField) -> None:
+    money = item.field in MONEY_RANGE_FIELDS
+    ends = []
+    for end in (item.low, item.high):
+        moved = new + (end - old) if old == 0 or new == 0 else end * new / old
+        moved = _clipped(_rounded(moved, money), bounds, new)
+        ends.append(moved)
+    item.low, item.likely, item.high = min(ends[0], new), new, max(ends[1], new)
+
+
+def _rounded(value: Decimal, money: bool) -> Decimal:
+    if money:
+        return value.quantize(CENT, rounding=ROUND_HALF_UP)
+    if value == 0:
+        return value
+    return _stored(value.quantize(Decimal(1).scaleb(value.adjusted() - FOLLOW_DIGITS + 1), rounding=ROUND_HALF_UP))
+
+
+def _clipped(value: Decimal, bounds: NumberField, new: Decimal) -> Decimal:
+    """Within the input's bounds: at a closed bound, or at the input itself at or beyond an open one."""
+    if bounds.lo is not None:
+        lo = Decimal(repr(bounds.lo))
+        if value < lo or (bounds.lo_open and value == lo):
+            value = new if bounds.lo_open else lo
+    if bounds.hi is not None:
+        hi = Decimal(repr(bounds.hi))
+        if value > hi or (bounds.hi_open and value == hi):
+            value = new if bounds.hi_open else hi
+    return value
+
+
+def _stored(value: Decimal) -> Decimal:
+    return value.quantize(STORED_PLACES, rounding=ROUND_HALF_UP).normalize()
 
 
 def split_uncertainty(document: dict) -> tuple[dict, dict]:

@@ -28,7 +28,7 @@ from tco.services.uncertainty import (
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.fields import scenario_field
 from tco.web.inputs import InputError, expected_version, parse_decimal, parse_integer
-from tco.web.ranges import RATE_RANGE_FIELDS, range_view
+from tco.web.ranges import RATE_RANGE_FIELDS, entered_input, range_view
 from tco.web.responses import conflict_response, edit_response
 from tco.web.uncertainty_context import uncertainty_context
 
@@ -95,7 +95,7 @@ def input_range_view(request: HttpRequest, pk: int) -> HttpResponse:
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (the range of {label})")
     saved = InputRange.objects.filter(scenario=scenario, option=option, field=field).first()
-    view = range_view(scenario, key, field, label, saved)
+    view = range_view(scenario, key, field, label, saved, entered_input(scenario, saved))
     return edit_response(request, scenario, RANGE, change=change, extra={"r": view}, target_key=key)
 
 

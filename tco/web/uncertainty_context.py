@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
-from tco.engine import ScenarioError, validate
+from tco.engine import ScenarioError, entered_values, validate
+from tco.engine.fields import fmt
 from tco.engine.variants import resolve
 from tco.models import Scenario, UncertaintyStatus
 from tco.presentation.uncertainty import (
@@ -19,6 +20,7 @@ from tco.selectors.uncertainty import (
     is_current,
     latest_done_uncertainty_run,
     latest_uncertainty_run,
+    likely_is_input,
     run_data,
     scenario_uncertainty,
 )
@@ -47,16 +49,30 @@ class UncertaintyAnswer:
 
 
 def range_rows(document: dict, uncertainty: dict) -> list[dict]:
-    """The ranges a run used, labelled for people ("Lambda 8x H100 SXM: Price per GPU-hour")."""
+    """The ranges a run used, labelled for people ("Lambda 8x H100 SXM: Price per GPU-hour"), each with the
+    input's value as entered (``entered``) and whether its likely value is set apart from it (``differs``)."""
     try:
         doc = validate(document)
     except ScenarioError:
         return []
+    entered = entered_values(doc, uncertainty)
     rows = []
     for path, spec in uncertainty.items():
         item, _ = resolve(doc, path)
-        rows.append({"path": path, "label": item.label if item else path, **spec})
+        value = entered[path]
+        differs = value is not None and not likely_is_input(spec["likely"], value)
+        rows.append({"path": path, "label": item.label if item else path, **spec, "entered": value, "differs": differs})
     return rows
+
+
+def differing_notes(rows: list[dict]) -> list[str]:
+    """One sentence per range whose likely is not its input: the simulation and the deterministic answer differ."""
+    return [
+        f"{row['label']}: the simulation draws around a likely {fmt(row['likely'])}, not the input "
+        f"{fmt(row['entered'])}; the answer and the tornado's “as entered” use {fmt(row['entered'])}."
+        for row in rows
+        if row["differs"]
+    ]
 
 
 def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
@@ -71,6 +87,8 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         notes.append("No tornado: it needs at least one owned and one rented option.")
     if not data["uncertainty"]:
         notes.append("No input has a range yet, so every trial is the scenario as entered: give ranges with ±.")
+    ranges = range_rows(document, data["uncertainty"])
+    notes += differing_notes(ranges)
     return UncertaintyAnswer(
         headline=probability_headline(result["simulation"]),
         spread=spread_sentence(result["simulation"], currency),
@@ -83,7 +101,7 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         plan=plan,
         lanes=data["lanes"] if "lanes" in data else (budget_lanes(plan, data["load_profile"]) if plan else []),
         notes=notes,
-        ranges=range_rows(document, data["uncertainty"]),
+        ranges=ranges,
         profile_source=data.get("load_profile_source", ""),
     )
 
