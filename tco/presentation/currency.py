@@ -25,13 +25,17 @@ def conversion_rate(entry: dict) -> Rate:
     )
 
 
+ROUNDING = "amounts rounded to the cent, unit prices to four decimal places"  # tco.engine.catalogue.money_step
+
+
 def conversion_text(entry: dict) -> str:
-    """ "Money inputs converted from USD to EUR at 1 USD = 0.92 EUR (ECB, 2026-11-02), each rounded to the cent"."""
+    """ "Money inputs converted from USD to EUR at 1 USD = 0.92 EUR (ECB, 2026-11-02), amounts rounded to the cent,
+    unit prices to four decimal places"."""
     if entry.get("mode") != "convert":
         return f"Currency relabelled from {entry['from']} to {entry['to']}: the numbers were kept as they were"
     return (
         f"Money inputs converted from {entry['from']} to {entry['to']} at {conversion_rate(entry).describe()}, "
-        "each rounded to the cent"
+        f"{ROUNDING}"
     )
 
 

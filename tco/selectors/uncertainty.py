@@ -22,7 +22,7 @@ SCENARIO_RANGE_PATHS: dict[str, str] = {
     **{f"workload_{key}": f"workload.{key}" for key in WORKLOAD_KEYS},
 }
 RANGE_KEYS = ("low", "likely", "high")
-# Ranges in money (converted with their input; a re-centred end is rounded to the cent), by field name.
+# Ranges in money (converted with their input; a re-centred end is rounded like its input, money_step), by field name.
 MONEY_RANGE_FIELDS = fields_of_type("money") | {"burst_price_per_gpu_hour"}
 
 

@@ -5,7 +5,8 @@ says whether the inputs are to be converted at a named rate or were already in t
 is one versioned change, each rewritten input recorded in the history, and the change itself (with the rate, its
 date and source) recorded on the scenario (``currency_conversions``) for the history, decision links and workbooks.
 
-A converted money input is ``amount * rate`` rounded half up to the cent (exact Decimal arithmetic, so the stored
+A converted money input is ``amount * rate`` rounded half up to the cent, unit prices (per GPU-hour, per kWh, per
+million tokens) to four decimal places (``tco.engine.catalogue.money_step``; exact Decimal arithmetic, so the stored
 number is the one a person computes by hand); the ranges on money inputs (low, likely, high) are converted the same
 way, so a range centred on its input stays centred on it. Rates and shares are not money and are not converted.
 """
@@ -21,14 +22,13 @@ from django.utils import timezone
 
 from lib.currencies import currency_problem
 from pricing.fx import Rate
-from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type
+from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step
 from tco.models import InputRange, Scenario, ScenarioOption
 from tco.selectors.uncertainty import MONEY_RANGE_FIELDS
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
 OPTION_MONEY_FIELDS = tuple(sorted(fields_of_type("money")))
 SCENARIO_MONEY_FIELDS = ("burst_price_per_gpu_hour",)
-CENT = Decimal("0.01")
 
 
 class CurrencyChangeError(ValueError):
@@ -88,23 +88,24 @@ def scenario_change_currency(
                 option.save()
             for item in InputRange.objects.filter(scenario=fresh, field__in=MONEY_RANGE_FIELDS):
                 for name in ("low", "likely", "high"):
-                    _convert_field(item, name, rate)
+                    _convert_field(item, name, rate, field=item.field)
                 set_history_user(item, user)
                 item.save()
         return recompute_if_valid(scenario=fresh, user=user)
 
 
-def to_cents(amount: Decimal, rate: Rate) -> Decimal:
-    """``amount`` (in the rate's base) in its quote, rounded half up to the cent, computed exactly."""
+def converted(amount: Decimal, rate: Rate, step: Decimal) -> Decimal:
+    """``amount`` (in the rate's base) in its quote, rounded half up to ``step``, computed exactly."""
     with localcontext() as context:
         context.prec = 60
-        return (amount * rate.rate).quantize(CENT, rounding=ROUND_HALF_UP)
+        return (amount * rate.rate).quantize(step, rounding=ROUND_HALF_UP)
 
 
-def _convert_field(instance: Any, name: str, rate: Rate) -> None:
+def _convert_field(instance: Any, name: str, rate: Rate, *, field: str = "") -> None:
+    """Convert ``instance.name``, rounded as the input ``field`` (default ``name``; a range's ends as its input)."""
     value = getattr(instance, name)
     if value is not None:
-        setattr(instance, name, to_cents(value, rate))
+        setattr(instance, name, converted(value, rate, money_step(field or name)))
 
 
 def _record(old: str, new: str, rate: Rate | None) -> dict[str, str]:

@@ -31,6 +31,7 @@ from tco.engine import (
     sensitivity,
 )
 from tco.engine import simulate as engine_simulate
+from tco.engine.catalogue import money_step
 from tco.engine.fields import NumberField
 from tco.engine.kinds import OWNED_KINDS
 from tco.engine.validation import entered_document
@@ -133,7 +134,6 @@ def range_clear(
         return recompute_if_valid(scenario=fresh, user=user)
 
 
-CENT = Decimal("0.01")
 FOLLOW_DIGITS = 4  # significant digits a re-centred range end of a rate or plain number keeps
 STORED_PLACES = Decimal("0.0000000001")  # what an InputRange stores exactly (ten decimal places)
 
@@ -147,9 +147,10 @@ def ranges_follow_input(
 
     The rule (README, "Decisions under uncertainty"): a range whose likely value equals the input's value before
     the edit follows the input: likely becomes the new value, and low and high keep their ratio to it (their
-    distance when the old or the new value is 0), rounded like a converted input (money to the cent, half up;
-    rates and plain numbers to four significant digits) and kept within the input's bounds. A range whose likely
-    was set apart from the input stays as it is; the range, the simulation summary and the tornado say so.
+    distance when the old or the new value is 0), rounded like a converted input (money to the cent and unit
+    prices to four decimal places, half up; rates and plain numbers to four significant digits) and kept within
+    the input's bounds. A range whose likely was set apart from the input stays as it is; the range, the
+    simulation summary and the tornado say so.
     """
     ranges = scenario_ranges(scenario)
     if not ranges:
@@ -175,18 +176,19 @@ def ranges_follow_input(
 
 
 def _recentre(item: InputRange, old: Decimal, new: Decimal, bounds: NumberField) -> None:
-    money = item.field in MONEY_RANGE_FIELDS
+    step = money_step(item.field) if item.field in MONEY_RANGE_FIELDS else None
     ends = []
     for end in (item.low, item.high):
         moved = new + (end - old) if old == 0 or new == 0 else end * new / old
-        moved = _clipped(_rounded(moved, money), bounds, new)
+        moved = _clipped(_rounded(moved, step), bounds, new)
         ends.append(moved)
     item.low, item.likely, item.high = min(ends[0], new), new, max(ends[1], new)
 
 
-def _rounded(value: Decimal, money: bool) -> Decimal:
-    if money:
-        return value.quantize(CENT, rounding=ROUND_HALF_UP)
+def _rounded(value: Decimal, step: Decimal | None) -> Decimal:
+    """Money to its step (``money_step``), other numbers to FOLLOW_DIGITS significant digits."""
+    if step is not None:
+        return value.quantize(step, rounding=ROUND_HALF_UP)
     if value == 0:
         return value
     return _stored(value.quantize(Decimal(1).scaleb(value.adjusted() - FOLLOW_DIGITS + 1), rounding=ROUND_HALF_UP))

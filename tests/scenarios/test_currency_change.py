@@ -60,9 +60,12 @@ def test_without_a_rate_only_the_relabel_is_offered_and_the_page_says_which_rate
 RATE = Decimal("0.925925925926")  # 1 USD in EUR: 1 / 1.08 to 12 significant digits
 
 
-def in_eur(amount: str) -> Decimal:
-    """By hand: the amount times the rate, rounded half up to the cent."""
-    return (Decimal(amount) * RATE).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+def in_eur(amount: str, step: str = "0.01") -> Decimal:
+    """By hand: the amount times the rate, rounded half up to the cent (unit prices: to ``step`` 0.0001)."""
+    return (Decimal(amount) * RATE).quantize(Decimal(step), rounding=ROUND_HALF_UP)
+
+
+UNIT = "0.0001"  # a unit price's step
 
 
 def _convert(client, scenario, run_jobs):
@@ -84,18 +87,21 @@ def test_converting_rewrites_every_money_input_to_the_cent_in_one_version_record
     assert response["HX-Refresh"] == "true"
     fresh = Scenario.objects.get(pk=scenario.pk)
     assert (fresh.currency, fresh.version) == ("EUR", 2)
-    assert fresh.burst_price_per_gpu_hour == in_eur("6.16") == Decimal("5.70")  # 5.70370370370416
+    assert fresh.burst_price_per_gpu_hour == in_eur("6.16", UNIT) == Decimal("5.7037")  # 5.70370370370416
     owned = ScenarioOption.objects.get(scenario=fresh, kind="owned")
     assert owned.capex == in_eur("320000") == Decimal("296296.30")  # 296296.29629632
-    assert owned.electricity_per_kwh == in_eur("0.11") == Decimal("0.10")  # 0.10185185185186
+    assert owned.electricity_per_kwh == in_eur("0.11", UNIT) == Decimal("0.1019")  # 0.10185185185186
     assert owned.facility_per_year == in_eur("24000") == Decimal("22222.22")  # 22222.222222224
     assert owned.useful_life_years == Decimal(4) and owned.pue == Decimal("1.35")  # not money: unchanged
     assert owned.cost_of_capital == Decimal("0.07")  # a rate: unchanged
     rental = ScenarioOption.objects.get(scenario=fresh, kind="neocloud")
-    assert rental.price_per_gpu_hour == in_eur("3.99") == Decimal("3.69")  # 3.69444444444474
+    assert rental.price_per_gpu_hour == in_eur("3.99", UNIT) == Decimal("3.6944")  # 3.69444444444474
     assert rental.price_change_per_year == Decimal("-0.1")  # a rate, not money
     api = ScenarioOption.objects.get(scenario=fresh, kind="api")
-    assert (api.price_per_million_input_tokens, api.price_per_million_output_tokens) == (in_eur("0.5"), in_eur("1.5"))
+    assert (api.price_per_million_input_tokens, api.price_per_million_output_tokens) == (
+        in_eur("0.5", UNIT),
+        in_eur("1.5", UNIT),
+    )
     lines = {(line.subject, line.field, line.old, line.new) for line in scenario_history(fresh)}
     assert ("option “Own 8x H100 (new)”", "Capex", "320000", "296296.3") in lines
     assert any(line[1:] == ("Currency", "USD", "EUR") for line in lines)
@@ -104,7 +110,7 @@ def test_converting_rewrites_every_money_input_to_the_cent_in_one_version_record
         "Currency conversion",
         "blank",
         "Money inputs converted from USD to EUR at 1 USD = 0.925925925926 EUR "
-        "(ECB euro reference rates, 2026-11-02), each rounded to the cent",
+        "(ECB euro reference rates, 2026-11-02), amounts rounded to the cent, unit prices to four decimal places",
     )
     assert rate_line in lines
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
@@ -149,15 +155,11 @@ def test_ranges_on_money_inputs_convert_with_them_and_others_stay(editor_client,
 
     assert (
         ends("price_per_gpu_hour")
-        == (in_eur("3"), in_eur("3.99"), in_eur("6"))
-        == (
-            Decimal("2.78"),
-            Decimal("3.69"),
-            Decimal("5.56"),
-        )
+        == (in_eur("3", UNIT), in_eur("3.99", UNIT), in_eur("6", UNIT))
+        == (Decimal("2.7778"), Decimal("3.6944"), Decimal("5.5556"))
     )
     assert ends("capex") == (in_eur("280000"), in_eur("320000"), in_eur("400000"))
-    assert ends("burst_price_per_gpu_hour") == (in_eur("5"), in_eur("6.16"), in_eur("9"))
+    assert ends("burst_price_per_gpu_hour") == (in_eur("5", UNIT), in_eur("6.16", UNIT), in_eur("9", UNIT))
     assert ends("discount_rate") == (Decimal("0.06"), Decimal("0.08"), Decimal("0.12"))  # rates are not money
     assert ends("cost_of_capital") == (Decimal("0.05"), Decimal("0.07"), Decimal("0.09"))
     # The likely value is still the input, so the simulation and the page agree, in one currency.
@@ -235,7 +237,7 @@ def test_a_market_price_keeps_its_original_through_conversions_and_comes_back_ex
         scenario=scenario, user=editor, expected_version=2, currency="EUR", rate=exchange_rate("USD", "EUR")
     )
     rental.refresh_from_db()
-    assert rental.price_per_gpu_hour == Decimal("3.69")
+    assert rental.price_per_gpu_hour == Decimal("3.6944")
     assert {
         key: rental.price_source[key] for key in ("original_price_per_gpu_hour", "original_currency", "fx_rate")
     } == {
@@ -280,7 +282,10 @@ def test_the_rate_date_and_source_are_on_the_decision_link_and_in_the_workbooks(
     _convert(editor_client, scenario, run_jobs)
     fresh = Scenario.objects.get(pk=scenario.pk)
     _link, token = link_create(scenario=fresh, user=editor)
-    said = f"Money inputs converted from USD to EUR at {RATE_TEXT}, each rounded to the cent"
+    said = (
+        f"Money inputs converted from USD to EUR at {RATE_TEXT}, amounts rounded to the cent, unit prices to four "
+        "decimal places"
+    )
     frozen = DecisionLink.objects.get().snapshot.data
     assert [entry["text"] for entry in frozen["currency_conversions"]] == [said]
     assert frozen["currency_conversions"][0]["rate"] == "0.925925925926"
@@ -298,7 +303,7 @@ def test_the_rate_date_and_source_are_on_the_decision_link_and_in_the_workbooks(
     assert about["currency conversion"] == said
     assert about["currency conversion 2"] == (
         "Money inputs converted from EUR to USD at 1 EUR = 1.08 USD (ECB euro reference rates, 2026-11-02), "
-        "each rounded to the cent"
+        "amounts rounded to the cent, unit prices to four decimal places"
     )
 
 

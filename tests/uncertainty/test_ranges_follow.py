@@ -22,11 +22,11 @@ from tests.scenarios import factories
 HX = {"HTTP_HX_REQUEST": "true"}
 RUN_FORM = {"trials": "20,000", "profile": "forecast", "peak_ratio": "1.5", "peak_hour": "14"}
 D = Decimal
-CENT = D("0.01")
+UNIT_PRICE_STEP = D("0.0001")  # a price per GPU-hour keeps four decimal places
 
 
-def cents(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+def unit_price(value: Decimal) -> Decimal:
+    return value.quantize(UNIT_PRICE_STEP, rounding=ROUND_HALF_UP)
 
 
 def four_digits(value: Decimal) -> Decimal:
@@ -85,16 +85,16 @@ def test_a_range_centred_on_the_price_follows_an_edit_and_the_simulation_and_tor
     with run_jobs():
         item = give_range(scenario, rental, "price_per_gpu_hour", "3", "3.99", "6", editor)
         edit_option(editor_client, scenario, rental, "price_per_gpu_hour", "2.10")
-    # By hand: likely is the new price; low and high keep their ratio to it, rounded to the cent.
-    low, high = cents(D(3) * D("2.10") / D("3.99")), cents(D(6) * D("2.10") / D("3.99"))
-    assert (low, high) == (D("1.58"), D("3.16"))
+    # By hand: likely is the new price; low and high keep their ratio to it, rounded to four decimal places.
+    low, high = unit_price(D(3) * D("2.10") / D("3.99")), unit_price(D(6) * D("2.10") / D("3.99"))
+    assert (low, high) == (D("1.5789"), D("3.1579"))
     assert stored(item) == (low, D("2.1"), high)
 
     run = run_simulation(editor_client, scenario, run_jobs)
-    assert run.uncertainty == {"options[1].price_per_gpu_hour": {"low": 1.58, "likely": 2.1, "high": 3.16}}
+    assert run.uncertainty == {"options[1].price_per_gpu_hour": {"low": 1.5789, "likely": 2.1, "high": 3.1579}}
     # An on-demand rental's NPV is linear in its price, so the trials' mean NPV is the NPV at the range's mean.
     document = copy.deepcopy(DESIGN_EXAMPLE)
-    document["options"][1]["price_per_gpu_hour"] = (1.58 + 2.1 + 3.16) / 3
+    document["options"][1]["price_per_gpu_hour"] = (1.5789 + 2.1 + 3.1579) / 3
     expected = next(o["npv"] for o in evaluate(document)["options"] if o["kind"] == "neocloud")
     simulated = next(o["npv"]["mean"] for o in run.result["simulation"]["options"] if o["name"] == rental.name)
     assert simulated == pytest.approx(expected, rel=0.01)
@@ -107,9 +107,9 @@ def test_a_range_centred_on_the_price_follows_an_edit_and_the_simulation_and_tor
     annotation = run.figures["tornado"]["layout"]["annotations"][0]["text"]
     assert annotation == f"As entered {format_money_compact(base, 'USD')}"
     row = next(r for r in run.result["tornado"]["rows"] if r["path"] == "options[1].price_per_gpu_hour")
-    assert (row["low"], row["high"]) == (1.58, 3.16)
+    assert (row["low"], row["high"]) == (1.5789, 3.1579)
     html = editor_client.get(f"/scenarios/{scenario.pk}/").content.decode()
-    assert "1.58 · 2.1 · 3.16" in html and "is not the input" not in html
+    assert "1.5789 · 2.1 · 3.1579" in html and "is not the input" not in html
 
 
 def test_a_range_set_apart_from_its_input_stays_and_says_so_everywhere(editor_client, scenario, editor, run_jobs):
@@ -196,4 +196,8 @@ def test_picking_a_market_price_moves_a_range_centred_on_the_old_price(scenario,
             expected_version=scenario.version,
             observation=factories.observation(price="2.49"),
         )
-    assert stored(item) == (cents(D(3) * D("2.49") / D("3.99")), D("2.49"), cents(D(6) * D("2.49") / D("3.99")))
+    assert stored(item) == (
+        unit_price(D(3) * D("2.49") / D("3.99")),
+        D("2.49"),
+        unit_price(D(6) * D("2.49") / D("3.99")),
+    )
