@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "config.middleware.RejectNulCharactersMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.PrivateCacheMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "config.middleware.NoRoleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
