@@ -101,7 +101,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     "config.login_throttle.LoginThrottleBackend",  # refuses while an account or address is throttled
-    "config.roles.RoleBackend",  # Django's ModelBackend, reading the user's roles with the user
+    "django.contrib.auth.backends.ModelBackend",  # roles: config/roles.py, read once per request
 ]
 # Failed sign-ins allowed per account and per client address in each window (config/login_throttle.py).
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)
@@ -199,7 +199,9 @@ PRICE_IMPORT_URL_TIMEOUT_SECONDS = env_int("PRICE_IMPORT_URL_TIMEOUT_SECONDS", 2
 PRICE_IMPORT_DIR = Path(env_str("PRICE_IMPORT_DIR", str(BASE_DIR / "price-imports")))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-SESSION_ENGINE = "config.sessions"  # Django's database sessions, read with plain SQL
+# Sessions live in the database and are read from the cache (Redis with REDIS_URL, else per process): a signed-in
+# request reads no session row.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True
