@@ -94,22 +94,17 @@ class RequestLogMiddleware:
         return response
 
 
-class SecurityHeadersMiddleware:
-    """Content-Security-Policy and Permissions-Policy on every response, from settings (one place to change them)."""
+class PermissionsPolicyMiddleware:
+    """Permissions-Policy on every response, from settings.PERMISSIONS_POLICY_DENIED (the Content-Security-Policy is
+    django-csp's, from settings.CONTENT_SECURITY_POLICY)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self.headers = {
-            "Content-Security-Policy": "; ".join(
-                f"{directive} {' '.join(sources)}" for directive, sources in settings.CONTENT_SECURITY_POLICY.items()
-            ),
-            "Permissions-Policy": ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY_DENIED),
-        }
+        self.value = ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY_DENIED)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        for header, value in self.headers.items():
-            response.headers.setdefault(header, value)
+        response.headers.setdefault("Permissions-Policy", self.value)
         return response
 
 

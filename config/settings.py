@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -48,7 +49,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.SecurityHeadersMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -213,17 +215,20 @@ if not DEBUG:
 # Only the app's own scripts (static/: vendored plotly.js, django-htmx's htmx, static/js/); no inline script or
 # handler attributes (json_script blocks are data, not executed). Styles need 'unsafe-inline': plotly.js injects
 # its stylesheet as a <style> element (a style-src-elem violation without it; tests/browser checks for none).
+# Set on every response by django-csp (csp.middleware.CSPMiddleware).
 CONTENT_SECURITY_POLICY = {
-    "default-src": ["'self'"],
-    "script-src": ["'self'"],
-    "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "blob:"],
-    "font-src": ["'self'"],
-    "connect-src": ["'self'"],
-    "object-src": ["'none'"],
-    "base-uri": ["'self'"],
-    "form-action": ["'self'"],
-    "frame-ancestors": ["'none'"],
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:", "blob:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 PERMISSIONS_POLICY_DENIED = [
     "accelerometer",
