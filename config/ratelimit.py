@@ -41,7 +41,9 @@ def usage(request: HttpRequest, *, scope: str, ident: str, limit: int, window_se
         rate=(limit, window_seconds),
         increment=add,
     )
-    if found is None:  # RATELIMIT_FAIL_OPEN: the count vanished (expired between add and incr)
+    if found is None:  # RATELIMIT_ENABLE is off
         return Usage(count=0, seconds_left=window_seconds)
+    # A count that vanished between django-ratelimit's add and incr comes back as 0 (with a limit of 0): it counts
+    # as nothing yet, never as over the limit.
     # The window's last second still counts (django-ratelimit's window ends at time_left, inclusive).
     return Usage(count=found["count"], seconds_left=found["time_left"] + 1)
