@@ -69,10 +69,12 @@ def read_decimal(text: str, *, percent: bool = False) -> Decimal | None:
             raise NumberTextError(f"{_echo(raw)}: a percentage is not expected here; enter a plain number")
         raw = raw[:-1].rstrip()
     sign = ""
-    if raw[:1] in "+-":
+    if raw.startswith(("+", "-")):
         sign, raw = raw[0], raw[1:].lstrip()
-    if raw[:1] in _CURRENCY_SIGNS:
+    if raw.startswith(tuple(_CURRENCY_SIGNS)):
         raw = raw[1:].lstrip()
+    if is_percent and not any(ch.isdigit() for ch in raw):
+        raise NumberTextError(f"{_echo(text)} is not a number: write the number before the %, e.g. 8%")
     raw = sign + _ungroup(raw, _GROUPED)
     if not _PLAIN.fullmatch(raw):
         hint = ""

@@ -48,6 +48,18 @@ def _own_cache_prefix(settings):
     settings.CACHES = caches
 
 
+@pytest.fixture
+def rate_clock(monkeypatch) -> list[float]:
+    """The rate limiters' clock (django-ratelimit reads time.time()), held still: ``rate_clock[0] += 60`` moves it."""
+    import types
+
+    from django_ratelimit import core
+
+    clock = [1_800_000_000.0]
+    monkeypatch.setattr(core, "time", types.SimpleNamespace(time=lambda: clock[0]))
+    return clock
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Tests create users with passwords; the production hasher would cost ~0.3 s each."""
