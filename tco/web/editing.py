@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
+from lib.jobs import unstick
 from tco.engine.catalogue import OPTION_FIELD
 from tco.forecast import (
     DECIMAL_PARAMETERS,
@@ -25,7 +26,6 @@ from tco.services import (
     VersionConflict,
     forecast_update,
     option_update,
-    runs_sweep,
     scenario_update_field,
 )
 from tco.web.access import get_scenario_for_user
@@ -161,8 +161,7 @@ def results_view(request: HttpRequest, pk: int) -> HttpResponse:
     unsticks this scenario's latest run (resends an unsent one, fails one whose worker died)."""
     scenario = get_scenario_for_user(request, pk, options=True)
     state = run_state(scenario)
-    if state.latest is not None and (state.latest.is_delayed or state.latest.is_stuck):
-        runs_sweep(scenario=scenario)
+    if unstick(state.latest):
         state = run_state(scenario)
     if state.polling:
         context = {"scenario": scenario, "state": state, "polling": True, "stale": True, "answer": None}
