@@ -10,7 +10,8 @@ import csv
 import io
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from lib.errors import AppError
 
 MIN_HOURS = 24
 MAX_HOURS = 100_000
@@ -19,16 +20,15 @@ HEADER = ("hour", "gpus_busy")
 PEAK_RATIO_RANGE = (1.0, 2.0)
 
 
-@dataclass(frozen=True)
-class LoadProfileError(ValueError):
-    """Why a profile was refused: every problem found (line, column, value, what was expected)."""
+class LoadProfileError(AppError, ValueError):
+    """Why a profile was refused: every problem found (line, column, value, what was expected); the message
+    lists the first MAX_ERRORS_SHOWN."""
 
-    problems: tuple[str, ...]
-
-    def __str__(self) -> str:
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
         shown = list(self.problems[:MAX_ERRORS_SHOWN])
         more = len(self.problems) - len(shown)
-        return "; ".join(shown) + (f"; and {more:,} more" if more > 0 else "")
+        super().__init__("; ".join(shown) + (f"; and {more:,} more" if more > 0 else ""))
 
 
 def _number(text: str) -> float | None:

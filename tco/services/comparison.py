@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lib.errors import AppError
 from tco.charts.comparison import cumulative_comparison
 from tco.models import Scenario
 from tco.presentation.comparison import MAX_SCENARIOS, MIN_SCENARIOS, comparison
@@ -9,7 +10,7 @@ from tco.selectors.uncertainty import latest_done_uncertainty_run, scenario_unce
 from tco.services.evaluation import NotEvaluable, current_evaluation
 
 
-class ComparisonError(ValueError):
+class ComparisonError(AppError, ValueError):
     """The scenarios cannot be compared (too few, too many, or one cannot be evaluated); the message says why."""
 
 

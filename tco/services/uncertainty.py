@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
 from tco.documents import FieldProblem, to_decimal
@@ -34,12 +35,8 @@ MIN_TRIALS, MAX_TRIALS, DEFAULT_TRIALS = 1_000, 200_000, 20_000
 SIMULATION_SHARE, TORNADO_SHARE = 0.8, 0.1
 
 
-class RangeError(ValueError):
+class RangeError(AppError, ValueError):
     """A range the engine refuses (or an input that takes none); nothing was saved."""
-
-    def __init__(self, message: str):
-        self.message = message
-        super().__init__(message)
 
 
 class RunCancelled(Exception):
