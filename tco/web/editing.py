@@ -71,7 +71,7 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" ({scenario_field(scenario, field, {}).label} → {text})")
     except EditRefused as refused:  # the engine's message in the field; nothing was stored
-        message = " ".join(refused.messages)
+        message = refused.message
         view = scenario_field(scenario, field, {f"s-{field}": message})
         view.text = text
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": message})
@@ -100,7 +100,7 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
             option=option, user=request.user, expected_version=expected_version(request), field=field, value=value
         )
     except (InputError, EditRefused) as error:  # the message in the field; nothing was stored
-        message = error.message if isinstance(error, InputError) else " ".join(error.messages)
+        message = error.message
         shown = option_views(scenario, [option], {f"o{option.pk}-{field}": message})[0]
         view = next((f for f in [shown.name_field, *shown.fields] if f.name == field), None)
         if view is None:
@@ -140,7 +140,7 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
             forecast=Forecast(kind=kind, **params),
         )
     except (InputError, ForecastError, EditRefused) as error:
-        message = " ".join(error.messages) if isinstance(error, EditRefused) else error.message
+        message = error.message
         return edit_response(request, scenario, fragment, extra_errors={"forecast": message}, forecast_values=posted)
     except VersionConflict as conflict:
         return conflict_response(request, conflict, " (the utilization forecast)")
