@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from lib.errors import AppError
+
 MAX_DEPTH = 64
 # Strings (whose brackets are text) and runs of anything but brackets: what is left after removing them is the
 # document's bracket structure.
@@ -21,7 +23,7 @@ _NOT_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[^\[\]{}"]+', re.DOTALL)
 _OPENERS = np.frombuffer(b"[{", dtype=np.uint8)
 
 
-class JSONTextError(ValueError):
+class JSONTextError(AppError, ValueError):
     """The text is not JSON this app reads; the message says why, ``line`` where (0 when no line is to blame)."""
 
     def __init__(self, message: str, *, line: int = 0) -> None:

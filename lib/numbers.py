@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from lib.errors import AppError
+
 # Farther from 1 than this (in powers of ten) no input of the app makes sense; refusing it first keeps
 # Decimal arithmetic (and the database) away from exponents such as 10^999999999.
 MAX_MAGNITUDE = 30
@@ -32,7 +34,7 @@ _CURRENCY_SIGNS = "$"
 MAX_DIGITS = 40
 
 
-class NumberTextError(ValueError):
+class NumberTextError(AppError, ValueError):
     """The text is not a number this app reads; the message says what was expected."""
 
 

@@ -20,8 +20,10 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from lib.errors import AppError
 
-class FetchError(Exception):
+
+class FetchError(AppError):
     """A path or URL that cannot be read; the message says why and what is allowed."""
 
     def __init__(self, message: str, *, not_found: bool = False) -> None:

@@ -11,8 +11,8 @@ import io
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from lib.errors import AppError
 from lib.numbers import NumberTextError, read_decimal, read_integer
 
 MIN_HOURS = 24
@@ -26,16 +26,15 @@ _LINE_BREAK = re.compile(r"\r\n?|\n")  # as the csv module counts lines
 MAX_HOUR = 999_999_999
 
 
-@dataclass(frozen=True)
-class LoadProfileError(ValueError):
-    """Why a profile was refused: every problem found (line, column, value, what was expected)."""
+class LoadProfileError(AppError, ValueError):
+    """Why a profile was refused: every problem found (line, column, value, what was expected); the message
+    lists the first MAX_ERRORS_SHOWN."""
 
-    problems: tuple[str, ...]
-
-    def __str__(self) -> str:
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
         shown = list(self.problems[:MAX_ERRORS_SHOWN])
         more = len(self.problems) - len(shown)
-        return "; ".join(shown) + (f"; and {more:,} more" if more > 0 else "")
+        super().__init__("; ".join(shown) + (f"; and {more:,} more" if more > 0 else ""))
 
 
 def _hour(text: str) -> int | None:

@@ -4,6 +4,7 @@ one currency: the first scenario's or a chosen one, the others converted through
 from __future__ import annotations
 
 from lib.currencies import currency_problem
+from lib.errors import AppError
 from pricing.selectors import exchange_rate
 from tco.charts.comparison import cumulative_comparison
 from tco.models import Scenario
@@ -12,7 +13,7 @@ from tco.selectors.uncertainty import latest_done_uncertainty_run, scenario_unce
 from tco.services.evaluation import NotEvaluable, current_evaluation
 
 
-class ComparisonError(ValueError):
+class ComparisonError(AppError, ValueError):
     """The scenarios cannot be compared (too few, too many, one cannot be evaluated, no rate into the comparison's
     currency); the message says why and what to do."""
 

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lib.currencies import currency_problem
+from lib.errors import AppError
 from pricing.fx import Rate
 from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step
 from tco.models import InputRange, Scenario, ScenarioOption
@@ -31,7 +32,7 @@ OPTION_MONEY_FIELDS = tuple(sorted(fields_of_type("money")))
 SCENARIO_MONEY_FIELDS = ("burst_price_per_gpu_hour",)
 
 
-class CurrencyChangeError(ValueError):
+class CurrencyChangeError(AppError, ValueError):
     """The change cannot be made as asked (unknown code, a rate for other currencies); nothing is written."""
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
+from lib.errors import AppError
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 from pricing.fx import Rate
 from pricing.selectors import exchange_rate
@@ -35,7 +36,7 @@ DEFAULT_NAMES = {
 }
 
 
-class PriceChoiceError(ValueError):
+class PriceChoiceError(AppError, ValueError):
     """A Market price that cannot be used for this option (wrong currency, not a GPU rental)."""
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.documents import document_to_fields
@@ -183,7 +184,7 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
     return copy
 
 
-class ScenarioInUse(ValueError):
+class ScenarioInUse(AppError, ValueError):
     """The scenario cannot be deleted: leaders may be reading it through live decision links."""
 
 

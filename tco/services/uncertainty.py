@@ -6,17 +6,15 @@ engine's own range validation (``check_uncertainty``) decides what is acceptable
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from config.jobs import SweepResult, hard_time_limit, resend_before, send_job, stuck_before
+from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
 from tco.documents import FieldProblem, to_decimal
@@ -48,19 +46,13 @@ from tco.selectors.uncertainty import (
 )
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
-logger = logging.getLogger(__name__)
-
 MIN_TRIALS, MAX_TRIALS, DEFAULT_TRIALS = 1_000, 200_000, 20_000
 # Shares of the progress bar: the simulation, then the tornado, then the fleet plan.
 SIMULATION_SHARE, TORNADO_SHARE = 0.8, 0.1
 
 
-class RangeError(ValueError):
+class RangeError(AppError, ValueError):
     """A range the engine refuses (or an input that takes none); nothing was saved."""
-
-    def __init__(self, message: str):
-        self.message = message
-        super().__init__(message)
 
 
 class RunCancelled(Exception):
@@ -282,28 +274,23 @@ def uncertainty_run_queue(
     """Freeze the scenario's document, ranges and load profile on a pending run; queue it on commit.
 
     Raises ScenarioError (nothing queued) when the engine refuses the inputs or the ranges."""
-    from tco.tasks import scenario_simulate
-
     if not MIN_TRIALS <= trials <= MAX_TRIALS:
         raise ScenarioError([Problem("trials", f"Trials must be {MIN_TRIALS:,} to {MAX_TRIALS:,}; got {trials:,}")])
     options = list(scenario.options.all())
     document = scenario.to_document(options)
     uncertainty = uncertainty_map(scenario_ranges(scenario), options)
     check_uncertainty(document, uncertainty)
-    with transaction.atomic():
-        run = UncertaintyRun.objects.create(
-            scenario=scenario,
-            scenario_version=scenario.version,
-            document=document,
-            uncertainty=uncertainty,
-            trials=trials,
-            load_profile=list(load_profile),
-            load_profile_source=load_profile_source[:200],
-            requested_by=signed_in_user(user),
-        )
-        # Sending never fails the request: a run the broker could not take stays pending for the sweeper.
-        transaction.on_commit(lambda: send_job(scenario_simulate, run.pk))
-    return run
+    # Sending never fails the request: a run the broker could not take stays pending for the sweeper.
+    return UncertaintyRun.objects.queue(
+        scenario=scenario,
+        scenario_version=scenario.version,
+        document=document,
+        uncertainty=uncertainty,
+        trials=trials,
+        load_profile=list(load_profile),
+        load_profile_source=load_profile_source[:200],
+        requested_by=signed_in_user(user),
+    )
 
 
 def uncertainty_run_cancel(*, run: UncertaintyRun) -> bool:
@@ -356,9 +343,8 @@ def _fleet_plan(document: dict, load_profile: list[float]) -> tuple[dict | None,
 def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
     """Simulate, then the tornado, then the fleet plan, reporting progress on the row between batches.
 
-    The caller has claimed the run (running). Ends done, failed (with the engine's problems, or a logged
-    error) or cancelled; never half-written."""
-    fields = ["status", "progress", "stage", "result", "figures", "problems", "error", "engine_version", "finished_at"]
+    The caller (lib.jobs.run_claimed) has claimed the run, and fails it on any error not handled here. Ends
+    done, failed with the engine's problems, or cancelled; never half-written."""
     try:
         _report(run, 0.0, "simulation")
         simulation = engine_simulate(
@@ -375,52 +361,20 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
         result = {"simulation": simulation, "tornado": tornado, "fleet_plan": plan, "fleet_plan_note": plan_note}
         figures = uncertainty_figures(result, run.document.get("currency", "USD"))
     except RunCancelled:
-        run.status, run.stage = UncertaintyStatus.CANCELLED, "cancelled"
-        run.progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)
+        progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)
+        run.finish(UncertaintyStatus.CANCELLED, stage="cancelled", progress=progress, engine_version=ENGINE_VERSION)
     except ScenarioError as error:
-        run.status = UncertaintyStatus.FAILED
-        run.problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
-        run.error = str(error)
-    except SoftTimeLimitExceeded:  # the task fails the run with its time limit
-        raise
-    except Exception as error:  # a bug, not the user's input: record it and keep the page working
-        logger.exception("uncertainty run %s failed", run.pk)
-        run.status = UncertaintyStatus.FAILED
-        run.error = f"The simulation failed unexpectedly ({type(error).__name__}); the error has been logged."
+        problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
+        run.finish(UncertaintyStatus.FAILED, problems=problems, error=str(error), engine_version=ENGINE_VERSION)
     else:
-        run.status, run.progress, run.stage = UncertaintyStatus.DONE, 1.0, "done"
-        run.result, run.figures, run.problems, run.error = result, figures, [], ""
-    run.engine_version = ENGINE_VERSION
-    run.finished_at = timezone.now()
-    run.save(update_fields=fields)
+        run.finish(
+            UncertaintyStatus.DONE,
+            progress=1.0,
+            stage="done",
+            result=result,
+            figures=figures,
+            problems=[],
+            error="",
+            engine_version=ENGINE_VERSION,
+        )
     return run
-
-
-SIMULATE_TASK = "tco.tasks.scenario_simulate"
-
-
-def uncertainty_runs_sweep(*, scenario: Scenario | None = None) -> SweepResult:
-    """Unstick simulation runs, as ``runs_sweep`` does evaluations: a run still running past its hard time
-    limit lost its worker and fails with a message; a run pending since before the resend threshold (its job
-    never sent, or lost with Redis) is sent again (the task's conditional claim runs it once)."""
-    from tco.tasks import scenario_simulate
-
-    now = timezone.now()
-    runs = UncertaintyRun.objects.all() if scenario is None else UncertaintyRun.objects.filter(scenario=scenario)
-    result = SweepResult()
-    stuck = runs.filter(status=UncertaintyStatus.RUNNING, started_at__lt=stuck_before(SIMULATE_TASK, now))
-    result.failed = stuck.update(
-        status=UncertaintyStatus.FAILED,
-        error=(
-            "The simulation was interrupted: its worker stopped, or it ran past its "
-            f"{hard_time_limit(SIMULATE_TASK)} s limit. Your ranges are saved; run it again."
-        ),
-        finished_at=now,
-    )
-    due = runs.filter(status=UncertaintyStatus.PENDING, created_at__lt=resend_before(now)).order_by("id")
-    for run_id in list(due.values_list("id", flat=True)):
-        if send_job(scenario_simulate, run_id):
-            result.resent += 1
-        else:
-            result.unsent += 1
-    return result
