@@ -1,7 +1,8 @@
 """Inputs as finance people (and attackers) type them: nothing breaks, nothing wrong is stored (issues 9 and 11).
 
-- A value is saved only if the whole document still validates; otherwise the field shows the engine's message
-  (naming the option and the field, never a path) and nothing is stored.
+- A value valid on its own is saved (what the document still lacks is listed to complete); a value wrong on its own
+  or against what is stored shows the engine's message (naming the option and the field, never a path) and nothing
+  is stored.
 - Hostile values (1E999999999, 1e-999999999%, 32768 months, 1e-308, 1_0, Arabic-Indic digits, 1,2,3) answer a
   clear field error, never a 500, and are never stored.
 - Whatever is stored, every page and export of every scenario renders (fuzzed edits, property-based).
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from tco.engine.catalogue import fields_for_kind
 from tco.models import Scenario, ScenarioOption
-from tco.services import document_problems
+from tco.services import document_problems, is_gap
 from tests.documents import DESIGN_EXAMPLE
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -114,18 +115,18 @@ def test_a_scenario_stored_with_a_bad_horizon_before_the_rule_still_renders_ever
     assert_every_page_renders(editor_client, scenario)
 
 
-def test_an_edit_that_breaks_another_part_of_the_document_is_refused(editor_client, scenario):
-    """16 GPUs of demand overflow the 8 owned ones without a burst price: the fleet edit is refused, in words."""
+def test_an_edit_that_needs_another_input_saves_and_the_page_says_what_is_missing(editor_client, scenario):
+    """16 GPUs of demand overflow the 8 owned ones without a burst price: the fleet is saved (the value is valid on
+    its own) and the burst price is listed as still to complete, in words (issue 16)."""
     Scenario.objects.filter(pk=scenario.pk).update(burst_price_per_gpu_hour=None)
     scenario.refresh_from_db()
     assert document_problems(scenario.to_document()) == []
-    before = _snapshot(scenario)
 
     html = _post_field(editor_client, scenario, "fleet_gpus", "64").content.decode()
 
+    assert Scenario.objects.get(pk=scenario.pk).fleet_gpus == 64
     assert "set a burst price per GPU-hour for the overflow" in html
     assert "options[" not in html
-    assert _snapshot(scenario) == before
 
 
 # --- hostile values (issue 11)
@@ -255,7 +256,9 @@ def test_after_fuzzed_edits_the_stored_scenario_validates_and_every_page_and_exp
             response = _post_option(editor_client, scenario, option, fields[choice % len(fields)], text)
         assert response.status_code in (200, 400)
         scenario.refresh_from_db()
-        assert document_problems(scenario.to_document()) == []  # a valid document stays valid
+        document = scenario.to_document()
+        # A valid document never gets a wrong value; a cleared required input is a gap ("to complete").
+        assert all(is_gap(problem, document) for problem in document_problems(document))
     assert_every_page_renders(editor_client, scenario)
 
 
