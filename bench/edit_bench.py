@@ -81,7 +81,7 @@ def main() -> int:
             version = Scenario.objects.values_list("version", flat=True).get(pk=scenario.pk)
             price = f"{3.0 + round_number / 1000:.3f}"  # 3.000, 3.001, ...: a new document every time
             started = time.perf_counter()
-            saved = client.post(field_url, {"field": "price_per_gpu_hour", "value": price, "version": version}, **htmx)
+            saved = client.post(field_url, {"price_per_gpu_hour": price, "version": version}, **htmx)
             shown = saved
             while b'hx-trigger="every 1s"' in shown.content:  # still computing: poll like the page does
                 shown = client.get(results_url, **htmx)

@@ -6,13 +6,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from lib.users import signed_in_user
 from tco.engine import Problem, ScenarioError, validate
 from tco.engine.errors import problem_text
-from tco.models import Scenario, ScenarioRun
+from tco.models import Scenario, ScenarioOption, ScenarioRun
 from tco.services.runs import run_queue
 
 
@@ -132,8 +132,11 @@ def set_history_user(instance: object, user: object | None) -> None:
 
 
 def recompute_if_valid(*, scenario: Scenario, user: object | None) -> Change:
-    """After a save: validate the new document; queue an evaluation when the engine accepts it."""
-    options = list(scenario.options.prefetch_related("diligence_items"))
+    """After a save: validate the new document; queue an evaluation when the engine accepts it. The scenario's
+    options (with their checklists and picked prices) are read once and kept on it for whoever shows it next."""
+    shown = ScenarioOption.objects.select_related("price_observation").prefetch_related("diligence_items")
+    prefetch_related_objects([scenario], Prefetch("options", queryset=shown))
+    options = list(scenario.options.all())
     document = scenario.to_document(options)
     problems = document_problems(document)
     run = None if problems else run_queue(scenario=scenario, user=user, document=document)
