@@ -7,6 +7,8 @@
      its "not saved" mark until it is sent again or restored: Esc restores the stored value; leaving it unchanged
      (or Enter) sends it again, since the same text may be valid now that other inputs changed;
    - a chart whose figure did not change keeps its drawing (charts.js redraws only what changed);
+   - what only the browser holds stays: a disclosure the user opened stays open, and [data-keep] content (the
+     price picker's search results, a new decision link shown once) is neither replaced nor removed;
    - a workspace older than the one shown (a slow poll answered after an edit) is never merged in.
 
    No eval anywhere: htmx runs with allowEval off (base.html), and this extension replaces the package's htmx
@@ -59,8 +61,12 @@
   }
 
   var CALLBACKS = {
+    beforeNodeRemoved: function (node) {
+      return !(node instanceof Element && node.hasAttribute("data-keep"));
+    },
     beforeNodeMorphed: function (oldNode, newNode) {
       if (!(oldNode instanceof Element) || !(newNode instanceof Element)) return true;
+      if (oldNode.hasAttribute("data-keep")) return false;
       if (oldNode.hasAttribute("data-refused") && !newNode.hasAttribute("data-refused")) {
         var stored = newNode.querySelector(CONTROLS);
         if (stored && oldNode.hasAttribute("data-stored")) oldNode.setAttribute("data-stored", stored.value);
@@ -76,8 +82,9 @@
       }
       return true;
     },
-    beforeAttributeUpdated: function (name, element) {
+    beforeAttributeUpdated: function (name, element, updateType) {
       if ((name === "value" || name === "checked" || name === "selected") && keepsValue(element)) return false;
+      if (name === "open" && updateType === "remove" && element instanceof HTMLDetailsElement) return false;
       return true;
     },
   };

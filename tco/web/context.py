@@ -57,7 +57,7 @@ class Missing:
 
 
 def results_context(
-    scenario: Scenario, document: dict, state: RunState, problems: list, missing: list[Missing]
+    scenario: Scenario, document: dict, state: RunState, problems: list, missing: list[Missing], map_rental: str = ""
 ) -> dict[str, Any]:
     done = state.done
     return {
@@ -67,7 +67,7 @@ def results_context(
         "stale": done is not None and (done.document != document or bool(problems)),
         "has_problems": bool(problems),
         "waiting_for": missing,
-        "answer": answer_for(done),
+        "answer": answer_for(done, map_rental=map_rental),
     }
 
 
@@ -130,13 +130,15 @@ def workspace_context(
     forecast_values: dict[str, str] | None = None,
     conflict: str = "",
     decision_panel: bool = False,
+    map_rental: str = "",
 ) -> dict[str, Any]:
     """Everything the workspace region renders, in a number of queries independent of the number of options.
 
     ``refused`` maps an input's key to (the text typed, why it was not saved): that input shows both, marked "not
     saved", beside the stored value. ``errors`` are other messages by key (a section, a checklist row). With
     ``decision_panel`` the decision panel is rendered in place (a response to an edit); without, the page loads it
-    (the page's region is kept per version, and the panel also changes with decisions and links).
+    (the page's region is kept per version, and the panel also changes with decisions and links). ``map_rental`` is
+    the rental the page's break-even map varies (kept across edits while the run's map can vary it).
     """
     editor = can_edit(request) if editor is None else editor
     if change is not None and change.options is not None:  # reuse what the save just computed
@@ -187,7 +189,7 @@ def workspace_context(
         "gpu_models": gpu_models() if editor else [],
         "history": scenario_history(scenario),
         **forecast_context(scenario, forecast_error, forecast_values),
-        **results_context(scenario, document, state, problems, missing),
+        **results_context(scenario, document, state, problems, missing, map_rental),
         **uncertainty_context(scenario, can_edit=editor, document=document),
     }
     attach_ranges(context, scenario)

@@ -43,7 +43,8 @@ def workspace_response(
             messages.error(request, message)
         return redirect("tco:scenario_detail", pk=(change.scenario if change else scenario).pk)
     fresh = change.scenario if change is not None else scenario_with_options(scenario.pk)
-    context = workspace_context(request, fresh, change=change, decision_panel=True, **options)
+    map_rental = (request.POST.get("map_rental") or request.GET.get("map_rental") or "")[:200]
+    context = workspace_context(request, fresh, change=change, decision_panel=True, map_rental=map_rental, **options)
     response = HttpResponse(render_to_string(WORKSPACE, context, request=request))
     response[VERSION_HEADER] = str(fresh.version)
     return reswap(retarget(response, "#workspace"), "morph")
