@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from lib.lru import LruCache
+from lib.caching import kept
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
 
 SKIPPED_FIELDS = {
@@ -92,15 +92,16 @@ def _range_subject(record: Any, option_names: dict[int, str]) -> str:
     return f"the range of {record.field.replace('_', ' ')}{where}"
 
 
-_histories: LruCache[list[HistoryLine]] = LruCache(256)
+HISTORY_TIMEOUT = 7 * 24 * 3600  # seconds; a version's history never changes, this only bounds what the cache keeps
 
 
 def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine]:
     """The latest changes to the scenario, its options, checklists and input ranges, newest first (four queries,
-    none when this process has read the same version before: every write that adds history bumps the scenario's
-    version in the same transaction, so a version's history never changes)."""
-    key = (scenario.pk, scenario.created_at, scenario.version, limit)
-    return list(_histories.get_or_build(key, lambda: _read_history(scenario, limit)))
+    none once any process has read the same version: every write that adds history bumps the scenario's version in
+    the same transaction, so a version's history never changes and is kept in Django's cache under its version)."""
+    created = scenario.created_at.isoformat() if scenario.created_at else ""
+    key = f"scenario-history:{scenario.pk}:{created}:{scenario.version}:{limit}"
+    return list(kept(key, lambda: _read_history(scenario, limit), timeout=HISTORY_TIMEOUT))
 
 
 def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:

@@ -14,12 +14,12 @@ import json
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
+from lib.caching import kept
 from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, with_map_rental
 from tco.models import ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
@@ -80,11 +80,7 @@ def answer_for(run: ScenarioRun | None, *, map_rental: str = "") -> Answer | Non
         return None
     drawn = map_rental_index(run.document, run.result, map_rental)
     key = f"scenario-answer:{run.pk}:{run.finished_at.isoformat() if run.finished_at else ''}:{drawn}"
-    answer = cache.get(key)
-    if answer is None:
-        answer = _build(run, map_rental, drawn)
-        cache.set(key, answer, TIMEOUT)
-    return answer
+    return kept(key, lambda: _build(run, map_rental, drawn), timeout=TIMEOUT)
 
 
 def figures_url(run: ScenarioRun) -> str:
@@ -96,11 +92,7 @@ def figures_url(run: ScenarioRun) -> str:
 def figures_json(run: ScenarioRun) -> bytes:
     """The run's stored figures as one JSON object (key → figure), serialised once per run."""
     key = f"scenario-figures:{run.pk}:{run.finished_at.isoformat() if run.finished_at else ''}"
-    data = cache.get(key)
-    if data is None:
-        data = json.dumps(run.figures or {}, separators=(",", ":")).encode()
-        cache.set(key, data, TIMEOUT)
-    return data
+    return kept(key, lambda: json.dumps(run.figures or {}, separators=(",", ":")).encode(), timeout=TIMEOUT)
 
 
 def _build(run: ScenarioRun, map_rental: str, drawn: int | None) -> Answer:

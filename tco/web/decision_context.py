@@ -6,9 +6,9 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from lib.caching import kept
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
-from lib.lru import LruCache
 from tco.charts import FIGURE_ORDER
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
@@ -120,13 +120,14 @@ def _price_rows(prices: list[dict]) -> list[dict]:
     return rows
 
 
-_frozen_pages: LruCache[dict[str, Any]] = LruCache(128)
+FROZEN_TIMEOUT = 24 * 3600  # seconds; a snapshot never changes, this only bounds what the cache keeps
 
 
 def frozen_page_context(snapshot: DecisionSnapshot, *, expires_at: Any) -> dict[str, Any]:
     """Everything the decision page shows, computed only from the snapshot's frozen content. A snapshot never
-    changes, so its part is parsed and computed once per process (keyed by id and content hash)."""
-    frozen = _frozen_pages.get_or_build((snapshot.pk, snapshot.content_hash), lambda: _frozen_context(snapshot))
+    changes, so its part is computed once and kept in Django's cache (keyed by id and content hash)."""
+    key = f"decision-page:{snapshot.pk}:{snapshot.content_hash}"
+    frozen = kept(key, lambda: _frozen_context(snapshot), timeout=FROZEN_TIMEOUT)
     return {**frozen, "expires_on": expires_at.date().isoformat()}
 
 

@@ -3,10 +3,10 @@
 What the workspace shows is a function of the scenario's stamp (``tco.selectors.scenarios.page_stamp``: its version,
 its runs, the Market's revision) and of whether the reader may edit; nothing of the reader is in it (no name, no
 CSRF token: its forms post through htmx, which sends the token the page's shell carries). So the region is kept in
-Django's cache (Redis with ``REDIS_URL``, shared by every process; local memory otherwise) under a key made of the
-stamp and the role: a change makes a new key, so an entry never needs invalidating, and a view of an unchanged
-scenario costs the stamp query instead of building the inputs, the answer panel and the history again. The shell
-(``base.html``: the signed-in user's name, links and CSRF token) is rendered for each request as any page's is.
+Django's cache (``lib.caching``: Redis with ``REDIS_URL``, shared by every process; local memory otherwise) under a
+key made of the stamp and the role: a change makes a new key, so an entry never needs invalidating, and a view of
+an unchanged scenario costs the stamp query instead of building the inputs, the answer panel and the history again.
+The shell (``base.html``: the signed-in user's name, links and CSRF token) is rendered per request, as any page's.
 
 A region is kept only when the scenario is settled (a run queued or running changes the page without a new stamp)
 and its stamp did not change while it was rendered (else it could mix two versions).
@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from lib.caching import kept
 from tco.selectors.scenarios import page_stamp
 
 TEMPLATE = "tco/scenario_detail.html"
@@ -40,10 +40,10 @@ def scenario_page(
     stamp = page_stamp(scenario_id)
     if stamp is None:
         raise Http404("No such scenario.")
-    key = region_key(stamp.key, editor)
-    region = cache.get(key)
-    if region is None:
-        region = render_region()
-        if stamp.settled and page_stamp(scenario_id) == stamp:  # nothing changed while it was rendered
-            cache.set(key, region, TIMEOUT)
+    region = kept(
+        region_key(stamp.key, editor),
+        render_region,
+        timeout=TIMEOUT,
+        keep=lambda: stamp.settled and page_stamp(scenario_id) == stamp,  # nothing changed while it was rendered
+    )
     return render(request, TEMPLATE, {"scenario": {"name": stamp.name}, "workspace_html": region})

@@ -178,3 +178,42 @@ def test_a_scenario_name_that_looks_like_a_placeholder_is_shown_as_typed(editor_
         assert html.count("<main>") == 1 and html.count("</html>") == 1
         assert html.count('id="results"') == 1
         assert Workspace(html).text("scenario-title") == name
+
+
+@pytest.mark.parametrize("redis_state", ["down", "frozen"])
+def test_the_page_and_an_edit_work_at_once_while_the_cache_is_down_or_frozen(
+    editor_client, scenario, settings, caplog, redis_state
+):
+    import logging
+    import socket
+    import time
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    if redis_state == "frozen":
+        server.listen(64)  # connections complete; nothing ever answers
+    port = server.getsockname()[1]
+    if redis_state == "down":
+        server.close()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
+        }
+    }
+    try:
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="lib.caching"):
+            html = _page(editor_client, scenario)
+            edit = editor_client.post(
+                reverse("tco:scenario_field", args=[scenario.pk]),
+                {"fleet_gpus": "9", "version": 1},
+                HTTP_HX_REQUEST="true",
+            )
+        elapsed = time.monotonic() - started
+    finally:
+        server.close()
+    assert "Up to date" in html and Workspace(edit.content.decode()).version == 2
+    assert elapsed < 2.0, f"waited {elapsed:.1f} s for the cache"
+    assert any("cache unavailable" in record.getMessage() for record in caplog.records)
