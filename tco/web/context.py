@@ -219,7 +219,8 @@ def _missing(
     field = fields.get(key)
     if field is not None:
         return Missing(f"{_section(key, views)} → {field.label}", reason, f"{field.dom_id}-input")
-    if key == "options":
+    if key == "options":  # the engine's words are about an empty list
+        reason = "add at least one way to own or rent capacity"
         return Missing(SECTION_LABELS["options"], reason, "add-kind" if editor else "options-title")
     if key == "forecast":
         return Missing(SECTION_LABELS["forecast"], reason, "forecast")

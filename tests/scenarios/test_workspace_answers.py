@@ -132,3 +132,28 @@ def test_an_edits_queries_do_not_grow_with_the_number_of_options(editor_client, 
     options = example_document["options"]
     rentals = [{**options[1], "name": f"Rental {n}", "price_per_gpu_hour": 3 + n} for n in range(4)]
     assert edit_queries(options) == edit_queries([*options, *rentals])
+
+
+def test_the_readmes_walk_through_quotes_what_the_page_says(editor_client, editor):
+    """README → Scenarios describes the page as it behaves: each message it quotes is the page's, word for word."""
+    from pathlib import Path
+
+    from tco.demos import demo
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme[readme.index("## Scenarios") : readme.index("## Decisions under uncertainty")].split())
+    blank = scenario_create(user=editor, name="Blank")
+    page = _scenario_field(editor_client, blank, "workload_tokens_per_second_per_gpu", "2400", 1)
+    added = _post(editor_client, reverse("tco:option_add", args=[blank.pk]), {"kind": "neocloud"}, 2)
+    quoted = {
+        "Workload → Output tokens per response": page.text("to-complete"),
+        "Options: add at least one way to own or rent capacity": page.text("to-complete"),
+        "Neocloud rental → Price (per GPU-hour), USD": added.text("to-complete"),
+    }
+    scenario = scenario_create_from_document(document=demo("01-h100-inference-own-vs-rent").document, user=editor)
+    owned = scenario.options.get(kind="owned")
+    refused = _option_field(editor_client, scenario, owned, "capex", "-5", 1)
+    quoted["Own 8\u00d7 H100 SXM (new) → Capex must not be negative; got -5"] = refused.error(f"o{owned.pk}-capex")
+    for quote, shown in quoted.items():
+        assert f"“{quote}”" in section or f'"{quote}"' in section, quote
+        assert quote in shown, (quote, shown)
