@@ -139,14 +139,3 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
     lines += _lines(range_rows, RANGE_FIELDS, lambda r: _range_subject(r, option_names))
     lines.sort(key=lambda line: line.when, reverse=True)
     return lines[:limit]
-
-
-def latest_change_lines(instance: Scenario | ScenarioOption) -> list[HistoryLine]:
-    """The lines of the newest save of one scenario or option (one query): what an edit appends to the page."""
-    model = type(instance)
-    rows = list(model.history.filter(id=instance.pk).select_related("history_user").order_by("-history_id")[:2])
-    if isinstance(instance, Scenario):
-        lines = _lines(rows, _tracked_fields(Scenario), lambda r: "scenario")
-    else:
-        lines = _lines(rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”")
-    return [line for line in lines if line.when == rows[0].history_date] if rows else []
