@@ -203,7 +203,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # Sessions live in the database and are read from the cache (Redis with REDIS_URL, else per process): a signed-in
 # request reads no session row.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "config.sessions"  # Django's cached_db store, the database alone while the cache is down
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True

@@ -20,6 +20,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/forecast/", editing.forecast_view, name="scenario_forecast"),
     path("scenarios/<int:pk>/results/", editing.results_view, name="scenario_results"),
     path("scenarios/<int:pk>/runs/<int:run_pk>/break-even-map/", editing.break_even_map_view, name="break_even_map"),
+    path("scenarios/<int:pk>/runs/<int:run_pk>/figures-<int:stamp>.json", editing.run_figures_view, name="run_figures"),
     path("scenarios/<int:pk>/options/add/", option_views.option_add_view, name="option_add"),
     path("scenarios/<int:pk>/options/<int:option_pk>/field/", editing.option_field_view, name="option_field"),
     path("scenarios/<int:pk>/options/<int:option_pk>/delete/", option_views.option_delete_view, name="option_delete"),

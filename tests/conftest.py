@@ -9,6 +9,7 @@ from django.contrib.auth.models import Group, User
 from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
+from lib import caching
 from lib.lru import LruCache
 from tco.services import scenario_create_from_document
 from tests.documents import DESIGN_EXAMPLE
@@ -37,6 +38,7 @@ def _empty_per_process_caches():
     """Each test starts as a fresh process would: pages and panels kept in memory belong to a database state that
     the previous test's rollback undid, and the ids in their keys may be used again."""
     LruCache.clear_all()
+    caching.resume()
 
 
 @pytest.fixture(autouse=True)

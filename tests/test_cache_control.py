@@ -49,6 +49,7 @@ def arguments(scenario, editor, run_jobs) -> dict[str, object]:
         "content_type_id": "1",
         "url": "nothing-here",
         "uidb64": "x",
+        "stamp": 1,
     }
 
 
@@ -93,7 +94,7 @@ def test_exports_are_not_stored_either(editor_client, arguments, url):
 
 def test_an_htmx_edit_answers_privately(editor_client, scenario):
     url = reverse("tco:scenario_field", args=[scenario.pk])
-    response = editor_client.post(url, {"field": "discount_rate", "value": "9%", "version": scenario.version}, **HTMX)
+    response = editor_client.post(url, {"discount_rate": "9%", "version": scenario.version}, **HTMX)
     assert response.status_code == 200
     assert "private" in _cache_control(response)
 

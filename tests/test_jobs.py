@@ -64,7 +64,7 @@ def test_an_edit_while_the_broker_is_down_is_saved_and_the_page_says_results_are
 ):
     # Real commits, as in production: the job is sent when the edit's transaction commits, before the answer.
     url = reverse("tco:scenario_field", args=[scenario.pk])
-    response = editor_client.post(url, {"field": "fleet_gpus", "value": "16", "version": scenario.version}, **HTMX)
+    response = editor_client.post(url, {"fleet_gpus": "16", "version": scenario.version}, **HTMX)
 
     assert response.status_code == 200
     assert Scenario.objects.get(pk=scenario.pk).fleet_gpus == 16

@@ -92,6 +92,7 @@ class Case:
     files: tuple[str, ...] = ()
     bases: Callable[[World], list[dict]] = lambda world: [{}]
     versioned: bool = False  # the form carries the scenario's version
+    named_input: bool = False  # the page posts one input under its own name: a base's "field" names it
 
 
 def _s(name: str, *extra: Callable[[World], object]) -> Callable[[World], list[str]]:
@@ -209,6 +210,7 @@ CASES: dict[str, Case] = {
         post_keys=("value",),
         bases=lambda w: [{"field": name} for name in SCENARIO_FIELDS + BAD_FIELD_NAMES],
         versioned=True,
+        named_input=True,
     ),
     "tco:scenario_currency": Case(
         _s("tco:scenario_currency"),
@@ -226,6 +228,13 @@ CASES: dict[str, Case] = {
     "tco:break_even_map": Case(_s("tco:break_even_map", *RUN), ("map_rental",)),
     "tco:break_even_map[other scenario]": Case(_cross("tco:break_even_map", RUN[0])),
     "tco:break_even_map[huge id]": Case(_huge("tco:break_even_map", *RUN)),
+    "tco:run_figures": Case(
+        lambda w: [
+            reverse("tco:run_figures", args=[w.scenario.pk, RUN[0](w), 0]),
+            f"/scenarios/{w.scenario.pk}/runs/{RUN[0](w)}/figures-{HUGE_DIGITS[:40]}.json",
+        ]
+    ),
+    "tco:run_figures[other scenario]": Case(lambda w: [reverse("tco:run_figures", args=[w.other.pk, RUN[0](w), 0])]),
     "tco:option_add": Case(
         _s("tco:option_add"),
         post_keys=("kind", "gpu_model"),
@@ -237,17 +246,19 @@ CASES: dict[str, Case] = {
         post_keys=("value",),
         bases=_option_field_bases(lambda w: w.option),
         versioned=True,
+        named_input=True,
     ),
     "tco:option_field[owned]": Case(
         _s("tco:option_field", lambda w: w.owned.pk),
         post_keys=("value",),
         bases=_option_field_bases(lambda w: w.owned),
         versioned=True,
+        named_input=True,
     ),
     "tco:option_field[other scenario]": Case(
-        _cross("tco:option_field", lambda w: w.option.pk), post_keys=("field", "value"), versioned=True
+        _cross("tco:option_field", lambda w: w.option.pk), post_keys=("name", "capex"), versioned=True
     ),
-    "tco:option_field[huge id]": Case(_huge("tco:option_field", *OPTION), post_keys=("field", "value")),
+    "tco:option_field[huge id]": Case(_huge("tco:option_field", *OPTION), post_keys=("name", "capex")),
     "tco:option_delete": Case(_s("tco:option_delete", *OPTION), versioned=True),
     "tco:option_delete[other scenario]": Case(_cross("tco:option_delete", lambda w: w.option.pk), versioned=True),
     "tco:price_picker": Case(_s("tco:price_picker", *OPTION), ("gpu", "provider", "term")),
@@ -427,6 +438,8 @@ def _request(client: Client, method: str, url: str, data: dict, htmx: bool, case
     if method == "get":
         return client.get(url, data, headers=headers)
     data = dict(data)
+    if case.named_input and "field" in data:
+        data[data.pop("field")] = data.pop("value", "")
     if case.versioned and version is not None and "version" not in data:
         data["version"] = str(version)
     for name in case.files:
@@ -544,7 +557,7 @@ HTMX = {"HX-Request": "true"}
 
 def _post_option_field(client: Client, world: World, field: str, value: str):
     url = reverse("tco:option_field", args=[world.scenario.pk, world.option.pk])
-    return client.post(url, {"field": field, "value": value, "version": world.scenario.version}, headers=HTMX)
+    return client.post(url, {field: value, "version": world.scenario.version}, headers=HTMX)
 
 
 def test_it_shows_a_blank_option_name_next_to_the_field(world, editor_client):
@@ -563,13 +576,14 @@ def test_it_says_a_market_price_id_that_is_no_number_no_longer_exists(world, edi
 
 
 @pytest.mark.parametrize("posted", ["²", HUGE_DIGITS])
-def test_it_adds_an_option_without_prefill_for_a_gpu_model_id_that_is_no_number(world, editor_client, posted):
+def test_it_says_a_gpu_model_id_that_is_no_number_no_longer_exists_and_adds_nothing(world, editor_client, posted):
     url = reverse("tco:option_add", args=[world.scenario.pk])
     data = {"kind": "owned", "gpu_model": posted, "version": world.scenario.version}
     before = world.scenario.options.count()
     response = editor_client.post(url, data, headers=HTMX)
     assert response.status_code == 200
-    assert world.scenario.options.count() == before + 1
+    assert "That GPU model no longer exists; choose another." in response.content.decode()
+    assert world.scenario.options.count() == before
 
 
 @pytest.mark.parametrize("posted", ["²", HUGE_DIGITS])
@@ -609,7 +623,7 @@ def test_it_refuses_a_nul_in_a_search_query_with_a_400_naming_the_parameter(worl
 
 def test_it_says_a_count_of_thousands_of_digits_is_too_large_and_saves_nothing(world, editor_client):
     url = reverse("tco:scenario_field", args=[world.scenario.pk])
-    data = {"field": "horizon_months", "value": HUGE_DIGITS, "version": world.scenario.version}
+    data = {"horizon_months": HUGE_DIGITS, "version": world.scenario.version}
     response = editor_client.post(url, data, headers=HTMX)
     assert response.status_code == 200
     assert "(10,000 characters)&#x27; is too large" in response.content.decode()
@@ -619,6 +633,6 @@ def test_it_says_a_count_of_thousands_of_digits_is_too_large_and_saves_nothing(w
 @pytest.mark.parametrize("name", ["to_document", "pk", "options", "history"])
 def test_it_answers_a_field_name_that_is_no_input_with_a_400_naming_it(world, editor_client, name):
     url = reverse("tco:scenario_field", args=[world.scenario.pk])
-    response = editor_client.post(url, {"field": name, "value": "1", "version": world.scenario.version}, headers=HTMX)
+    response = editor_client.post(url, {name: "1", "version": world.scenario.version}, headers=HTMX)
     assert response.status_code == 400
     assert f"{name} cannot be edited here" in response.content.decode()

@@ -326,7 +326,7 @@ class Client:
         """POST a new price the way the page does (htmx, CSRF header, version); "" when saved."""
         path = f"/scenarios/{self.edit['scenario']}/options/{self.edit['option']}/field/"
         price = f"{3.0 + (number % 1000) / 1000:.3f}"
-        form = {"field": "price_per_gpu_hour", "value": price, "version": self.version}
+        form = {"price_per_gpu_hour": price, "version": self.version}
         headers = {"HX-Request": "true", "X-CSRFToken": self.csrf, "Referer": self.base + path}
         status, body = self.request(path, form, headers)
         if status != 200:

@@ -40,10 +40,36 @@
     out.height = Math.max(out.height || 0, NARROW_MIN_HEIGHT);
     return out;
   }
+  // A run's figures come from one immutable URL per run (data-figure-src="URL#key"), fetched once per page.
+  var fetched = {};
+  function fetchFigure(src) {
+    var parts = src.split("#");
+    if (!fetched[parts[0]]) {
+      fetched[parts[0]] = fetch(parts[0], { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) throw new Error(response.status + " " + parts[0]);
+        return response.json();
+      });
+    }
+    return fetched[parts[0]].then(function (figures) { return figures[parts[1]]; });
+  }
   function drawOne(element) {
-    var source = document.getElementById(element.dataset.figure);
-    if (!source || !window.Plotly) return;
-    var figure = JSON.parse(source.textContent);
+    if (!window.Plotly) return;
+    var src = element.dataset.figureSrc;
+    var source = src ? null : document.getElementById(element.dataset.figure);
+    if (!src && !source) return;
+    var drawnFrom = src || source.textContent;
+    // A morphed page keeps a chart's element and drawing (static/js/workspace.js): redraw it only when its figure changed.
+    if (element._drawnFrom === drawnFrom) return;
+    element._drawnFrom = drawnFrom;
+    if (src) {
+      fetchFigure(src).then(function (figure) {
+        if (figure && element._drawnFrom === drawnFrom) drawFigure(element, figure);
+      });
+    } else {
+      drawFigure(element, JSON.parse(source.textContent));
+    }
+  }
+  function drawFigure(element, figure) {
     var layout = figure.layout || {};
     var compact = element.classList.contains("chart-small") || element.closest(".brief-chart");
     if (!compact && element.clientWidth && element.clientWidth < NARROW) layout = narrowLayout(layout, element.clientWidth);

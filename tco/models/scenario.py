@@ -31,7 +31,6 @@ SCENARIO_DECIMAL_FIELDS = frozenset(
     }
 )
 SCENARIO_EDITABLE_FIELDS = SCENARIO_TEXT_FIELDS | SCENARIO_INTEGER_FIELDS | SCENARIO_DECIMAL_FIELDS
-REQUIRED_SCENARIO_FIELDS = frozenset({"name", "horizon_months", "fleet_gpus", "discount_rate"})
 
 
 class ForecastKind(models.TextChoices):

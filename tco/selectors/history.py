@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from lib.lru import LruCache
+from lib.caching import kept
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
 from tco.presentation.currency import conversion_text
 
@@ -114,15 +114,16 @@ def _range_subject(record: Any, option_names: dict[int, str]) -> str:
     return f"the range of {record.field.replace('_', ' ')}{where}"
 
 
-_histories: LruCache[list[HistoryLine]] = LruCache(256)
+HISTORY_TIMEOUT = 7 * 24 * 3600  # seconds; a version's history never changes, this only bounds what the cache keeps
 
 
 def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine]:
     """The latest changes to the scenario, its options, checklists and input ranges, newest first (four queries,
-    none when this process has read the same version before: every write that adds history bumps the scenario's
-    version in the same transaction, so a version's history never changes)."""
-    key = (scenario.pk, scenario.created_at, scenario.version, limit)
-    return list(_histories.get_or_build(key, lambda: _read_history(scenario, limit)))
+    none once any process has read the same version: every write that adds history bumps the scenario's version in
+    the same transaction, so a version's history never changes and is kept in Django's cache under its version)."""
+    created = scenario.created_at.isoformat() if scenario.created_at else ""
+    key = f"scenario-history:{scenario.pk}:{created}:{scenario.version}:{limit}"
+    return list(kept(key, lambda: _read_history(scenario, limit), timeout=HISTORY_TIMEOUT))
 
 
 def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
@@ -160,14 +161,3 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
     lines += _lines(range_rows, RANGE_FIELDS, lambda r: _range_subject(r, option_names))
     lines.sort(key=lambda line: line.when, reverse=True)
     return lines[:limit]
-
-
-def latest_change_lines(instance: Scenario | ScenarioOption) -> list[HistoryLine]:
-    """The lines of the newest save of one scenario or option (one query): what an edit appends to the page."""
-    model = type(instance)
-    rows = list(model.history.filter(id=instance.pk).select_related("history_user").order_by("-history_id")[:2])
-    if isinstance(instance, Scenario):
-        lines = _scenario_lines(rows)
-    else:
-        lines = _lines(rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”")
-    return [line for line in lines if line.when == rows[0].history_date] if rows else []

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import F
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.engine import Problem, ScenarioError, validate
 from tco.engine.errors import problem_text
-from tco.models import Scenario, ScenarioRun
+from tco.models import Scenario, ScenarioOption, ScenarioRun
 from tco.services.runs import run_queue
 
 
@@ -49,12 +51,13 @@ class EditRefused(AppError, ValueError):
         super().__init__(*dict.fromkeys(problem_text(problem, document) for problem in problems))
 
 
-def refuse_new_problems(before: dict, after: dict, *, edited: tuple[str, ...]) -> None:
-    """Raise EditRefused unless the edited document ``after`` still validates as well as ``before`` did.
+def refuse_invalid(before: dict, after: dict, *, edited: tuple[str, ...]) -> None:
+    """Raise EditRefused if the edited document ``after`` holds a wrong value: at the edited field, or anywhere the
+    document ``before`` had none (idle power above a maximum power just lowered).
 
-    A value is saved only if the whole document still validates: the edit may not add a problem anywhere,
-    and the edited field itself must be valid. Problems the document already had elsewhere (an option added a
-    moment ago whose price is still blank) do not block editing other inputs.
+    A scenario is built like a spreadsheet: what it still lacks (a required value left blank, no option yet, no
+    burst price for demand above capacity) is a gap, never a reason to refuse a value that is valid on its own.
+    Gaps are listed "to complete" and nothing is evaluated until there are none.
     """
     problems = document_problems(after)
     if not problems:
@@ -64,9 +67,13 @@ def refuse_new_problems(before: dict, after: dict, *, edited: tuple[str, ...]) -
     def at_edited(path: str) -> bool:
         return any(path == e or path.startswith((f"{e}.", f"{e}[")) for e in edited)
 
-    new = [problem for problem in problems if problem.path not in known or at_edited(problem.path)]
-    if new:
-        raise EditRefused(new, after)
+    wrong = [
+        problem
+        for problem in problems
+        if not is_gap(problem, after) and (problem.path not in known or at_edited(problem.path))
+    ]
+    if wrong:
+        raise EditRefused(wrong, after)
 
 
 def document_problems(document: dict) -> list[Problem]:
@@ -76,6 +83,32 @@ def document_problems(document: dict) -> list[Problem]:
     except ScenarioError as error:
         return list(error.problems)
     return []
+
+
+def document_gaps(document: dict) -> list[Problem]:
+    """The problems of a document that are inputs it does not have yet (see ``is_gap``)."""
+    return [problem for problem in document_problems(document) if is_gap(problem, document)]
+
+
+_PATH_STEP = re.compile(r"\.?(\w+)|\[(\d+)\]")
+_ABSENT = object()
+
+
+def is_gap(problem: Problem, document: dict) -> bool:
+    """True when the problem is about a value the document does not hold: the engine names an absent path only when
+    the value is needed ("Output tokens per response is required", "Options are required", a burst price for
+    demand above capacity, a workload for an API option). A value that is there and wrong is not a gap."""
+    if not problem.path:
+        return False
+    node: Any = document
+    for name, index in _PATH_STEP.findall(problem.path):
+        if index:
+            node = node[int(index)] if isinstance(node, list) and int(index) < len(node) else _ABSENT
+        else:
+            node = node.get(name, _ABSENT) if isinstance(node, dict) else _ABSENT
+        if node is _ABSENT:
+            return True
+    return node is None or node == "" or (isinstance(node, list | dict) and not node)
 
 
 def claim_version(*, scenario_id: int, expected_version: int | None) -> Scenario:
@@ -99,8 +132,11 @@ def set_history_user(instance: object, user: object | None) -> None:
 
 
 def recompute_if_valid(*, scenario: Scenario, user: object | None) -> Change:
-    """After a save: validate the new document; queue an evaluation when the engine accepts it."""
-    options = list(scenario.options.prefetch_related("diligence_items"))
+    """After a save: validate the new document; queue an evaluation when the engine accepts it. The scenario's
+    options (with their checklists and picked prices) are read once and kept on it for whoever shows it next."""
+    shown = ScenarioOption.objects.select_related("price_observation").prefetch_related("diligence_items")
+    prefetch_related_objects([scenario], Prefetch("options", queryset=shown))
+    options = list(scenario.options.all())
     document = scenario.to_document(options)
     problems = document_problems(document)
     run = None if problems else run_queue(scenario=scenario, user=user, document=document)

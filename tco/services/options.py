@@ -22,7 +22,7 @@ from tco.models import (
     SecondaryDiligenceItem,
 )
 from tco.prefill import owned_prefill
-from tco.services.common import Change, claim_version, recompute_if_valid, refuse_new_problems, set_history_user
+from tco.services.common import Change, claim_version, recompute_if_valid, refuse_invalid, set_history_user
 from tco.services.scenarios import create_diligence_items
 from tco.services.uncertainty import ranges_follow_input
 
@@ -88,8 +88,9 @@ def option_update(
     value: Any,
 ) -> Change:
     """Set one option input (already parsed). Typing a different price drops the Market provenance:
-    the price is then the user's, not the observation's. Saved only if the whole document still validates
-    (EditRefused otherwise; nothing is written)."""
+    the price is then the user's, not the observation's. A value valid on its own is saved even while the document
+    still lacks other inputs; one wrong on its own or against what is stored raises EditRefused (nothing is
+    written)."""
     if field != "name" and field not in fields_for_kind(option.kind):
         raise ValueError(f"{field} is not an input of a {option.kind} option")
     with transaction.atomic():
@@ -104,7 +105,7 @@ def option_update(
             fresh.price_source = None
             fresh.price_observation = None
         setattr(fresh, field, value)
-        refuse_new_problems(before, fresh_scenario.to_document(options), edited=(f"options[{index}].{field}",))
+        refuse_invalid(before, fresh_scenario.to_document(options), edited=(f"options[{index}].{field}",))
         if field in fresh.assumed_fields:
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)

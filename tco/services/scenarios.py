@@ -23,7 +23,7 @@ from tco.services.common import (
     EditRefused,
     claim_version,
     recompute_if_valid,
-    refuse_new_problems,
+    refuse_invalid,
     set_history_user,
 )
 from tco.services.uncertainty import (
@@ -88,10 +88,11 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
 def scenario_update_field(
     *, scenario: Scenario, user: AbstractBaseUser | None, field: str, value: Any, expected_version: int | None
 ) -> Change:
-    """Set one scenario input (already parsed), bump the version and recompute.
+    """Set one scenario input (already parsed), bump the version and recompute (once nothing is missing).
 
-    Saved only if the whole document still validates (EditRefused otherwise, with the engine's messages;
-    nothing is written, the version stays).
+    A value valid on its own is saved even while the document still lacks other inputs (``document_gaps``); one
+    that is wrong on its own or against what is stored raises EditRefused with the engine's messages (nothing is
+    written, the version stays).
     """
     if field not in SCENARIO_EDITABLE_FIELDS:
         raise ValueError(f"{field} is not an editable scenario field")
@@ -105,7 +106,7 @@ def scenario_update_field(
         options = list(fresh.options.all())
         before = fresh.to_document(options)
         setattr(fresh, field, value)
-        refuse_new_problems(before, fresh.to_document(options), edited=(document_path(field),))
+        refuse_invalid(before, fresh.to_document(options), edited=(document_path(field),))
         set_history_user(fresh, user)
         fresh.save()
         ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
@@ -119,8 +120,8 @@ def forecast_update(
     expected_version: int | None,
     forecast: Forecast,
 ) -> Change:
-    """Replace the utilization forecast. Raises ForecastError for unusable parameters and EditRefused when the
-    document would no longer validate (a pasted column of the wrong length); nothing is saved then."""
+    """Replace the utilization forecast. Raises ForecastError for unusable parameters and EditRefused when it does
+    not fit the scenario (a pasted column of the wrong length); nothing is saved then."""
     kind = forecast.kind
     if kind not in ForecastKind.values:
         raise ForecastError("forecast_kind", f"{kind!r} is not a forecast kind; choose flat, ramp, seasonal or pasted")
@@ -136,7 +137,7 @@ def forecast_update(
         # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.
         for field, value in forecast.model_fields().items():
             setattr(fresh, field, value)
-        refuse_new_problems(before, fresh.to_document(options), edited=("utilization",))
+        refuse_invalid(before, fresh.to_document(options), edited=("utilization",))
         set_history_user(fresh, user)
         fresh.save()
         ranges_follow_input(scenario=fresh, before=before, options=options, user=user)

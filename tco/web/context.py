@@ -1,28 +1,64 @@
-"""Template context for the scenario page and its partials (no writes)."""
+"""Template context of the scenario page's workspace (no writes): everything it shows, read once per response.
+
+The page view, every edit and the results poll all render the one ``workspace`` region from ``workspace_context``,
+so no part of the page can show another version than the rest: the inputs, what is still to complete, the
+results, the uncertainty panel, the decision panel (its stale-decision notice and exports) and the history.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 
 from pricing.models import GpuModel
 from tco.charts import utilization_forecast
+from tco.engine import Problem
 from tco.engine.fields import TOP_NUMBERS
-from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization
+from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization, starting_parameters
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import RunState, run_state
-from tco.services import Change, document_problems
+from tco.services import Change, document_problems, is_gap
 from tco.web.access import can_edit
 from tco.web.answers import answer_for
-from tco.web.fields import SCENARIO_BASICS, WORKLOAD_FIELDS, error_map, input_text, option_views, scenario_field
+from tco.web.decision_context import panel_context
+from tco.web.fields import (
+    SCENARIO_BASICS,
+    SECTION_LABELS,
+    WORKLOAD_FIELDS,
+    FieldView,
+    OptionView,
+    error_map,
+    input_text,
+    option_views,
+    problem_key,
+    scenario_field,
+)
 from tco.web.ranges import attach_ranges
+from tco.web.uncertainty_context import uncertainty_context
 
 SECTION_KEYS = ("general", "options", "forecast", "workload")
+WORKSPACE = "tco/scenario_detail.html#workspace"
+DECISION_PANEL = "decisions/panel.html#panel"
+_REQUIRED = re.compile(r"^(?:.* (?:is|are) required)(?:: (?P<reason>.*))?$")
 
 
-def results_context(scenario: Scenario, document: dict, state: RunState, problems: list) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Missing:
+    """One input the scenario still lacks, in the page's own words ("Workload → Output tokens per response")."""
+
+    where: str
+    reason: str  # what the engine says beyond "is required" ("" when nothing)
+    anchor: str  # the id of the input (or section) to go to
+
+
+def results_context(
+    scenario: Scenario, document: dict, state: RunState, problems: list, missing: list[Missing], map_rental: str = ""
+) -> dict[str, Any]:
     done = state.done
     return {
         "scenario": scenario,
@@ -30,15 +66,15 @@ def results_context(scenario: Scenario, document: dict, state: RunState, problem
         "polling": state.polling,
         "stale": done is not None and (done.document != document or bool(problems)),
         "has_problems": bool(problems),
-        "answer": answer_for(done),
+        "waiting_for": missing,
+        "answer": answer_for(done, map_rental=map_rental),
     }
 
 
 def forecast_context(
-    scenario: Scenario, errors: dict[str, str], values: dict[str, str] | None = None, *, preview: bool = True
+    scenario: Scenario, error: str = "", values: dict[str, str] | None = None, *, preview: bool = True
 ) -> dict:
-    """The forecast editor: current parameters (or the user's rejected input) and a small preview chart
-    (built only when the editor is rendered: the page itself or a forecast edit)."""
+    """The forecast editor: current parameters (or the user's refused input) and a small preview chart."""
     utilization = scenario.utilization_values()
     chart = None
     if (
@@ -49,6 +85,19 @@ def forecast_context(
         and all(0 <= u <= 1 for u in utilization)
     ):
         chart = utilization_forecast(utilization, scenario.horizon_months, compact=True)
+    return {
+        "forecast": {**forecast_texts(scenario), **(values or {})},
+        "forecast_kinds": ForecastKind.choices,
+        "forecast_error": error,
+        "forecast_refused": bool(error),
+        "forecast_preview": chart,
+        "forecast_mean": mean_utilization(utilization),
+        "forecast_months": len(utilization),
+    }
+
+
+def forecast_texts(scenario: Scenario) -> dict[str, str]:
+    """The stored forecast as the editor's inputs show it (percentages, one pasted value per line)."""
     forecast = scenario.forecast
     texts = {
         field: input_text(getattr(forecast, name), "percent" if name in DECIMAL_PARAMETERS else "")
@@ -57,29 +106,41 @@ def forecast_context(
     }
     texts[FORM_FIELDS["pasted"]] = "\n".join(repr(float(v)) for v in forecast.pasted)
     texts["forecast_kind"] = forecast.kind
-    texts.update(values or {})
-    return {
-        "forecast": texts,
-        "forecast_kinds": ForecastKind.choices,
-        "forecast_error": errors.get("forecast", ""),
-        "forecast_preview": chart,
-        "forecast_mean": mean_utilization(utilization),
-        "forecast_months": len(utilization),
-    }
+    return texts
+
+
+def forecast_starting_texts(scenario: Scenario, kind: str) -> dict[str, str]:
+    """Switching to ``kind``: its saved parameters where it has them, else values that reproduce today's forecast."""
+    texts = forecast_texts(scenario)
+    starting = starting_parameters(
+        kind=kind, current=scenario.utilization_values(), horizon_months=scenario.horizon_months
+    )
+    return {name: texts.get(name) or text for name, text in starting.items()}
 
 
 def workspace_context(
-    request: HttpRequest,
+    request: HttpRequest | None,
     scenario: Scenario,
     *,
-    extra_errors: dict[str, str] | None = None,
+    editor: bool | None = None,
+    change: Change | None = None,
+    refused: dict[str, tuple[str, str]] | None = None,
+    errors: dict[str, str] | None = None,
+    forecast_error: str = "",
     forecast_values: dict[str, str] | None = None,
     conflict: str = "",
-    with_history: bool = True,
-    with_forecast_preview: bool = True,
-    change: Change | None = None,
+    decision_panel: bool = False,
+    map_rental: str = "",
 ) -> dict[str, Any]:
-    """Everything the scenario page renders. Query count is independent of the number of options."""
+    """Everything the workspace region renders, in a number of queries independent of the number of options.
+
+    ``refused`` maps an input's key to (the text typed, why it was not saved): that input shows both, marked "not
+    saved", beside the stored value. ``errors`` are other messages by key (a section, a checklist row). With
+    ``decision_panel`` the decision panel is rendered in place (a response to an edit); without, the page loads it
+    (the page's region is kept per version, and the panel also changes with decisions and links). ``map_rental`` is
+    the rental the page's break-even map varies (kept across edits while the run's map can vary it).
+    """
+    editor = can_edit(request) if editor is None else editor
     if change is not None and change.options is not None:  # reuse what the save just computed
         options, document, problems = change.options, change.document, list(change.problems)
     else:
@@ -88,37 +149,94 @@ def workspace_context(
         problems = document_problems(document)
     state = run_state(scenario)
     if not problems and state.failed is not None and state.failed.document == document:
-        problems = state.failed.problems
-    errors = error_map(problems, [option.pk for option in options])
-    errors.update(extra_errors or {})
-    basics = [scenario_field(scenario, name, errors) for name in SCENARIO_BASICS]
-    workload = [scenario_field(scenario, name, errors) for name in WORKLOAD_FIELDS]
-    name_field = scenario_field(scenario, "name", errors)
-    views = option_views(scenario, options, errors)
-    known = {f.key for f in [*basics, *workload, name_field]} | set(SECTION_KEYS)
+        problems = [Problem(p["path"], p["message"]) for p in state.failed.problems]
+    wrong = [problem for problem in problems if not is_gap(problem, document)]
+    field_errors = error_map(wrong, [option.pk for option in options])
+    field_errors.update(errors or {})
+    basics = [scenario_field(scenario, name, field_errors) for name in SCENARIO_BASICS]
+    workload = [scenario_field(scenario, name, field_errors) for name in WORKLOAD_FIELDS]
+    name_field = scenario_field(scenario, "name", field_errors)
+    views = option_views(scenario, options, field_errors)
+    fields = {f.key: f for f in _all_fields(basics, workload, name_field, views)}
+    for key, (text, message) in (refused or {}).items():
+        if key in fields:
+            fields[key].refuse(text, message)
+    missing = [
+        _missing(problem, fields, views, [option.pk for option in options], editor)
+        for problem in problems
+        if is_gap(problem, document)
+    ]
+    known = set(fields) | set(SECTION_KEYS)
     for view in views:
-        known |= {view.key, view.name_field.key, *(f.key for f in view.fields), *(f"d{i.pk}" for i in view.diligence)}
+        known |= {view.key, *(f"d{item.pk}" for item in view.diligence)}
+        for item in view.diligence:
+            item.error = field_errors.get(f"d{item.pk}", "")
     context = {
         "scenario": scenario,
         "document": document,
-        "can_edit": can_edit(request),
+        "can_edit": editor,
         "basics": basics,
         "workload": workload,
         "name_field": name_field,
         "option_views": views,
-        "field_errors": {key: message for key, message in errors.items() if key in known and key != "general"},
-        "general_errors": [message for key, message in errors.items() if key not in known or key == "general"],
-        "section_errors": {key: errors.get(key, "") for key in SECTION_KEYS},
+        "to_complete": missing,
+        "field_errors": {key: message for key, message in field_errors.items() if key in known and key != "general"},
+        "general_errors": [message for key, message in field_errors.items() if key not in known or key == "general"],
+        "section_errors": {key: field_errors.get(key, "") for key in SECTION_KEYS},
         "conflict": conflict,
         "option_kinds": OptionKind.choices,
         "diligence_statuses": DiligenceStatus.choices,
-        **forecast_context(scenario, errors, forecast_values, preview=with_forecast_preview),
-        **results_context(scenario, document, state, problems),
+        "gpu_models": gpu_models() if editor else [],
+        "history": scenario_history(scenario),
+        **forecast_context(scenario, forecast_error, forecast_values),
+        **results_context(scenario, document, state, problems, missing, map_rental),
+        **uncertainty_context(scenario, can_edit=editor, document=document),
     }
     attach_ranges(context, scenario)
-    if with_history:
-        context["history"] = scenario_history(scenario)
+    if decision_panel:
+        context["decision_panel"] = render_to_string(
+            DECISION_PANEL, panel_context(request, scenario, state=state), request=request
+        )
     return context
+
+
+def _all_fields(
+    basics: list[FieldView], workload: list[FieldView], name_field: FieldView, views: list[OptionView]
+) -> list[FieldView]:
+    fields = [*basics, *workload, name_field]
+    for view in views:
+        fields += [view.name_field, *view.fields]
+    return fields
+
+
+def _missing(
+    problem: Problem, fields: dict[str, FieldView], views: list[OptionView], option_ids: list[int], editor: bool
+) -> Missing:
+    """A gap as the page names it: its section (or option) and the input's own label, and where to go."""
+    key = problem_key(problem.path, option_ids)
+    match = _REQUIRED.match(problem.message)
+    reason = (match.group("reason") or "") if match else problem.message
+    field = fields.get(key)
+    if field is not None:
+        return Missing(f"{_section(key, views)} → {field.label}", reason, f"{field.dom_id}-input")
+    if key == "options":  # the engine's words are about an empty list
+        reason = "add at least one way to own or rent capacity"
+        return Missing(SECTION_LABELS["options"], reason, "add-kind" if editor else "options-title")
+    if key == "forecast":
+        return Missing(SECTION_LABELS["forecast"], reason, "forecast")
+    if key == "workload":
+        return Missing(SECTION_LABELS["workload"], reason, "workload-title")
+    view = next((v for v in views if v.key == key), None)
+    return Missing(view.option.name if view else SECTION_LABELS["basics"], reason, f"option-{key[1:]}")
+
+
+def _section(key: str, views: list[OptionView]) -> str:
+    if key.startswith("s-workload_"):
+        return SECTION_LABELS["workload"]
+    if key.startswith("s-"):
+        return SECTION_LABELS["basics"]
+    view = next((v for v in views if key.startswith(f"{v.key}-")), None)
+    return view.option.name if view else SECTION_LABELS["options"]
 
 
 def gpu_models() -> list:

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from lib.caching import kept
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
-from lib.lru import LruCache
 from tco.charts import FIGURE_ORDER
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
@@ -22,7 +22,7 @@ from tco.selectors.decisions import (
     is_decided,
     scenario_links,
 )
-from tco.selectors.scenarios import run_state
+from tco.selectors.scenarios import RunState, run_state
 from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
 from tco.services.evaluation import export_refusal
 from tco.web.access import can_edit
@@ -49,8 +49,10 @@ def panel_context(
     new_link_url: str = "",
     brief: ScenarioBrief | None = None,
     form: dict[str, str] | None = None,
+    state: RunState | None = None,
 ) -> dict[str, Any]:
-    """The decision panel: status, decision form, brief, links (and a new link's URL, once), exports, history."""
+    """The decision panel: status, decision form, brief, links (and a new link's URL, once), exports, history.
+    ``state`` is the scenario's runs when the caller has read them already (the scenario page's workspace)."""
     brief = brief or brief_for(scenario)
     current = current_decision(scenario)
     errors = errors or {}
@@ -65,8 +67,8 @@ def panel_context(
         # A decision made on an earlier version: the inputs have changed since (DecisionRecord.scenario_version).
         "decision_is_stale": is_decided(current) and current.scenario_version < scenario.version,
         "history": decision_history(scenario),
-        "option_names": list(scenario.options.values_list("name", flat=True)),
-        "cheapest_option": _cheapest_option(scenario),
+        "option_names": [option.name for option in scenario.options.all()],
+        "cheapest_option": _cheapest_option(scenario, state),
         "brief": brief,
         "brief_questions": questions,
         "open_questions": sum(1 for question in questions if not question["answer"]),
@@ -86,9 +88,9 @@ def panel_context(
     }
 
 
-def _cheapest_option(scenario: Scenario) -> str:
+def _cheapest_option(scenario: Scenario, state: RunState | None = None) -> str:
     """The name of the lowest-NPV option of the latest finished run: what "Decide for" offers first."""
-    done = run_state(scenario).done
+    done = (state or run_state(scenario)).done
     return (done.result or {}).get("cheapest", "") if done is not None else ""
 
 
@@ -118,13 +120,14 @@ def _price_rows(prices: list[dict]) -> list[dict]:
     return rows
 
 
-_frozen_pages: LruCache[dict[str, Any]] = LruCache(128)
+FROZEN_TIMEOUT = 24 * 3600  # seconds; a snapshot never changes, this only bounds what the cache keeps
 
 
 def frozen_page_context(snapshot: DecisionSnapshot, *, expires_at: Any) -> dict[str, Any]:
     """Everything the decision page shows, computed only from the snapshot's frozen content. A snapshot never
-    changes, so its part is parsed and computed once per process (keyed by id and content hash)."""
-    frozen = _frozen_pages.get_or_build((snapshot.pk, snapshot.content_hash), lambda: _frozen_context(snapshot))
+    changes, so its part is computed once and kept in Django's cache (keyed by id and content hash)."""
+    key = f"decision-page:{snapshot.pk}:{snapshot.content_hash}"
+    frozen = kept(key, lambda: _frozen_context(snapshot), timeout=FROZEN_TIMEOUT)
     return {**frozen, "expires_on": expires_at.date().isoformat()}
 
 

@@ -21,6 +21,14 @@ from tco.engine.fields import TOP_NUMBERS, NumberField, fmt
 from tco.models import Scenario, ScenarioOption
 from tco.web.inputs import PERCENT_FIELDS
 
+# The editor's sections, as the page names them: what a "to complete" line or a message starts with.
+SECTION_LABELS = {
+    "basics": "Scenario",
+    "workload": "Workload",
+    "forecast": "Utilization forecast",
+    "options": "Options",
+}
+
 # Money inputs get the currency in their label, rates a hint: the option inputs' value types come from the catalogue.
 MONEY_FIELDS = fields_of_type("money") | {"burst_price_per_gpu_hour"}
 SCENARIO_BASICS = ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
@@ -64,10 +72,16 @@ class FieldView:
     placeholder: str = ""
     inputmode: str = "decimal"
     range: Any = None  # its "±" range (tco.web.ranges.RangeView) when the input takes one
+    refused: bool = False  # ``text`` is what the user typed and was refused (``error``): not saved
+    stored: str = ""  # the stored value as text, shown beside a refused input (Esc restores it)
 
     @property
     def dom_id(self) -> str:
         return f"f-{self.key}"
+
+    def refuse(self, text: str, message: str) -> None:
+        """Show what the user typed with the reason it was not saved, and the stored value beside it."""
+        self.stored, self.text, self.error, self.refused = self.text, text, message, True
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""htmx endpoints for options: add (prefilled), delete, the Market price picker, the diligence checklist."""
+"""htmx endpoints for options: add (prefilled), delete, the Market price picker, the diligence checklist. Each reads
+its inputs with a Django form and answers with the workspace as it now is."""
 
 from __future__ import annotations
 
@@ -6,9 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
-from pricing.models import GpuModel, PriceObservation
 from pricing.selectors import market_prices
-from tco.models import DiligenceStatus, OptionKind, ScenarioOption, SecondaryDiligenceItem
+from tco.models import ScenarioOption, SecondaryDiligenceItem
 from tco.services import (
     PriceChoiceError,
     VersionConflict,
@@ -18,34 +18,33 @@ from tco.services import (
     option_pick_price,
 )
 from tco.web.access import get_scenario_for_user
-from tco.web.inputs import InputError, expected_version, parse_id, parse_integer
-from tco.web.responses import conflict_response, edit_response
+from tco.web.forms import DiligenceForm, OptionAddForm, PricePickForm
+from tco.web.inputs import expected_version
+from tco.web.responses import conflict_response, workspace_response
 
-OPTIONS = "tco/scenario_detail.html#options"
-OPTION = "tco/scenario_detail.html#option"
+
+def _errors(form) -> str:
+    return " ".join(message for messages in form.errors.values() for message in messages)
 
 
 @require_POST
 def option_add_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, write=True)
-    kind = request.POST.get("kind", "")
-    if kind not in OptionKind.values:
-        return edit_response(
-            request, scenario, OPTIONS, extra_errors={"options": f"Choose a kind of option ({kind!r}?)."}
-        )
-    gpu_model_id = parse_id(request.POST.get("gpu_model", ""))
-    gpu_model = GpuModel.objects.filter(pk=gpu_model_id).first() if gpu_model_id is not None else None
+    form = OptionAddForm(request.POST)
+    if not form.is_valid():
+        message = _errors(form)
+        return workspace_response(request, scenario, errors={"options": message}, message=message)
     try:
-        option_add(
+        _, change = option_add(
             scenario=scenario,
             user=request.user,
             expected_version=expected_version(request),
-            kind=kind,
-            gpu_model=gpu_model,
+            kind=form.cleaned_data["kind"],
+            gpu_model=form.cleaned_data["gpu_model"],
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, " (adding an option)")
-    return edit_response(request, scenario, OPTIONS)
+    return workspace_response(request, change=change)
 
 
 @require_POST
@@ -53,10 +52,10 @@ def option_delete_view(request: HttpRequest, pk: int, option_pk: int) -> HttpRes
     scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     try:
-        option_delete(option=option, user=request.user, expected_version=expected_version(request))
+        change = option_delete(option=option, user=request.user, expected_version=expected_version(request))
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (deleting {option.name})")
-    return edit_response(request, scenario, OPTIONS)
+    return workspace_response(request, change=change)
 
 
 @require_GET
@@ -74,24 +73,23 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
 def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
-    observation_id = parse_id(request.POST.get("observation", ""))
-    observation = (
-        PriceObservation.objects.select_related("provider").filter(pk=observation_id).first()
-        if observation_id is not None
-        else None
-    )
     key = f"o{option.pk}-price_per_gpu_hour"
-    if observation is None:
-        return edit_response(request, scenario, OPTIONS, extra_errors={key: "That Market price no longer exists."})
+    form = PricePickForm(request.POST)
+    if not form.is_valid():
+        message = _errors(form)
+        return workspace_response(request, scenario, errors={key: message}, message=message)
     try:
-        option_pick_price(
-            option=option, user=request.user, expected_version=expected_version(request), observation=observation
+        change = option_pick_price(
+            option=option,
+            user=request.user,
+            expected_version=expected_version(request),
+            observation=form.cleaned_data["observation"],
         )
     except PriceChoiceError as error:
-        return edit_response(request, scenario, OPTIONS, extra_errors={key: str(error)})
+        return workspace_response(request, scenario, errors={key: str(error)}, message=str(error))
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (price for {option.name})")
-    return edit_response(request, scenario, OPTIONS)
+    return workspace_response(request, change=change)
 
 
 @require_POST
@@ -100,26 +98,18 @@ def diligence_view(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
     item = get_object_or_404(
         SecondaryDiligenceItem.objects.select_related("option"), pk=item_pk, option__scenario=scenario
     )
-    status = request.POST.get("status", "")
-    errors = {}
-    if status not in DiligenceStatus.values:
-        errors[f"d{item.pk}"] = f"Choose a status ({status!r} is not one)."
-    try:
-        months = parse_integer("warranty_months", request.POST.get("warranty_months", ""))
-    except InputError as error:
-        errors[f"d{item.pk}"] = f"Warranty months: {error.message}"
-        months = None
-    if errors:
-        return edit_response(request, scenario, OPTIONS, extra_errors=errors)
+    form = DiligenceForm(request.POST)
+    if not form.is_valid():
+        return workspace_response(request, scenario, errors={f"d{item.pk}": form.message}, message=form.message)
     try:
         diligence_update(
             item=item,
             user=request.user,
             expected_version=expected_version(request),
-            status=status,
-            note=request.POST.get("note", "")[:2000],
-            warranty_months=months,
+            status=form.cleaned_data["status"],
+            note=form.cleaned_data["note"],
+            warranty_months=form.cleaned_data["warranty_months"],
         )
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (checklist: {item.get_key_display()})")
-    return edit_response(request, scenario, OPTIONS)
+    return workspace_response(request, scenario)

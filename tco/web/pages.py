@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from lib.jsontext import JSONTextError, read_json
 from tco.demos import demo, demos
@@ -26,9 +27,8 @@ from tco.services import (
     scenario_delete,
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
-from tco.web.context import gpu_models, workspace_context
+from tco.web.context import WORKSPACE, workspace_context
 from tco.web.page_cache import scenario_page
-from tco.web.uncertainty_context import uncertainty_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
 
@@ -97,17 +97,14 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     require_role(request, write=False)
     editor = can_edit(request)
 
-    def render_content(extra: dict) -> str:
+    def render_region() -> str:
         try:
             scenario = scenario_with_options(pk)
         except Scenario.DoesNotExist:  # deleted since its stamp was read
             raise Http404("No such scenario.") from None
-        context = workspace_context(request, scenario)
-        context["gpu_models"] = gpu_models() if editor else []
-        context.update(uncertainty_context(scenario, can_edit=editor, document=context["document"]))
-        return render_to_string("tco/scenario_detail.html#body", {**context, **extra})
+        return render_to_string(WORKSPACE, workspace_context(None, scenario, editor=editor))
 
-    return scenario_page(request, pk, editor=editor, render_content=render_content)
+    return scenario_page(request, pk, editor=editor, render_region=render_region)
 
 
 @require_GET
@@ -124,7 +121,8 @@ def scenario_clone_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, write=True)
     copy = scenario_clone(scenario=scenario, user=request.user)
     messages.success(request, f"Cloned “{scenario.name}” as “{copy.name}”.")
-    return redirect("tco:scenario_detail", pk=copy.pk)
+    url = reverse("tco:scenario_detail", args=[copy.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_http_methods(["GET", "POST"])

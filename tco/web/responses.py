@@ -1,4 +1,9 @@
-"""How an edit answers: the edited fragment plus out-of-band updates (version, errors, results, history)."""
+"""How every edit answers: the workspace as it now is, rendered once from one context (``workspace_context``).
+
+htmx merges it into the page with idiomorph (``static/js/workspace.js``): only what changed is touched, so focus,
+caret and scroll survive, an input being typed in keeps its text, and an input refused earlier keeps its text and
+message until it is corrected or restored. No region is sent on its own, so none can be older than another.
+"""
 
 from __future__ import annotations
 
@@ -11,87 +16,54 @@ from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
 
 from tco.models import Scenario
-from tco.selectors.history import latest_change_lines, scenario_history
+from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import scenario_with_options
 from tco.services import Change, VersionConflict
-from tco.web.context import gpu_models, workspace_context
+from tco.web.context import WORKSPACE, workspace_context
+
+# Sent with every workspace: the page refuses to morph in one older than what it shows (a slow poll answered after
+# an edit), see static/js/workspace.js.
+VERSION_HEADER = "X-Scenario-Version"
 
 
-def edit_response(
+def workspace_response(
     request: HttpRequest,
-    scenario: Scenario,
-    fragment: str,
+    scenario: Scenario | None = None,
     *,
-    extra: dict[str, Any] | None = None,
-    extra_errors: dict[str, str] | None = None,
-    forecast_values: dict[str, str] | None = None,
-    target_key: str = "",
-    refresh_forecast: bool = False,
     change: Change | None = None,
-    changed: Any = None,
+    message: str = "",
+    **options: Any,
 ) -> HttpResponse:
-    """Render `fragment` (a partial of the scenario page) and the out-of-band bundle after a save.
-
-    With the service's `change`, the saved scenario, options and validation are reused as they are; with
-    `changed` (the one scenario or option saved) only its new history lines are sent."""
+    """The workspace after an edit (``change``, as the service saved it) or a refused one (``scenario``; ``options``
+    go to ``workspace_context``: refused inputs, messages, a conflict). Without htmx: back to the page, with
+    ``message`` (why the edit was not saved) shown once."""
+    assert (scenario is None) != (change is None)
     if not request.htmx:
-        return redirect("tco:scenario_detail", pk=scenario.pk)
+        if message:
+            messages.error(request, message)
+        return redirect("tco:scenario_detail", pk=(change.scenario if change else scenario).pk)
     fresh = change.scenario if change is not None else scenario_with_options(scenario.pk)
-    context = workspace_context(
-        request,
-        fresh,
-        change=change,
-        extra_errors=extra_errors,
-        forecast_values=forecast_values,
-        with_history=False,
-        with_forecast_preview=refresh_forecast or fragment.endswith("#forecast"),
-    )
-    context["oob_forecast"] = refresh_forecast
-    if changed is not None:  # one input saved: append its history lines instead of re-reading the history
-        context["history_added"] = latest_change_lines(changed)
-    else:
-        context["history"] = scenario_history(fresh)
-    context["gpu_models"] = gpu_models() if fragment.endswith("#options") else []
-    context.update(extra or {})
-    if target_key:
-        context["f"] = find_field(context, target_key)
-    html = render_to_string(fragment, context, request=request)
-    html += render_to_string("tco/_oob.html", context, request=request)
-    return HttpResponse(html)
+    map_rental = (request.POST.get("map_rental") or request.GET.get("map_rental") or "")[:200]
+    context = workspace_context(request, fresh, change=change, decision_panel=True, map_rental=map_rental, **options)
+    response = HttpResponse(render_to_string(WORKSPACE, context, request=request))
+    response[VERSION_HEADER] = str(fresh.version)
+    return reswap(retarget(response, "#workspace"), "morph")
 
 
-def find_field(context: dict[str, Any], key: str) -> Any:
-    """The FieldView with `key` in a workspace context."""
-    fields = [*context["basics"], *context["workload"], context["name_field"]]
-    for view in context["option_views"]:
-        fields += [view.name_field, *view.fields]
-    return next((f for f in fields if f.key == key), None)
-
-
-def input_error_response(request: HttpRequest, scenario: Scenario, fragment: str, context: dict) -> HttpResponse:
-    """A value that could not be read: only the field answers (nothing was saved, nothing else changes)."""
-    if not request.htmx:
-        messages.error(request, context.get("message", "That value could not be read."))
-        return redirect("tco:scenario_detail", pk=scenario.pk)
-    return HttpResponse(render_to_string(fragment, context, request=request))
+def refused_response(request: HttpRequest, scenario: Scenario, key: str, text: str, message: str) -> HttpResponse:
+    """One input refused: it keeps what was typed, says why and shows the stored value; nothing was saved."""
+    return workspace_response(request, scenario, refused={key: (text, message)}, message=message)
 
 
 def conflict_response(request: HttpRequest, conflict: VersionConflict, attempted: str) -> HttpResponse:
-    """A stale save: refuse it, say who changed what, and show the newer values in place of the form."""
-    fresh = scenario_with_options(conflict.scenario.pk)
-    context = workspace_context(request, fresh, with_history=True)
-    last = context["history"][0] if context["history"] else None
+    """A stale save: refuse it, say who changed what, and show the newer values everywhere."""
+    fresh = conflict.scenario
+    history = scenario_history(fresh)
+    last = history[0] if history else None
     who = f" by {last.who} at {last.when:%Y-%m-%d %H:%M} UTC" if last else ""
-    context["conflict"] = (
+    text = (
         f"This scenario was changed{who} since you opened it (now version {fresh.version}, yours was "
         f"{conflict.expected_version}). Your change{attempted} was not saved. The current values are shown "
         "below; re-enter your change if it still applies."
     )
-    context["gpu_models"] = gpu_models()
-    if not request.htmx:
-        messages.error(request, context["conflict"])
-        return redirect("tco:scenario_detail", pk=fresh.pk)
-    html = render_to_string("tco/scenario_detail.html#inputs", context, request=request)
-    context["oob_skip_version"] = True
-    html += render_to_string("tco/_oob.html", context, request=request)
-    return reswap(retarget(HttpResponse(html), "#inputs"), "outerHTML")
+    return workspace_response(request, fresh, conflict=text, message=text)

@@ -15,7 +15,7 @@ from lib.jobs import unstick
 from tco.engine import ScenarioError
 from tco.engine.catalogue import OPTION_FIELD
 from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
-from tco.models import InputRange, ScenarioOption, UncertaintyRun
+from tco.models import ScenarioOption, UncertaintyRun
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS
 from tco.services import VersionConflict
 from tco.services.uncertainty import (
@@ -28,8 +28,8 @@ from tco.services.uncertainty import (
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.fields import scenario_field
 from tco.web.inputs import InputError, expected_version, parse_decimal, parse_integer
-from tco.web.ranges import RATE_RANGE_FIELDS, entered_input, range_view
-from tco.web.responses import conflict_response, edit_response
+from tco.web.ranges import RATE_RANGE_FIELDS, range_view
+from tco.web.responses import conflict_response, workspace_response
 from tco.web.uncertainty_context import uncertainty_context
 
 PANEL = "tco/_uncertainty.html"
@@ -94,9 +94,7 @@ def input_range_view(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(render_to_string(RANGE, {"r": view, "can_edit": True}, request=request))
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (the range of {label})")
-    saved = InputRange.objects.filter(scenario=scenario, option=option, field=field).first()
-    view = range_view(scenario, key, field, label, saved, entered_input(scenario, saved))
-    return edit_response(request, scenario, RANGE, change=change, extra={"r": view}, target_key=key)
+    return workspace_response(request, change=change)
 
 
 def _panel(request: HttpRequest, scenario, **extra) -> HttpResponse:

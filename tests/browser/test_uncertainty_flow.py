@@ -65,3 +65,23 @@ def test_a_range_then_a_run_shows_the_headline_and_the_charts(page, live_server,
         page.wait_for_function(f"() => document.getElementById('u-chart-{key}')?.data !== undefined")
     assert "Owned baseline" in page.inner_text("#u-lanes-table")
     assert page.locator("#uncertainty").get_attribute("hx-trigger") is None  # polling has stopped
+
+
+def test_the_run_button_is_disabled_and_says_running_while_the_run_is_sent(page, live_server, analyst):
+    """In-process a large run answers only when it is done: meanwhile the button cannot be pressed twice and the
+    panel says it is running (in both modes, while the request is in flight)."""
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    held = []
+    page.route(re.compile(r".*/uncertainty/run/$"), lambda route: held.append(route))
+    assert not page.locator("#u-running").is_visible()
+    page.fill("#u-trials", "1000")
+    page.click("#u-run")
+    while not held:
+        page.wait_for_timeout(50)
+    assert page.locator("#u-run").is_disabled()
+    assert page.locator("#u-running").is_visible() and "Running" in page.inner_text("#u-running")
+    held[0].continue_()
+    page.wait_for_selector("#u-headline")
+    assert UncertaintyRun.objects.filter(scenario=scenario).count() == 1

@@ -22,7 +22,6 @@ def test_a_second_opening_reads_no_snapshot_content_and_shows_the_same_page(link
 
 
 def test_the_snapshot_part_of_the_page_is_computed_once(link_path, anon):
-    decision_context._frozen_pages.clear()
     with mock.patch.object(decision_context, "_frozen_context", wraps=decision_context._frozen_context) as computed:
         for _ in range(3):
             assert anon.get(link_path).status_code == 200

@@ -256,7 +256,7 @@ def test_a_token_holder_cannot_reach_the_scenario_its_editing_views_or_the_admin
     ):
         response = anon.get(path)
         assert response.status_code == 302 and response["Location"].startswith(reverse("login")), path
-    field = anon.post(reverse("tco:scenario_field", args=[scenario.pk]), {"field": "name", "value": "hacked"})
+    field = anon.post(reverse("tco:scenario_field", args=[scenario.pk]), {"name": "hacked"})
     assert field.status_code == 302
     assert Scenario.objects.get(pk=scenario.pk).name == "Decision test: own vs rent"
     admin = anon.get("/admin/")

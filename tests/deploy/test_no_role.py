@@ -52,6 +52,7 @@ def argument_values(_demo_data, db) -> dict[str, str]:
         "link_pk": str(DecisionLink.objects.first().pk if DecisionLink.objects.exists() else 1),
         "token": "not-a-token",
         "what": "options.csv",
+        "stamp": "0",
         "app_label": "auth",
         "object_id": "1",
         "content_type_id": "1",

@@ -289,7 +289,7 @@ def test_edits_while_redis_is_stopped_are_saved_and_computed_once_it_is_back(
         for fleet in (16, 24, 32):
             version = Scenario.objects.get(pk=scenario.pk).version
             started = time.monotonic()
-            response = client.post(url, {"field": "fleet_gpus", "value": str(fleet), "version": version}, **HTMX)
+            response = client.post(url, {"fleet_gpus": str(fleet), "version": version}, **HTMX)
             assert response.status_code == 200
             assert time.monotonic() - started < 5
             assert "Results delayed" in response.content.decode()

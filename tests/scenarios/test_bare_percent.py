@@ -38,7 +38,7 @@ def test_a_bare_percent_in_a_scenario_percent_field(editor_client, scenario, tex
     before = _state(scenario)
     for field in sorted(PERCENT_FIELDS & {"discount_rate", "workload_acceptance_rate"}):
         url = reverse("tco:scenario_field", args=[scenario.pk])
-        response = editor_client.post(url, {"field": field, "value": text, "version": scenario.version}, **HTMX)
+        response = editor_client.post(url, {field: text, "version": scenario.version}, **HTMX)
         _assert_field_message(response, field)
     assert _state(scenario) == before
 
@@ -50,7 +50,7 @@ def test_a_bare_percent_in_every_option_percent_field(editor_client, scenario, t
     for option in scenario.options.all():
         for field in sorted(PERCENT_FIELDS & set(option.document_fields())):
             url = reverse("tco:option_field", args=[scenario.pk, option.pk])
-            response = editor_client.post(url, {"field": field, "value": text, "version": scenario.version}, **HTMX)
+            response = editor_client.post(url, {field: text, "version": scenario.version}, **HTMX)
             _assert_field_message(response, (option.kind, field))
             seen.add(field)
     assert {"cost_of_capital", "price_change_per_year", "acceptance_rate"} <= seen

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -10,6 +9,7 @@ from django.urls import reverse
 
 from tco.models import DecisionSnapshot, ScenarioRun
 from tco.services import scenario_create_from_document
+from tests.scenarios.workspace_html import figures_of
 
 LAMBDA, GCP = "Lambda 8x H100 SXM", "GCP A3 High"
 GCP_PRICE = 11.06
@@ -31,9 +31,8 @@ def _map_url(scenario, run=None) -> str:
     return reverse("tco:break_even_map", args=[scenario.pk, run.pk])
 
 
-def _map_figure(html: str) -> dict:
-    script = re.search(r'<script id="fig-break_even_map-\d+" type="application/json">(.*?)</script>', html, re.S)
-    return json.loads(script.group(1))
+def _map_figure(client, html: str) -> dict:
+    return figures_of(client, html)["break_even_map"]
 
 
 def _selected(html: str) -> list[str]:
@@ -46,7 +45,10 @@ def test_the_page_offers_every_on_demand_rental_and_starts_with_the_first(editor
     choices = re.search(r'<select id="map-rental".*?</select>', html, re.S).group(0)
     assert re.findall(r'<option value="([^"]+)"', choices) == [LAMBDA, GCP]
     assert _selected(choices) == [LAMBDA]
-    assert _map_figure(html)["layout"]["title"]["text"] == f"Cheapest option by utilization and {LAMBDA} price"
+    assert (
+        _map_figure(editor_client, html)["layout"]["title"]["text"]
+        == f"Cheapest option by utilization and {LAMBDA} price"
+    )
 
 
 def test_picking_another_rental_redraws_the_map_against_its_price(editor_client, scenario):
@@ -55,7 +57,7 @@ def test_picking_another_rental_redraws_the_map_against_its_price(editor_client,
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<figure class="chart-box" id="chart-box-break_even_map">')
-    figure = _map_figure(html)
+    figure = _map_figure(editor_client, html)
     assert figure["layout"]["title"]["text"] == f"Cheapest option by utilization and {GCP} price"
     prices = figure["data"][0]["y"]
     assert prices[0] == pytest.approx(GCP_PRICE * 0.25) and prices[-1] == pytest.approx(GCP_PRICE * 2.5)
@@ -65,7 +67,10 @@ def test_picking_another_rental_redraws_the_map_against_its_price(editor_client,
 def test_an_unknown_rental_draws_the_first_one(editor_client, scenario):
     html = editor_client.get(_map_url(scenario), {"map_rental": "No such rental"}).content.decode()
 
-    assert _map_figure(html)["layout"]["title"]["text"] == f"Cheapest option by utilization and {LAMBDA} price"
+    assert (
+        _map_figure(editor_client, html)["layout"]["title"]["text"]
+        == f"Cheapest option by utilization and {LAMBDA} price"
+    )
     assert _selected(html) == [LAMBDA]
 
 
@@ -103,4 +108,7 @@ def test_the_map_varies_the_cheapest_on_demand_rental_not_the_first_listed(
     choices = re.search(r'<select id="map-rental".*?</select>', html, re.S).group(0)
     assert re.findall(r'<option value="([^"]+)"', choices) == [GCP, LAMBDA]
     assert _selected(choices) == [LAMBDA]
-    assert _map_figure(html)["layout"]["title"]["text"] == f"Cheapest option by utilization and {LAMBDA} price"
+    assert (
+        _map_figure(editor_client, html)["layout"]["title"]["text"]
+        == f"Cheapest option by utilization and {LAMBDA} price"
+    )

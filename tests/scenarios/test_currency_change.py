@@ -34,7 +34,7 @@ def ecb_rate(db) -> ExchangeRate:
 
 def _ask(client, scenario, code="EUR"):
     url = reverse("tco:scenario_field", args=[scenario.pk])
-    return client.post(url, {"field": "currency", "value": code, "version": scenario.version}, **HTMX)
+    return client.post(url, {"currency": code, "version": scenario.version}, **HTMX)
 
 
 def _answer(client, scenario, **data):

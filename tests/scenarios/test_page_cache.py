@@ -1,5 +1,5 @@
-"""The scenario page of an unchanged scenario is served from memory (tco.web.page_cache), yet every change shows at
-once, every reader gets their own name, role and CSRF token, and messages show once."""
+"""The scenario page of an unchanged scenario is served from Django's cache (tco.web.page_cache), yet every change
+shows at once, every reader gets their own name, role and CSRF token (never another's), and messages show once."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from pricing.models import GpuModel, Provider
 from tco.models import RunStatus, Scenario, ScenarioRun
 from tco.services import option_pick_price, scenario_update_field
 from tco.tasks import scenario_evaluate
-from tco.web import page_cache
 from tco.web.context import workspace_context
 from tests.scenarios import factories
+from tests.scenarios.workspace_html import Workspace
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ANY_TOKEN = re.compile(r"\b[A-Za-z0-9]{64}\b")
@@ -66,6 +66,28 @@ def test_each_reader_gets_their_own_name_and_a_csrf_token_that_works(db, scenari
     assert f'"X-CSRFToken": "{token}"' in html  # one token per response, as Django's own pages have
     clone = second.post(reverse("tco:scenario_clone", args=[scenario.pk]), {"csrfmiddlewaretoken": token})
     assert clone.status_code == 302 and Scenario.objects.count() == 2
+
+
+def test_no_reader_ever_gets_another_readers_name_or_csrf_token(db, scenario):
+    readers = [_signed_in(f"reader-{n}", "editors") for n in range(3)]
+    pages = [_page(reader, scenario) for reader in readers]
+    tokens = [TOKEN.search(html).group(1) for html in pages]
+    assert len(set(tokens)) == 3
+    for n, html in enumerate(pages):
+        others = [f"reader-{m}" for m in range(3) if m != n]
+        assert not any(f">{name}<" in html for name in others)
+        assert not any(token in html for m, token in enumerate(tokens) if m != n)
+        assert set(ANY_TOKEN.findall(html)) == {tokens[n]}  # the one token in the page is the reader's own
+
+
+def test_the_workspace_posts_its_edits_with_the_readers_header_token(db, scenario):
+    """The kept workspace holds no token: its forms post through htmx, with the token of the page around it."""
+    reader = _signed_in("ann-editor", "editors")
+    html = _page(reader, scenario)
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+    url = reverse("tco:scenario_field", args=[scenario.pk])
+    response = reader.post(url, {"fleet_gpus": "9", "version": 1}, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200 and Scenario.objects.get(pk=scenario.pk).fleet_gpus == 9
 
 
 def test_a_viewer_never_gets_the_editors_page_nor_the_other_way_round(db, scenario):
@@ -127,35 +149,71 @@ def test_a_newer_market_price_a_provider_rename_and_a_gpu_model_change_show_at_o
     assert ">B300</option>" not in _page(editor_client, scenario)
 
 
-def test_content_rendered_while_the_scenario_changed_is_not_kept(editor_client, scenario):
-    page_cache._contents.clear()
-
-    def saved_meanwhile(request, scenario):
-        context = workspace_context(request, scenario)
+def test_a_page_rendered_while_the_scenario_changed_is_rendered_again_on_the_next_view(editor_client, scenario):
+    def saved_meanwhile(request, scenario, **options):
+        context = workspace_context(request, scenario, **options)
         Scenario.objects.filter(pk=scenario.pk).update(version=F("version") + 1)  # another request's save
         return context
 
     with mock.patch("tco.web.pages.workspace_context", side_effect=saved_meanwhile):
         _page(editor_client, scenario)
-    assert len(page_cache._contents) == 0
-    _page(editor_client, scenario)
-    assert len(page_cache._contents) == 1
+    with mock.patch("tco.web.pages.workspace_context", wraps=workspace_context) as build:
+        html = _page(editor_client, scenario)
+        _page(editor_client, scenario)
+    assert build.call_count == 1  # rendered again once (the first was not kept), then kept
+    assert Workspace(html).version == 2
 
 
 def test_a_scenario_deleted_while_its_page_is_asked_for_is_a_404(editor_client, scenario):
-    page_cache._contents.clear()
     with mock.patch("tco.web.pages.scenario_with_options", side_effect=Scenario.DoesNotExist):
         response = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk]))
     assert response.status_code == 404
 
 
-@pytest.mark.parametrize("name", [page_cache.CONTENT_PLACEHOLDER, page_cache.CSRF_PLACEHOLDER, "{{ body }} & <b>"])
+@pytest.mark.parametrize("name", ["{page-content-placeholder}", "{csrf-token-placeholder}", "{{ body }} & <b>"])
 def test_a_scenario_name_that_looks_like_a_placeholder_is_shown_as_typed(editor_client, scenario, name):
     scenario_update_field(scenario=scenario, user=None, expected_version=None, field="name", value=name)
     for _ in range(2):
         html = _page(editor_client, scenario)
         assert html.count("<main>") == 1 and html.count("</html>") == 1
         assert html.count('id="results"') == 1
-    if name != page_cache.CSRF_PLACEHOLDER:  # that one becomes the reader's own token, which they hold anyway
-        escaped = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        assert f'<h1 id="scenario-title">{escaped}</h1>' in html
+        assert Workspace(html).text("scenario-title") == name
+
+
+@pytest.mark.parametrize("redis_state", ["down", "frozen"])
+def test_the_page_and_an_edit_work_at_once_while_the_cache_is_down_or_frozen(
+    editor_client, scenario, settings, caplog, redis_state
+):
+    import logging
+    import socket
+    import time
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    if redis_state == "frozen":
+        server.listen(64)  # connections complete; nothing ever answers
+    port = server.getsockname()[1]
+    if redis_state == "down":
+        server.close()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
+        }
+    }
+    try:
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="lib.caching"):
+            html = _page(editor_client, scenario)
+            edit = editor_client.post(
+                reverse("tco:scenario_field", args=[scenario.pk]),
+                {"fleet_gpus": "9", "version": 1},
+                HTTP_HX_REQUEST="true",
+            )
+        elapsed = time.monotonic() - started
+    finally:
+        server.close()
+    assert "Up to date" in html and Workspace(edit.content.decode()).version == 2
+    assert elapsed < 2.0, f"waited {elapsed:.1f} s for the cache"
+    assert any("cache unavailable" in record.getMessage() for record in caplog.records)

@@ -56,7 +56,7 @@ def test_viewers_can_read(viewer_client, scenario, name):
 
 @pytest.mark.parametrize(("name", "method"), WRITE_VIEWS)
 def test_viewers_cannot_write(viewer_client, scenario, name, method):
-    response = getattr(viewer_client, method)(_url(name, scenario), {"field": "fleet_gpus", "value": "4", "version": 1})
+    response = getattr(viewer_client, method)(_url(name, scenario), {"fleet_gpus": "4", "version": 1})
     assert response.status_code == 403
     assert Scenario.objects.get(pk=scenario.pk).version == 1
 
@@ -68,7 +68,7 @@ def test_users_without_a_role_cannot_read(client, scenario, django_user_model):
 
 def test_superusers_can_edit(client, scenario, django_user_model):
     client.force_login(django_user_model.objects.create_superuser("root", password="pw-for-tests-1"))
-    response = client.post(_url("scenario_field", scenario), {"field": "fleet_gpus", "value": "4", "version": 1})
+    response = client.post(_url("scenario_field", scenario), {"fleet_gpus": "4", "version": 1})
     assert response.status_code == 302
     assert Scenario.objects.get(pk=scenario.pk).fleet_gpus == 4
 

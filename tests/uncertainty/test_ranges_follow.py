@@ -61,7 +61,7 @@ def give_range(scenario, option, field, low, likely, high, user):
 def edit_option(client, scenario, option, field, text):
     scenario.refresh_from_db()
     url = f"/scenarios/{scenario.pk}/options/{option.pk}/field/"
-    response = client.post(url, {"field": field, "value": text, "version": scenario.version}, **HX)
+    response = client.post(url, {field: text, "version": scenario.version}, **HX)
     assert response.status_code == 200, response.content
     return response
 

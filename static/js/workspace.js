@@ -1,0 +1,167 @@
+/* The scenario workspace: every edit answers with the whole workspace (tco/web/responses.py), which htmx merges
+   into the page with idiomorph (vendored: static/vendor/idiomorph-*.min.js) through the "morph" swap defined here.
+   Only what changed is touched, so focus, caret and scroll survive. The rules that make one answer per edit safe:
+
+   - an input the user has typed in and not sent yet keeps its text (and the focused input always keeps it);
+   - a region the server refused ([data-refused]: an input, or the forecast) keeps what was typed, its message and
+     its "not saved" mark until it is sent again or restored: Esc restores the stored value; leaving it unchanged
+     (or Enter) sends it again, since the same text may be valid now that other inputs changed;
+   - a chart whose figure did not change keeps its drawing (charts.js redraws only what changed);
+   - what only the browser holds stays: a disclosure the user opened stays open, and [data-keep] content (the
+     price picker's search results, a new decision link shown once) is neither replaced nor removed;
+   - a workspace older than the one shown (a slow poll answered after an edit) is never merged in.
+
+   No eval anywhere: htmx runs with allowEval off (base.html), and this extension replaces the package's htmx
+   extension, whose "morph:{...}" option is read with Function(). */
+(function () {
+  "use strict";
+  var CONTROLS = "input, select, textarea";
+
+  // --- what the user typed and has not sent -------------------------------------------------------------------
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches(CONTROLS)) event.target._typed = true;
+  }, true);
+
+  function addControls(node, out) {
+    if (!node || !node.querySelectorAll) return;
+    if (node.matches(CONTROLS)) out.push(node);
+    node.querySelectorAll(CONTROLS).forEach(function (control) { out.push(control); });
+  }
+
+  /* The controls whose values a request from `elt` carries: itself, its form (htmx adds the closest form's values
+     to a POST) and what hx-include names. */
+  function sentControls(elt) {
+    var out = [];
+    addControls(elt, out);
+    var form = elt.closest && elt.closest("form");
+    if (form && form !== elt) addControls(form, out);
+    var including = elt.closest && elt.closest("[hx-include]");
+    if (including) {
+      including.getAttribute("hx-include").split(",").forEach(function (selector) {
+        try { document.querySelectorAll(selector.trim()).forEach(function (node) { addControls(node, out); }); }
+        catch (error) { /* not a plain selector: nothing of ours */ }
+      });
+    }
+    return out;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    sentControls(event.detail.elt).forEach(function (control) {
+      control._typed = false;
+      var refused = control.closest("[data-refused]");
+      if (refused) refused.removeAttribute("data-refused"); // its answer decides: refused again, or saved
+    });
+  });
+
+  // --- the morph swap ------------------------------------------------------------------------------------------
+  function keepsValue(element) {
+    if (element._typed) return true;
+    var select = element instanceof HTMLOptionElement ? element.closest("select") : null;
+    return !!(select && select._typed);
+  }
+
+  var CALLBACKS = {
+    beforeNodeRemoved: function (node) {
+      return !(node instanceof Element && node.hasAttribute("data-keep"));
+    },
+    beforeNodeMorphed: function (oldNode, newNode) {
+      if (!(oldNode instanceof Element) || !(newNode instanceof Element)) return true;
+      if (oldNode.hasAttribute("data-keep")) return false;
+      if (oldNode.hasAttribute("data-refused") && !newNode.hasAttribute("data-refused")) {
+        var stored = newNode.querySelector(CONTROLS);
+        if (stored && oldNode.hasAttribute("data-stored")) oldNode.setAttribute("data-stored", stored.value);
+        return false; // still refused: keep the typed text, the message and the mark
+      }
+      if (oldNode.hasAttribute("data-figure")) { // keep the drawing; charts.js redraws it if its figure changed
+        ["data-figure", "data-figure-src", "aria-label"].forEach(function (name) {
+          var value = newNode.getAttribute(name);
+          if (value === null) oldNode.removeAttribute(name);
+          else if (value !== oldNode.getAttribute(name)) oldNode.setAttribute(name, value);
+        });
+        return false;
+      }
+      return true;
+    },
+    beforeAttributeUpdated: function (name, element, updateType) {
+      if ((name === "value" || name === "checked" || name === "selected") && keepsValue(element)) return false;
+      if (name === "open" && updateType === "remove" && element instanceof HTMLDetailsElement) return false;
+      return true;
+    },
+  };
+
+  htmx.defineExtension("morph", {
+    isInlineSwap: function (swapStyle) { return swapStyle === "morph"; },
+    handleSwap: function (swapStyle, target, fragment) {
+      if (swapStyle !== "morph") return false;
+      return Idiomorph.morph(target, fragment.children, {
+        morphStyle: "outerHTML",
+        ignoreActiveValue: true,
+        callbacks: CALLBACKS,
+      });
+    },
+  });
+
+  // A workspace older than the one shown is not merged in (its version is in a response header).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    var shown = document.getElementById("workspace");
+    var version = xhr && xhr.getResponseHeader("X-Scenario-Version");
+    if (shown && version && Number(version) < Number(shown.getAttribute("data-version"))) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  // --- a refused input: Esc restores the stored value; leaving it unchanged (or Enter) sends it again ---------
+  function resendTarget(control) {
+    var region = control.closest("[data-refused]");
+    return region ? control.closest('[hx-trigger*="resend"]') : null;
+  }
+
+  document.addEventListener("focusin", function (event) { event.target._changed = false; });
+  document.addEventListener("change", function (event) { event.target._changed = true; }, true);
+  document.addEventListener("focusout", function (event) {
+    var control = event.target;
+    if (!control.matches || !control.matches(CONTROLS) || control._changed) return;
+    var target = resendTarget(control);
+    if (target) htmx.trigger(target, "resend");
+  });
+
+  function restore(control) {
+    var region = control.closest("[data-refused]");
+    if (region && region.matches(".field")) {
+      control.value = region.getAttribute("data-stored") || "";
+      region.removeAttribute("data-refused");
+      region.classList.remove("refused", "invalid");
+      control.removeAttribute("aria-invalid");
+      var error = region.querySelector(".field-error");
+      if (error) error.textContent = "";
+      var mark = region.querySelector(".not-saved");
+      if (mark) mark.remove();
+    } else if (region) { // the forecast: the workspace as stored comes back from the server
+      region.removeAttribute("data-refused");
+      region.querySelectorAll(CONTROLS).forEach(function (other) { other._typed = false; });
+      control.blur();
+      var workspace = document.getElementById("workspace");
+      htmx.ajax("GET", workspace.getAttribute("data-refresh-url"), { source: workspace });
+    } else if ("defaultValue" in control) {
+      control.value = control.defaultValue; // typed, not sent: back to what the page last showed
+    }
+    control._typed = false;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var control = event.target;
+    if (!control.matches || !control.matches("input, textarea")) return;
+    if (event.key === "Escape" && (control._typed || control.closest("[data-refused]"))) {
+      event.preventDefault();
+      restore(control);
+    } else if (event.key === "Enter" && control.matches("input")) {
+      control._changed = false;
+      window.setTimeout(function () { // after the browser's own change event, if it sends one
+        if (control._changed) return;
+        var target = resendTarget(control);
+        if (target) { control._changed = true; htmx.trigger(target, "resend"); }
+      }, 0);
+    }
+  });
+})();
