@@ -80,7 +80,7 @@ def test_converting_rewrites_every_money_input_in_one_version_recorded_in_histor
     assert ("option “Own 8x H100 (new)”", "Capex", "320000", "296296.29629632") in lines
     assert any(line[1:] == ("Currency", "USD", "EUR") for line in lines)
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
-    assert "Capex, EUR" in page
+    assert "Capex for the whole option (all its GPUs), EUR" in page
 
 
 def test_relabelling_keeps_every_number(editor_client, scenario):
