@@ -280,7 +280,7 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
         _report(run, SIMULATION_SHARE + TORNADO_SHARE, "fleet plan")
         plan, plan_note = _fleet_plan(run.document, run.load_profile)
         result = {"simulation": simulation, "tornado": tornado, "fleet_plan": plan, "fleet_plan_note": plan_note}
-        figures = uncertainty_figures(result, run.document.get("currency", "USD"))
+        figures = uncertainty_figures(result, run.document)
     except RunCancelled:
         run.status, run.stage = UncertaintyStatus.CANCELLED, "cancelled"
         run.progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)

@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
-from tco.engine import ScenarioError, validate
-from tco.engine.variants import resolve
+from tco.exports.inputs import path_label, path_words
 from tco.models import Scenario, UncertaintyStatus
 from tco.presentation.uncertainty import (
+    PERCENTILES_NOTE,
     budget_lanes,
     probability_headline,
     simulation_rows,
     spread_sentence,
+    tornado_rows,
 )
 from tco.selectors.uncertainty import (
     is_current,
@@ -33,11 +34,13 @@ class UncertaintyAnswer:
 
     headline: str
     spread: str
+    percentiles_note: str
     trials: int
     currency: str
     rows: list[dict]
     figures: list[tuple[str, str, dict]]  # (key, element id, figure); the fleet plan's is drawn with its table
-    tornado: list[dict]
+    tornado: list[dict]  # the rows that move the answer, in words
+    tornado_no_effect: str  # "3 inputs with no effect on owned minus rental: ..." ("" when every row moves it)
     tornado_base: float | None
     plan: dict | None
     lanes: list[dict]
@@ -47,16 +50,16 @@ class UncertaintyAnswer:
 
 
 def range_rows(document: dict, uncertainty: dict) -> list[dict]:
-    """The ranges a run used, labelled for people ("Lambda 8x H100 SXM: Price per GPU-hour")."""
-    try:
-        doc = validate(document)
-    except ScenarioError:
-        return []
-    rows = []
-    for path, spec in uncertainty.items():
-        item, _ = resolve(doc, path)
-        rows.append({"path": path, "label": item.label if item else path, **spec})
-    return rows
+    """The ranges a run used, in words ("Lambda 8x H100 SXM: Price", "$2.10 per GPU-hour")."""
+    return [
+        {
+            "path": path,
+            "label": path_label(document, path),
+            **spec,
+            **{f"{key}_text": path_words(document, path, spec[key]) for key in ("low", "likely", "high")},
+        }
+        for path, spec in uncertainty.items()
+    ]
 
 
 def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
@@ -71,14 +74,17 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         notes.append("No tornado: it needs at least one owned and one rented option.")
     if not data["uncertainty"]:
         notes.append("No input has a range yet, so every trial is the scenario as entered: give ranges with ±.")
+    tornado = tornado_rows(document, result.get("tornado") or {})
     return UncertaintyAnswer(
         headline=probability_headline(result["simulation"]),
-        spread=spread_sentence(result["simulation"], currency),
+        spread=spread_sentence(result["simulation"], document),
+        percentiles_note=PERCENTILES_NOTE,
         trials=result["simulation"]["trials"],
         currency=currency,
         rows=simulation_rows(result["simulation"]),
         figures=[(k, f"fig-{k}-{element_suffix}", figures[k]) for k in UNCERTAINTY_FIGURE_ORDER if k in figures],
-        tornado=(result.get("tornado") or {}).get("rows", []),
+        tornado=tornado["rows"],
+        tornado_no_effect=tornado["no_effect_text"],
         tornado_base=(result.get("tornado") or {}).get("base"),
         plan=plan,
         lanes=data["lanes"] if "lanes" in data else (budget_lanes(plan, data["load_profile"]) if plan else []),

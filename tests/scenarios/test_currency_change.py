@@ -77,7 +77,9 @@ def test_converting_rewrites_every_money_input_in_one_version_recorded_in_histor
     assert rental.price_per_gpu_hour == Decimal("3.6944444444")  # 3.99 * 0.925925925926 = 3.69444444444474
     assert rental.price_change_per_year == Decimal("-0.1")  # a rate, not money
     lines = {(line.subject, line.field, line.old, line.new) for line in scenario_history(fresh)}
-    assert ("option “Own 8x H100 (new)”", "Capex", "320000", "296296.29629632") in lines
+    # Each value in the currency it was in: before the conversion dollars, after it euros.
+    assert ("option “Own 8x H100 (new)”", "Capex (whole option)", "$320,000", "EUR 296,296.30") in lines
+    assert ("scenario", "Burst price", "$6.16 per GPU-hour", "EUR 5.7037 per GPU-hour") in lines
     assert any(line[1:] == ("Currency", "USD", "EUR") for line in lines)
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert "Capex for the whole option (all its GPUs), EUR" in page

@@ -139,8 +139,8 @@ def test_a_save_without_a_version_is_treated_as_stale(editor_client, scenario):
 def test_history_shows_who_changed_which_field_from_what_to_what(editor_client, scenario):
     html = _field(editor_client, scenario, "fleet_gpus", "16").content.decode()
     assert re.search(
-        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet \(GPUs\)</em>: <code>8</code> → "
-        r"<code>16</code>",
+        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet</em>: <code>8 GPUs</code> → "
+        r"<code>16 GPUs</code>",
         html,
     )
 
@@ -150,8 +150,8 @@ def test_option_changes_appear_in_the_history_on_the_page(editor_client, scenari
     _option_field(editor_client, scenario, option, "price_per_gpu_hour", "3.5")
     html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert (
-        "changed option “Lambda 8x H100 SXM” <em>Price (per GPU-hour)</em>: <code>3.99</code> → <code>3.5</code>"
-        in html
+        "changed option “Lambda 8x H100 SXM” <em>Price</em>: <code>$3.99 per GPU-hour</code> → "
+        "<code>$3.50 per GPU-hour</code>" in html
     )
 
 
