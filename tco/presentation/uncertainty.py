@@ -9,7 +9,7 @@ import numpy as np
 
 from lib.formatting import format_money, round_half_up
 from lib.kinds import is_owned
-from tco.exports.inputs import path_label, path_words
+from tco.exports.inputs import path_fact, path_words
 
 HOURS_PER_YEAR = 8760
 PERCENTILES_NOTE = (
@@ -91,23 +91,29 @@ def has_effect(row: dict) -> bool:
 def tornado_rows(document: dict, tornado: dict) -> dict:
     """The tornado's rows in words (label, low and high as the inputs read) that move the answer, widest first;
     and the inputs that do not (``no_effect``, with ``no_effect_text``: "3 inputs with no effect on owned minus
-    rental: ..."), which would be bars of zero width."""
+    rental: Discount rate; Hosted API: Price per million input tokens, Price per million output tokens."), which
+    would be bars of zero width."""
     shown, idle = [], []
+    by_owner: dict[str, list[str]] = {}
     for row in tornado.get("rows") or []:
-        label = path_label(document, row["path"]) if row.get("path") else row["label"]
+        found = path_fact(document, row["path"]) if row.get("path") else None
+        owner, label = (found[0], found[1].label) if found else ("", row["label"])
         if not has_effect(row):
-            idle.append(label)
+            idle.append(f"{owner}: {label}" if owner else label)
+            by_owner.setdefault(owner, []).append(label)
             continue
+        low, high = row["low"], row["high"]
         shown.append(
             {
                 **row,
-                "label": label,
-                "low_text": path_words(document, row["path"], row["low"]) if row.get("path") else str(row["low"]),
-                "high_text": path_words(document, row["path"], row["high"]) if row.get("path") else str(row["high"]),
+                "label": f"{owner}: {label}" if owner else label,
+                "low_text": path_words(document, row["path"], low) if found else str(low),
+                "high_text": path_words(document, row["path"], high) if found else str(high),
             }
         )
+    groups = [f"{owner}: {', '.join(labels)}" if owner else "; ".join(labels) for owner, labels in by_owner.items()]
     count = f"{len(idle)} input{'s' if len(idle) != 1 else ''}"
-    text = f"{count} with no effect on owned minus rental: {'; '.join(idle)}." if idle else ""
+    text = f"{count} with no effect on owned minus rental: {'; '.join(groups)}." if idle else ""
     return {"rows": shown, "no_effect": idle, "no_effect_text": text}
 
 
