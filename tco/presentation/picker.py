@@ -16,7 +16,7 @@ def picker_offset(text: str, total: int) -> int:
 
 
 def picker_page(offset: int, shown: int, total: int) -> dict:
-    """ "Offers 26 to 50 of 110 matching": the range shown, the total, and the offsets and sizes of the pages either
+    """ "26 to 50 of 110 matching offers": the range shown, the total, and the offsets and sizes of the pages either
     side (None at either end)."""
     following = offset + shown
     return {
