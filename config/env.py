@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from urllib.parse import urlparse
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -70,32 +71,24 @@ def https_origins(name: str) -> list[str]:
 
 
 def database_from_url(url: str, *, conn_max_age: int = 0) -> dict:
-    """A Django DATABASES entry for a postgres:// or sqlite:// URL; PostgreSQL connections are kept open for
-    ``conn_max_age`` seconds (checked before reuse), so a request does not pay for a new connection."""
-    parsed = urlparse(url)
-    if parsed.scheme in {"postgres", "postgresql"}:
-        name = parsed.path.lstrip("/")
-        if not name:
-            raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database (postgres://user@host:port/NAME).")
-        try:
-            port = parsed.port
-        except ValueError:
-            raise ImproperlyConfigured(f"DATABASE_URL={url!r} has a malformed port.") from None
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": name,
-            "USER": parsed.username or "",
-            "PASSWORD": parsed.password or "",
-            "HOST": parsed.hostname or "",
-            "PORT": str(port or ""),
-            "CONN_MAX_AGE": conn_max_age,
-            "CONN_HEALTH_CHECKS": conn_max_age > 0,
-        }
-    if parsed.scheme == "sqlite":
-        return sqlite_database(parsed.path or url.removeprefix("sqlite://"))
-    raise ImproperlyConfigured(
-        f"DATABASE_URL={url!r} has an unsupported scheme {parsed.scheme!r}; use postgres:// or sqlite://."
-    )
+    """A Django DATABASES entry for a postgres:// or sqlite:// URL, parsed by dj-database-url (user, password and
+    name percent-decoded; query options such as ``?sslmode=require`` kept in OPTIONS, always a dict others add to).
+    PostgreSQL connections are kept open for ``conn_max_age`` seconds (checked before reuse), so a request does not
+    pay for a new connection."""
+    scheme = urlparse(url).scheme
+    if scheme == "sqlite":
+        return sqlite_database(urlparse(url).path or url.removeprefix("sqlite://"))
+    if scheme not in {"postgres", "postgresql"}:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL={url!r} has an unsupported scheme {scheme!r}; use postgres:// or sqlite://."
+        )
+    try:
+        database = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=conn_max_age > 0)
+    except ValueError:  # dj-database-url's ParseError: a port that is not a number
+        raise ImproperlyConfigured(f"DATABASE_URL={url!r} has a malformed port.") from None
+    if not database["NAME"]:
+        raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database (postgres://user@host:port/NAME).")
+    return {**database, "PORT": str(database["PORT"]), "OPTIONS": dict(database.get("OPTIONS", {}))}
 
 
 def sqlite_database(path: str) -> dict:

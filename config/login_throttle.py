@@ -1,8 +1,13 @@
-"""Failed sign-ins are limited per account and per client address, on every login form (site and admin).
+"""Failed sign-ins are limited per client address and per account at each address, on every login form (site
+and admin).
 
-LoginThrottleBackend comes first in AUTHENTICATION_BACKENDS: while either count of failures in the current
-window is at its limit it refuses the attempt before any password is checked (PermissionDenied stops Django
-from asking the next backend). Failures are counted from the `user_login_failed` signal (config/audit.py).
+LoginThrottleBackend comes first in AUTHENTICATION_BACKENDS: while the address's failures (any account) or the
+account's failures from this address are at their limit in the current window, it refuses the attempt before any
+password is checked (PermissionDenied stops Django from asking the next backend). An account is never locked as a
+whole: failures from one address do not refuse its owner signing in from another, so no one can lock an editor
+out by failing on purpose. Failures are counted from the `user_login_failed` signal (config/audit.py), in
+django-ratelimit's counters (config/ratelimit.py); the client's address is config.ratelimit.client_ip, which
+trusts X-Forwarded-For only as far as TRUSTED_PROXY_HOPS says.
 """
 
 from __future__ import annotations
@@ -24,35 +29,37 @@ logger = logging.getLogger("config.audit")
 
 def _counters(request: HttpRequest, username: str) -> dict[str, tuple[str, int]]:
     """scope → (what is counted, its limit)."""
+    address = ratelimit.client_ip(request)
     return {
-        "login-account": (username.strip().casefold(), settings.LOGIN_FAILURES_PER_ACCOUNT),
-        "login-address": (ratelimit.client_ip(request), settings.LOGIN_FAILURES_PER_ADDRESS),
+        "login-address": (address, settings.LOGIN_FAILURES_PER_ADDRESS),
+        "login-account-address": (f"{username.strip().casefold()}\n{address}", settings.LOGIN_FAILURES_PER_ACCOUNT),
     }
 
 
-def failure_record(*, request: HttpRequest, username: str) -> None:
-    """Count a failed sign-in against the account and the client's address."""
+def _usages(request: HttpRequest, username: str, *, add: bool) -> list[tuple[ratelimit.Usage, int]]:
     window = settings.LOGIN_THROTTLE_WINDOW_SECONDS
+    return [
+        (ratelimit.usage(request, scope=scope, ident=ident, limit=limit, window_seconds=window, add=add), limit)
+        for scope, (ident, limit) in _counters(request, username).items()
+    ]
+
+
+def failure_record(*, request: HttpRequest, username: str) -> None:
+    """Count a failed sign-in against the client's address, and against the account at that address."""
     try:
-        for scope, (ident, _) in _counters(request, username).items():
-            ratelimit.add(scope=scope, ident=ident, window_seconds=window)
+        _usages(request, username, add=True)
     except Exception:  # the cache (Redis) is down: sign-ins go on unthrottled rather than failing
         logger.exception("login throttle: could not count a failed sign-in")
 
 
 def throttled_for(*, request: HttpRequest, username: str) -> int:
     """Seconds until this account may try again from this address; 0 when it may try now."""
-    window = settings.LOGIN_THROTTLE_WINDOW_SECONDS
     try:
-        at_limit = [
-            scope
-            for scope, (ident, limit) in _counters(request, username).items()
-            if ratelimit.count(scope=scope, ident=ident, window_seconds=window) >= limit
-        ]
+        at_limit = [found for found, limit in _usages(request, username, add=False) if found.count >= limit]
     except Exception:
         logger.exception("login throttle: could not read the counts; letting the attempt through")
         return 0
-    return ratelimit.seconds_left(window) if at_limit else 0
+    return max(found.seconds_left for found in at_limit) if at_limit else 0
 
 
 class LoginThrottleBackend:
@@ -76,7 +83,7 @@ class ThrottleMessageMixin:
         if retry_after:
             minutes = -(-retry_after // 60)
             return forms.ValidationError(
-                "Too many failed sign-ins for this account or from your address. "
+                "Too many failed sign-ins from your address. "
                 f"Try again in {minutes} minute{'s' if minutes != 1 else ''}.",
                 code="throttled",
             )

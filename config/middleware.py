@@ -12,6 +12,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
+from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject, empty
 
 from config.roles import is_reader
@@ -93,22 +94,35 @@ class RequestLogMiddleware:
         return response
 
 
-class SecurityHeadersMiddleware:
-    """Content-Security-Policy and Permissions-Policy on every response, from settings (one place to change them)."""
+class PermissionsPolicyMiddleware:
+    """Permissions-Policy on every response, from settings.PERMISSIONS_POLICY_DENIED (the Content-Security-Policy is
+    django-csp's, from settings.CONTENT_SECURITY_POLICY)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self.headers = {
-            "Content-Security-Policy": "; ".join(
-                f"{directive} {' '.join(sources)}" for directive, sources in settings.CONTENT_SECURITY_POLICY.items()
-            ),
-            "Permissions-Policy": ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY_DENIED),
-        }
+        self.value = ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY_DENIED)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        for header, value in self.headers.items():
-            response.headers.setdefault(header, value)
+        response.headers.setdefault("Permissions-Policy", self.value)
+        return response
+
+
+class PrivateCacheMiddleware:
+    """Every answer to a signed-in user is ``Cache-Control: private`` (no shared cache or proxy keeps it: it holds that
+    user's scenarios, prices and CSRF token); a download (Content-Disposition: attachment) is ``no-store`` too, so
+    exported figures are not left in the browser's disk cache. Answers to anonymous requests keep their headers (the
+    public decision links set their own); static files are served before this middleware and keep theirs."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            attachment = response.get("Content-Disposition", "").startswith("attachment")
+            patch_cache_control(response, private=True, **({"no_store": True} if attachment else {}))
         return response
 
 

@@ -1,14 +1,18 @@
-"""Fixed-window counters in the cache, so every web process behind a load balancer shares them (Redis when
-REDIS_URL is set; a per-process memory cache otherwise). The same approach as the decision-link limiter."""
+"""Request counters over fixed windows, kept by django-ratelimit in Django's cache: every web process behind a
+load balancer shares them (Redis when REDIS_URL is set; a per-process memory cache otherwise). Both limiters
+use them: failed sign-ins (config/login_throttle.py) and decision-link opens (tco/web/throttle.py).
+
+Only the client's address is the project's own (which proxies to trust). A cache that is down raises here; each
+limiter decides to fail open.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import time
+from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
+from django_ratelimit.core import get_usage
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -22,32 +26,24 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def _now() -> float:
-    return time.time()
+@dataclass(frozen=True)
+class Usage:
+    count: int  # how often `ident` was counted in the current window
+    seconds_left: int  # until the window ends (when its count no longer applies)
 
 
-def _key(scope: str, ident: str, window_seconds: int) -> str:
-    window = int(_now() // window_seconds)
-    digest = hashlib.sha256(ident.encode("utf-8")).hexdigest()[:32]
-    return f"throttle:{scope}:{digest}:{window}"
-
-
-def count(*, scope: str, ident: str, window_seconds: int) -> int:
-    """How often `ident` was counted in the current window."""
-    return cache.get(_key(scope, ident, window_seconds), 0)
-
-
-def add(*, scope: str, ident: str, window_seconds: int) -> int:
-    """Count one more for `ident` in the current window; the new count."""
-    key = _key(scope, ident, window_seconds)
-    cache.add(key, 0, timeout=window_seconds * 2)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window_seconds * 2)
-        return 1
-
-
-def seconds_left(window_seconds: int) -> int:
-    """Seconds until the current window ends (when its counts no longer apply)."""
-    return max(1, int(window_seconds - _now() % window_seconds))
+def usage(request: HttpRequest, *, scope: str, ident: str, limit: int, window_seconds: int, add: bool) -> Usage:
+    """The count of `ident` in `scope`'s current window, one more first when `add`. Raises when the cache does."""
+    found = get_usage(
+        request,
+        group=scope,
+        key=lambda group, request: ident,
+        rate=(limit, window_seconds),
+        increment=add,
+    )
+    if found is None:  # RATELIMIT_ENABLE is off
+        return Usage(count=0, seconds_left=window_seconds)
+    # A count that vanished between django-ratelimit's add and incr comes back as 0 (with a limit of 0): it counts
+    # as nothing yet, never as over the limit.
+    # The window's last second still counts (django-ratelimit's window ends at time_left, inclusive).
+    return Usage(count=found["count"], seconds_left=found["time_left"] + 1)

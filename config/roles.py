@@ -6,12 +6,7 @@ also staff maintain the reference data in the admin (EDITOR_ADMIN_PERMISSIONS, g
 
 from __future__ import annotations
 
-import functools
-
-from django.contrib.auth import get_user_model
-from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 VIEWERS = "viewers"
 EDITORS = "editors"
@@ -30,50 +25,12 @@ EDITOR_ADMIN_PERMISSIONS = {
 
 
 def _roles(user: AbstractBaseUser) -> frozenset[str]:
-    """The user's roles (VIEWERS, EDITORS), read once per user object, that is once per request (RoleBackend reads
-    them with the user)."""
+    """The user's roles (VIEWERS, EDITORS): one ORM query, once per user object, that is once per request."""
     cached = getattr(user, "_roles", None)
     if cached is None:
         cached = frozenset(user.groups.filter(name__in=(VIEWERS, EDITORS)).values_list("name", flat=True))
         user._roles = cached
     return cached
-
-
-class RoleBackend(ModelBackend):
-    """Django's ModelBackend, except that each request's signed-in user is read together with their roles: one
-    query instead of two on every page, still read fresh on every request. Plain SQL: compiling the ORM's version
-    of this query cost more than the query it saves."""
-
-    def get_user(self, user_id):
-        users = get_user_model()
-        try:
-            pk = users._meta.pk.to_python(user_id)  # sessions hold it as text
-        except ValidationError:
-            return None
-        user = next(iter(users._default_manager.raw(_user_with_roles_sql(), [pk])), None)
-        if user is None or not self.user_can_authenticate(user):
-            return None
-        user._roles = frozenset(role for role in (VIEWERS, EDITORS) if getattr(user, f"is_in_{role}"))
-        return user
-
-
-@functools.cache
-def _user_with_roles_sql() -> str:
-    users = get_user_model()
-    memberships = users._meta.get_field("groups").remote_field.through._meta
-    user_column = memberships.get_field(users._meta.model_name).column
-    group_column = memberships.get_field("group").column
-
-    def member_of(role: str) -> str:
-        return (
-            f"EXISTS (SELECT 1 FROM {memberships.db_table} m JOIN {Group._meta.db_table} g ON g.id = m.{group_column} "
-            f"WHERE m.{user_column} = u.{users._meta.pk.column} AND g.name = '{role}') AS is_in_{role}"
-        )
-
-    return (
-        f"SELECT u.*, {member_of(VIEWERS)}, {member_of(EDITORS)} "
-        f"FROM {users._meta.db_table} u WHERE u.{users._meta.pk.column} = %s"
-    )
 
 
 def is_editor(user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -48,13 +49,15 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.SecurityHeadersMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "config.middleware.RejectNulCharactersMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.PrivateCacheMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "config.middleware.NoRoleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -100,7 +103,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     "config.login_throttle.LoginThrottleBackend",  # refuses while an account or address is throttled
-    "config.roles.RoleBackend",  # Django's ModelBackend, reading the user's roles with the user
+    "django.contrib.auth.backends.ModelBackend",  # roles: config/roles.py, read once per request
 ]
 # Failed sign-ins allowed per account and per client address in each window (config/login_throttle.py).
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)
@@ -198,7 +201,9 @@ PRICE_IMPORT_URL_TIMEOUT_SECONDS = env_int("PRICE_IMPORT_URL_TIMEOUT_SECONDS", 2
 PRICE_IMPORT_DIR = Path(env_str("PRICE_IMPORT_DIR", str(BASE_DIR / "price-imports")))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-SESSION_ENGINE = "config.sessions"  # Django's database sessions, read with plain SQL
+# Sessions live in the database and are read from the cache (Redis with REDIS_URL, else per process): a signed-in
+# request reads no session row.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True
@@ -210,17 +215,20 @@ if not DEBUG:
 # Only the app's own scripts (static/: vendored plotly.js, django-htmx's htmx, static/js/); no inline script or
 # handler attributes (json_script blocks are data, not executed). Styles need 'unsafe-inline': plotly.js injects
 # its stylesheet as a <style> element (a style-src-elem violation without it; tests/browser checks for none).
+# Set on every response by django-csp (csp.middleware.CSPMiddleware).
 CONTENT_SECURITY_POLICY = {
-    "default-src": ["'self'"],
-    "script-src": ["'self'"],
-    "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "blob:"],
-    "font-src": ["'self'"],
-    "connect-src": ["'self'"],
-    "object-src": ["'none'"],
-    "base-uri": ["'self'"],
-    "form-action": ["'self'"],
-    "frame-ancestors": ["'none'"],
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:", "blob:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 PERMISSIONS_POLICY_DENIED = [
     "accelerometer",

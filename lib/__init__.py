@@ -9,7 +9,10 @@
 - ``lib.templatetags.money``: the template filters (``{% load money %}``) built on ``lib.formatting``: templates
   format numbers with them, Python (charts, exports, sentences) calls the same functions;
 - ``lib.htmx.render_partial``: a template's partial for htmx requests, the whole page otherwise;
-- ``lib.users.signed_in_user``: the signed-in user a write is attributed to, or None.
+- ``lib.users.signed_in_user``: the signed-in user a write is attributed to, or None;
+- ``lib.jobs``: the one job model (``Job``) of evaluation runs, simulations and price imports: claim, send, sweep,
+  time limits, and ``run_claimed``, the body of every job's task;
+- ``lib.errors.AppError``: the one family of errors a user can cause (``messages``, ``message``, ``field``).
 
 Nothing here imports ``pricing`` or ``tco`` apart from the framework-free ``tco.engine.kinds``.
 """

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from lib.errors import AppError
+
 # Farther from 1 than this (in powers of ten) no input of the app makes sense; refusing it first keeps
 # Decimal arithmetic (and the database) away from exponents such as 10^999999999.
 MAX_MAGNITUDE = 30
@@ -32,7 +34,7 @@ _CURRENCY_SIGNS = "$"
 MAX_DIGITS = 40
 
 
-class NumberTextError(ValueError):
+class NumberTextError(AppError, ValueError):
     """The text is not a number this app reads; the message says what was expected."""
 
 
@@ -69,10 +71,12 @@ def read_decimal(text: str, *, percent: bool = False) -> Decimal | None:
             raise NumberTextError(f"{_echo(raw)}: a percentage is not expected here; enter a plain number")
         raw = raw[:-1].rstrip()
     sign = ""
-    if raw[:1] in "+-":
+    if raw.startswith(("+", "-")):
         sign, raw = raw[0], raw[1:].lstrip()
-    if raw[:1] in _CURRENCY_SIGNS:
+    if raw.startswith(tuple(_CURRENCY_SIGNS)):
         raw = raw[1:].lstrip()
+    if is_percent and not any(ch.isdigit() for ch in raw):
+        raise NumberTextError(f"{_echo(text)} is not a number: write the number before the %, e.g. 8%")
     raw = sign + _ungroup(raw, _GROUPED)
     if not _PLAIN.fullmatch(raw):
         hint = ""

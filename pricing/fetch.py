@@ -1,6 +1,7 @@
 """Read a price file from a path or an allowed URL, with a size cap and a timeout.
 
-URLs must be https on a host in PRICE_IMPORT_URL_HOSTS. The host is resolved when the connection is
+URLs must be https on a host in PRICE_IMPORT_URL_HOSTS, on port 443 (or a port listed with the host there as
+``host:port``). The host is resolved when the connection is
 made and every address must be public: a name that resolves to a loopback, private, link-local or
 reserved address is refused, and the connection goes to the address that was checked (no second
 lookup for DNS rebinding to exploit). Redirects are checked against the same rules.
@@ -19,8 +20,10 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from lib.errors import AppError
 
-class FetchError(Exception):
+
+class FetchError(AppError):
     """A path or URL that cannot be read; the message says why and what is allowed."""
 
     def __init__(self, message: str, *, not_found: bool = False) -> None:
@@ -49,16 +52,38 @@ def is_catalog_tree(location: str, *, relative_to: Path | None = None) -> bool:
     return location.endswith("/") or path.is_dir()
 
 
+HTTPS_PORT = 443
+
+
+def _allowed_endpoints() -> set[tuple[str, int]]:
+    """(host, port) pairs from PRICE_IMPORT_URL_HOSTS: a bare host means its https port, ``host:port`` that port."""
+    endpoints = set()
+    for entry in settings.PRICE_IMPORT_URL_HOSTS:
+        host, _, port = entry.strip().lower().partition(":")
+        endpoints.add((host, int(port) if port.isascii() and port.isdigit() else HTTPS_PORT))
+    return endpoints
+
+
 def check_url(url: str) -> None:
-    """The rules a URL can be checked against without the network: https, on an allowed host."""
+    """The rules a URL can be checked against without the network: https, on an allowed host, on port 443 unless
+    PRICE_IMPORT_URL_HOSTS lists that host with another port (``host:port``)."""
     parts = urlsplit(url)
     scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
-    allowed = {h.lower() for h in settings.PRICE_IMPORT_URL_HOSTS}
+    allowed = _allowed_endpoints()
     if scheme != "https":
         raise FetchError(f"{url!r}: only https URLs are fetched.")
-    if host not in allowed:
+    if host not in {allowed_host for allowed_host, _ in allowed}:
+        listed = ", ".join(sorted(settings.PRICE_IMPORT_URL_HOSTS))
+        raise FetchError(f"{url!r}: host {host or '(none)'!r} is not in PRICE_IMPORT_URL_HOSTS ({listed}).")
+    try:
+        port = HTTPS_PORT if parts.port is None else parts.port
+    except ValueError:
+        raise FetchError(f"{url!r}: the port is not a number from 0 to 65535.") from None
+    if (host, port) not in allowed:
+        ports = ", ".join(str(p) for h, p in sorted(allowed) if h == host)
         raise FetchError(
-            f"{url!r}: host {host or '(none)'!r} is not in PRICE_IMPORT_URL_HOSTS ({', '.join(sorted(allowed))})."
+            f"{url!r}: port {port} is not allowed for {host!r} (allowed: {ports}); list it in PRICE_IMPORT_URL_HOSTS "
+            f"as {host}:{port} to allow it."
         )
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import timezone
 
 from lib.currencies import currency_problem
+from lib.jobs import Job, status_field
 from lib.kinds import API_KINDS, RENTAL_KINDS, kind_choices
 from pricing.fetch import FetchError, check_url, check_within, is_catalog_tree
 from pricing.importers import registry
@@ -186,10 +186,13 @@ class SnapshotOrigin(models.TextChoices):
 IMPORT_FORMAT_CHOICES = registry.format_choices()
 
 
-class PriceSnapshot(models.Model):
-    """One import of one file or URL: who, when, what it contained and what happened."""
+class PriceSnapshot(Job):
+    """One import of one file or URL: who, when, what it contained and what happened. An upload's import is a
+    job (lib.jobs) on the imports queue; a command's, a schedule's or the demo data's runs in its own process."""
 
-    FINISHED = (SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE, SnapshotStatus.REJECTED, SnapshotStatus.FAILED)
+    task_name = "pricing.tasks.import_snapshot"
+    noun = "import"
+    kept = "Nothing from this file was imported; import it again."
 
     source = models.CharField(max_length=200, help_text="Where the file came from: upload, command, schedule name.")
     file_name = models.CharField(max_length=500, blank=True)
@@ -198,13 +201,8 @@ class PriceSnapshot(models.Model):
     provider_name = models.CharField(max_length=100, blank=True)
     sha256 = models.CharField(max_length=64, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(
-        null=True, blank=True, help_text="Uploads: when the import job was last handed to the workers."
-    )
-    started_at = models.DateTimeField(null=True, blank=True, help_text="When a worker (or command) began the import.")
-    finished_at = models.DateTimeField(null=True, blank=True)
-    status = models.CharField(max_length=20, choices=SnapshotStatus.choices, default=SnapshotStatus.PENDING)
+    status = status_field(SnapshotStatus)
+    error = None  # a failure is listed with the file's errors, as its reason
     rows_total = models.PositiveIntegerField(default=0)
     rows_imported = models.PositiveIntegerField(default=0)
     rows_skipped = models.PositiveIntegerField(default=0)
@@ -240,26 +238,9 @@ class PriceSnapshot(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.file_name or self.url} ({self.status})"
 
-    @property
-    def is_finished(self) -> bool:
-        return self.status in self.FINISHED
-
-    @property
-    def is_delayed(self) -> bool:
-        """An upload still pending: its job could not be sent, or was sent long ago and may have been lost."""
-        from config.jobs import resend_before
-
-        return self.status == SnapshotStatus.PENDING and (self.sent_at is None or self.sent_at < resend_before())
-
-    @property
-    def is_stuck(self) -> bool:
-        """Running past the import's hard time limit: its worker died (the sweeper fails it)."""
-        from config.jobs import stuck_before
-
-        started = self.started_at or self.created_at
-        return self.status == SnapshotStatus.RUNNING and started < stuck_before(
-            "pricing.tasks.import_snapshot", timezone.now()
-        )
+    @classmethod
+    def failure_fields(cls, message: str) -> dict:
+        return {"errors": [{"line": 0, "column": "", "value": "", "reason": message}]}
 
     @property
     def summary(self) -> str:
@@ -425,7 +406,7 @@ class ImportSource(models.Model):
 class ExchangeRate(models.Model):
     """``1 base = rate quote`` on ``rate_date``, from ``source``: imported (ECB reference rates) or typed in the admin.
 
-    Money moves between currencies only through one of these (DESIGN 5.7); cross rates are computed through EUR
+    Money moves between currencies only through one of these (docs/money-math.md); cross rates are computed through EUR
     (``pricing.fx.cross``), never stored.
     """
 

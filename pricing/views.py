@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HTMX_STOP_POLLING
 
 from config.roles import is_editor
+from lib.jobs import unstick
 from lib.lru import LruCache
 from pricing import charts, selectors, services
 from pricing.export import write_canonical_template
@@ -111,8 +112,7 @@ def snapshot_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled region of a snapshot page; answers 286 (stop polling) once the import has finished.
     A poll also unsticks this snapshot (resends an unsent upload, fails one whose worker died)."""
     snapshot = get_object_or_404(PriceSnapshot.objects.select_related("created_by"), pk=pk)
-    if snapshot.is_delayed or snapshot.is_stuck:
-        services.price_snapshots_sweep(snapshot=snapshot)
+    if unstick(snapshot):
         snapshot.refresh_from_db()
     context = {"snapshot": snapshot, "result": import_result(snapshot)}
     response = render(request, "pricing/snapshot_detail.html#status", context)

@@ -1,4 +1,4 @@
-"""Scenario rows ⇄ tco-scenario/1 documents (DESIGN 5.1).
+"""Scenario rows ⇄ tco-scenario/1 documents (docs/import-formats.md, scenario JSON).
 
 Null inputs are left out of the document so the engine applies its defaults, and a document
 imported and exported again comes back equal (numbers keep their value; integral ones become ints).

@@ -13,16 +13,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from lib.errors import AppError
 from lib.numbers import NumberTextError, read_decimal
 
 
-@dataclass(frozen=True)
-class ForecastError(ValueError):
-    field: str
-    message: str
+class ForecastError(AppError, ValueError):
+    """A forecast parameter that cannot be used: `field` names it, the message says why."""
 
-    def __str__(self) -> str:
-        return f"{self.field}: {self.message}"
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message, field=field)
 
 
 def _f(value: Decimal | float | None) -> float | None:

@@ -9,70 +9,110 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from lib.errors import AppError
+from lib.numbers import NumberTextError, read_decimal, read_integer
 
 MIN_HOURS = 24
 MAX_HOURS = 100_000
 MAX_ERRORS_SHOWN = 20
 HEADER = ("hour", "gpus_busy")
 PEAK_RATIO_RANGE = (1.0, 2.0)
+# A row is two short numbers: a longer line is refused with its number, well before the csv module's own limit.
+MAX_LINE_CHARS = 1_000
+_LINE_BREAK = re.compile(r"\r\n?|\n")  # as the csv module counts lines
+MAX_HOUR = 999_999_999
 
 
-@dataclass(frozen=True)
-class LoadProfileError(ValueError):
-    """Why a profile was refused: every problem found (line, column, value, what was expected)."""
+class LoadProfileError(AppError, ValueError):
+    """Why a profile was refused: every problem found (line, column, value, what was expected); the message
+    lists the first MAX_ERRORS_SHOWN."""
 
-    problems: tuple[str, ...]
-
-    def __str__(self) -> str:
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
         shown = list(self.problems[:MAX_ERRORS_SHOWN])
         more = len(self.problems) - len(shown)
-        return "; ".join(shown) + (f"; and {more:,} more" if more > 0 else "")
+        super().__init__("; ".join(shown) + (f"; and {more:,} more" if more > 0 else ""))
 
 
-def _number(text: str) -> float | None:
+def _hour(text: str) -> int | None:
     try:
-        value = float(text.replace(",", "").strip())
-    except ValueError:
+        hour = read_integer(text)
+    except NumberTextError:
         return None
-    return value if math.isfinite(value) else None
+    return hour if hour is not None and hour <= MAX_HOUR else None
+
+
+def _busy(text: str) -> tuple[float | None, str]:
+    """(GPUs busy, "") or (None, what is wrong with ``text``)."""
+    try:
+        value = read_decimal(text)
+    except NumberTextError as error:
+        return None, str(error)
+    if value is None:
+        return None, "'' is not a number"
+    if value < 0:
+        return None, f"{text} is negative; GPUs busy is 0 or more"
+    return float(value), ""
+
+
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    """(line number in the file, cells) of each row with a value. A line longer than MAX_LINE_CHARS is refused
+    first, naming it (the csv module's own field limit would raise an error naming nothing)."""
+    for line, physical in enumerate(_LINE_BREAK.split(text), start=1):
+        if len(physical) > MAX_LINE_CHARS:
+            raise LoadProfileError(
+                (
+                    f"Line {line} has {len(physical):,} characters; a row is hour,gpus_busy, two short numbers "
+                    f"(at most {MAX_LINE_CHARS:,} characters a line)",
+                )
+            )
+    reader = csv.reader(io.StringIO(text))
+    rows = []
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append((reader.line_num, row))
+    except csv.Error as error:  # an unterminated quote, a NUL, a field past csv's own limit
+        raise LoadProfileError((f"Line {reader.line_num}: this is not CSV the app reads ({error})",)) from None
+    return rows
 
 
 def parse_load_csv(text: str) -> list[float]:
     """GPUs busy per hour from CSV text with the header ``hour,gpus_busy``, in hour order.
 
     Hours are whole numbers, each once (any start, gaps allowed: the rows are what is counted); GPUs busy
-    is a number 0 or more. Raises LoadProfileError listing every bad line."""
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    is a number 0 or more. Both are read with lib.numbers' rules (digits 0-9 only); a line has at most
+    MAX_LINE_CHARS characters. Raises LoadProfileError listing every bad line (numbered as in the file)."""
+    rows = _rows(text.lstrip("\ufeff"))
     if not rows:
         raise LoadProfileError(("The file is empty: it needs the header hour,gpus_busy and one row per hour",))
-    header = tuple(cell.strip().lower() for cell in rows[0])
+    header_line, header_row = rows[0]
+    header = tuple(cell.strip().lower() for cell in header_row)
     if header != HEADER:
-        got = ",".join(rows[0])[:80]
-        raise LoadProfileError((f"Line 1: the header must be hour,gpus_busy; got {got!r}",))
+        got = ",".join(header_row)[:80]
+        raise LoadProfileError((f"Line {header_line}: the header must be hour,gpus_busy; got {got!r}",))
     problems: list[str] = []
     seen: dict[int, int] = {}
     hours: list[tuple[int, float]] = []
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in rows[1:]:
         if len(row) != 2:
             problems.append(f"Line {line}: expected 2 values (hour, gpus_busy); got {len(row)}")
             continue
         hour_text, busy_text = (cell.strip() for cell in row)
-        hour = int(hour_text) if hour_text.lstrip("+").isdigit() and len(hour_text) <= 9 else None
-        busy = _number(busy_text)
+        hour = _hour(hour_text)
         if hour is None:
             problems.append(f"Line {line}, hour: {hour_text[:40]!r} is not a whole number of 0 or more")
         elif hour in seen:
             problems.append(f"Line {line}, hour: hour {hour} is already on line {seen[hour]}")
-        if busy is None:
-            problems.append(f"Line {line}, gpus_busy: {busy_text[:40]!r} is not a number")
-        elif busy < 0:
-            problems.append(f"Line {line}, gpus_busy: {busy_text} is negative; GPUs busy is 0 or more")
+        busy, problem = _busy(busy_text)
+        if problem:
+            problems.append(f"Line {line}, gpus_busy: {problem}")
         if hour is not None and hour not in seen:
             seen[hour] = line
-        if hour is not None and busy is not None and busy >= 0:
+        if hour is not None and busy is not None:
             hours.append((hour, busy))
     if problems:
         raise LoadProfileError(tuple(problems))

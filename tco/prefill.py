@@ -1,7 +1,7 @@
 """Typical owned-hardware figures to start an owned or secondary option from a GPU model.
 
 Every figure is an assumption to replace with a quote; the option lists which fields still hold
-one. Sources: DESIGN.md section 4 ("Typical owned-hardware figures", 8x H100 SXM server, 2026),
+one. Sources: docs/money-math.md ("Typical figures the app starts from", 8x H100 SXM server, 2026),
 middle of each published range. Figures are per 8-GPU server and scale per GPU for other counts.
 
 Power: GPU TDP x count plus host overhead. An 8x H100 SXM server draws 10.2 kW at full load, of
@@ -69,8 +69,8 @@ def owned_prefill(
     }
     whole_servers = f" ({servers:.0f} server{'' if servers == 1 else 's'} of 8)" if servers == int(servers) else ""
     lines = [
-        f"Typical figures for {gpu_count}\u00d7 {gpu_name} (DESIGN section 4), not a quote; capex, power and running "
-        f"costs are for the whole option: all {gpu_count} GPUs{whole_servers}."
+        f"Typical figures for {gpu_count}\u00d7 {gpu_name} (published 2026 ranges), not a quote; capex, power and "
+        f"running costs are for the whole option: all {gpu_count} GPUs{whole_servers}."
     ]
     if tdp_watts:
         power_kw = (count * (Decimal(tdp_watts) / 1000 + HOST_OVERHEAD_KW_PER_GPU)).quantize(Decimal("0.001"))

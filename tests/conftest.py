@@ -48,6 +48,18 @@ def _own_cache_prefix(settings):
     settings.CACHES = caches
 
 
+@pytest.fixture
+def rate_clock(monkeypatch) -> list[float]:
+    """The rate limiters' clock (django-ratelimit reads time.time()), held still: ``rate_clock[0] += 60`` moves it."""
+    import types
+
+    from django_ratelimit import core
+
+    clock = [1_800_000_000.0]
+    monkeypatch.setattr(core, "time", types.SimpleNamespace(time=lambda: clock[0]))
+    return clock
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Tests create users with passwords; the production hasher would cost ~0.3 s each."""
@@ -89,7 +101,7 @@ def example_document() -> dict:
 
 @pytest.fixture
 def scenario(db, editor, example_document, django_capture_on_commit_callbacks):
-    """DESIGN 5.1's example (owned, Lambda on demand, an API), evaluated (its first run is done)."""
+    """The example document (owned, Lambda on demand, an API), evaluated (its first run is done)."""
     with django_capture_on_commit_callbacks(execute=True):
         created = scenario_create_from_document(document=example_document, user=editor)
     created.refresh_from_db()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-# DESIGN.md 5.1's example tco-scenario/1 document, verbatim.
+# The example tco-scenario/1 document of docs/import-formats.md, verbatim.
 DESIGN_EXAMPLE = {
     "schema": "tco-scenario/1",
     "name": "H100 inference 2027",

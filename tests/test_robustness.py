@@ -21,6 +21,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from pricing.models import PriceObservation, PriceSnapshot
 from tco.charts import build_figures
@@ -369,7 +370,10 @@ def world(_demo_data, db, editor, settings) -> World:
         snapshot_pk=PriceSnapshot.objects.order_by("pk").first().pk,
         observation_pk=PriceObservation.objects.order_by("pk").first().pk,
         uncertainty_run_pk=UncertaintyRun.objects.create(
-            scenario=scenario, scenario_version=scenario.version, document=scenario.to_document()
+            scenario=scenario,
+            scenario_version=scenario.version,
+            document=scenario.to_document(),
+            sent_at=timezone.now(),
         ).pk,
     )
 

@@ -52,10 +52,24 @@ def test_postgres_connections_can_be_kept_between_requests_and_are_checked_befor
     assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
 
 
+def test_database_url_is_percent_decoded_and_keeps_its_query_options():
+    """Issue 17: the hand-written parser gave the password 'p%40ss' and dropped sslmode."""
+    db = env.database_from_url("postgres://app:p%40ss@h/db?sslmode=require&connect_timeout=5", conn_max_age=60)
+    assert (db["USER"], db["PASSWORD"], db["HOST"], db["NAME"]) == ("app", "p@ss", "h", "db")
+    assert db["OPTIONS"] == {"sslmode": "require", "connect_timeout": 5}
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
+
+
+def test_database_options_are_a_dict_others_can_add_to():
+    db = env.database_from_url("postgresql://u@h:5433/db%2Fname")
+    assert (db["NAME"], db["PORT"], db["OPTIONS"]) == ("db/name", "5433", {})
+
+
 @pytest.mark.parametrize(
     "url, reason",
     [
         ("mysql://x/y", "unsupported scheme"),
+        ("redis://x/0", "unsupported scheme"),
         ("postgres://h:5432/", "names no database"),
         ("postgres://h:port/db", "malformed port"),
     ],

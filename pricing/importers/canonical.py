@@ -1,15 +1,15 @@
-"""The canonical price format (DESIGN.md section 6) as CSV or as JSON records with the same fields."""
+"""The canonical price format (docs/import-formats.md) as CSV or as JSON records with the same fields."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
 
+from lib.jsontext import JSONTextError, read_json
 from pricing.importers import fields
 from pricing.importers.base import HALF_CENT, MICRO, ParseContext, ParseResult, PriceRow, ProviderRef, RowError, per_gpu
 from pricing.names import normalise_name
@@ -315,9 +315,9 @@ def parse_canonical_json(text: str, context: ParseContext) -> ParseResult:
     result = ParseResult(format="canonical-json")
     max_rows = context.max_rows
     try:
-        document = json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        result.errors.append(RowError(exc.lineno, "", "", f"not valid JSON ({exc.msg}, column {exc.colno})"))
+        document = read_json(text, parse_float=Decimal)
+    except JSONTextError as exc:  # malformed, or nested past lib.jsontext.MAX_DEPTH
+        result.errors.append(RowError(exc.line, "", "", f"not valid JSON ({exc})"))
         return result
     records = _records(document)
     if records is None:

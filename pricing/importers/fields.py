@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from lib.currencies import is_currency
+from lib.errors import AppError
 from pricing.importers.base import MAX_PRICE
 
 PRICING_TERMS = ("on_demand", "spot", "reserved_1y", "reserved_3y", "committed")
@@ -17,8 +18,8 @@ _CURRENCY = re.compile(r"^[A-Z]{3}$")
 _TERM_SEPARATORS = re.compile(r"[\s\-]+")
 
 
-class CellError(ValueError):
-    pass
+class CellError(AppError, ValueError):
+    """Why one cell of a price file cannot be read (the importer adds its line and column)."""
 
 
 # What Decimal() would also read but a price file must not hold: "1_0" (10), Arabic-Indic digits, "Infinity".

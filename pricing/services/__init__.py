@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pricing.services.catalogs import price_catalog_import
-from pricing.services.jobs import price_snapshot_send, price_snapshots_sweep
 from pricing.services.reference import demo_prices_load, reference_data_load
 from pricing.services.snapshots import (
     BULK_BATCH_SIZE,
@@ -26,7 +25,5 @@ __all__ = [
     "price_snapshot_import",
     "price_snapshot_queue",
     "price_snapshot_run",
-    "price_snapshot_send",
-    "price_snapshots_sweep",
     "reference_data_load",
 ]

@@ -11,7 +11,6 @@ import os
 import socket
 from datetime import date
 from decimal import Decimal
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -288,29 +287,19 @@ def price_snapshot_run(
 
 def price_snapshot_import(*, content: bytes, new_providers: frozenset[str] = frozenset(), **options) -> PriceSnapshot:
     """Import a file now, in this process (command, schedule, demo data). Options as `price_snapshot_create`."""
-    snapshot = price_snapshot_create(content=content, **options)
-    snapshot.status, snapshot.started_at = SnapshotStatus.RUNNING, timezone.now()
-    PriceSnapshot.objects.filter(pk=snapshot.pk).update(status=snapshot.status, started_at=snapshot.started_at)
+    snapshot = PriceSnapshot.objects.claim(price_snapshot_create(content=content, **options).pk)
     return price_snapshot_run(snapshot=snapshot, content=content, new_providers=new_providers)
 
 
 def price_snapshot_queue(*, content: bytes, **options) -> PriceSnapshot:
     """Store an uploaded file and send its import to the workers once the transaction commits. Never fails
     because of the broker: an unsent upload stays pending, its page says so, and the sweeper sends it later."""
-    from pricing.services.jobs import price_snapshot_send
-
     with transaction.atomic():
         snapshot = price_snapshot_create(content=content, keep_file=True, origin=SnapshotOrigin.UPLOAD, **options)
-        snapshot.sent_at = timezone.now()
-        PriceSnapshot.objects.filter(pk=snapshot.pk).update(sent_at=snapshot.sent_at)
-        transaction.on_commit(partial(price_snapshot_send, snapshot_id=snapshot.pk))
+        snapshot.send_on_commit()
     return snapshot
 
 
 def price_snapshot_fail(*, snapshot_id: int, reason: str) -> None:
     """Mark a snapshot failed when its job crashed, so the page polling it stops waiting."""
-    PriceSnapshot.objects.filter(pk=snapshot_id).exclude(status__in=PriceSnapshot.FINISHED).update(
-        status=SnapshotStatus.FAILED,
-        errors=[{"line": 0, "column": "", "value": "", "reason": reason}],
-        finished_at=timezone.now(),
-    )
+    PriceSnapshot.objects.filter(pk=snapshot_id).fail(reason)

@@ -12,7 +12,7 @@ FILL_COLOR = "rgba(0,114,178,0.12)"
 
 
 def expand_utilization(utilization: Sequence[float], horizon_months: int) -> list[float]:
-    """One value per month: a single value means a flat forecast (DESIGN 5.1)."""
+    """One value per month: a single value means a flat forecast (docs/money-math.md)."""
     if len(utilization) == 1:
         return [float(utilization[0])] * horizon_months
     if len(utilization) != horizon_months:

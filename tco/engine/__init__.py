@@ -1,7 +1,7 @@
-"""The money math of the build-vs-rent dashboard (DESIGN.md section 5): plain Python and numpy.
+"""The money math of the build-vs-rent dashboard (docs/money-math.md): plain Python and numpy.
 
 No Django here: a ``tco-scenario/1`` document (dict) goes in, a ``tco-result/1`` dict comes out.
-Under uncertainty (DESIGN 5.8): ``simulate`` (Monte Carlo of input ranges), ``sensitivity`` (the
+Under uncertainty (docs/money-math.md): ``simulate`` (Monte Carlo of input ranges), ``sensitivity`` (the
 tornado) and ``fleet_plan`` (owned baseline, rented bursts).
 """
 
@@ -15,7 +15,7 @@ from .fleet import fleet_plan
 from .owned import capital_charge
 from .results import evaluate
 from .sensitivity import sensitivity
-from .simulate import check_uncertainty, simulate
+from .simulate import check_uncertainty, entered_values, simulate
 from .sweep import sweep
 from .validation import validate
 
@@ -33,6 +33,7 @@ __all__ = [
     "capital_charge",
     "check_uncertainty",
     "crossover_month",
+    "entered_values",
     "evaluate",
     "fleet_plan",
     "sensitivity",

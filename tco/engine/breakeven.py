@@ -1,4 +1,4 @@
-"""Break-even utilization and crossover month (DESIGN 5.6).
+"""Break-even utilization and crossover month (docs/money-math.md).
 
 Break-even is the lowest reference utilization u in [0, 1] such that the owned annual cost is no
 higher than the rental's at every utilization from u up to 100 %: 0 when owning is cheaper even
@@ -23,7 +23,7 @@ def break_even_utilization_closed_form(
     fleet_gpus: float,
     price_per_gpu_hour: float,
 ) -> float | None:
-    """The plain case (same throughput and acceptance, G = fleet_gpus) of DESIGN 5.6:
+    """The plain case (same throughput and acceptance, G = fleet_gpus) of docs/money-math.md:
 
     ``u* = (A + E(0) + O - extras) / (fleet·8760·p - (P_max - P_idle)·PUE·8760·price_kWh)``
 

@@ -1,4 +1,4 @@
-"""The option-field catalogue: every input an option carries, with every fact about it, once (DESIGN 5.1).
+"""The option-field catalogue: every input an option carries, with every fact about it, once (docs/money-math.md).
 
 One ``OptionField`` per field, in document order: the kinds it applies to, its value type (money / rate / count /
 number / choice), how the engine reads and bounds it (``check``, whose ``default`` applies when it is omitted), the
@@ -15,6 +15,7 @@ low/likely/high range for a Monte Carlo analysis, a currency) are one more attri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from .fields import NumberField, count_field, money_field, rate_field
 from .kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
@@ -339,7 +340,7 @@ assert tuple(value for value, _ in OPTION_FIELD["billing"].choices) == BILLINGS
 # Non-input option fields besides name and kind: where a picked Market price came from.
 PRICE_SOURCE_KINDS = RENTAL_KINDS + API_KINDS
 PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed_on", "source_url")
-# A Market price converted into the scenario's currency keeps its original and the rate (DESIGN 5.7), as text so
+# A Market price converted into the scenario's currency keeps its original and the rate (docs/money-math.md), as text so
 # the decimals stay exact.
 PRICE_SOURCE_FX = ("original_price_per_gpu_hour", "original_currency", "fx_rate", "fx_rate_date", "fx_source")
 PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")
@@ -369,3 +370,23 @@ def allowed_option_fields(kind: str) -> tuple[str, ...]:
     choices = tuple(entry.name for entry in option_fields(kind) if entry.check is None)
     source = ("price_source",) if kind in PRICE_SOURCE_KINDS else ()
     return ("name", "kind", *numbers_for_kind(kind), *choices, *source)
+
+
+# Converted or re-centred money is rounded half up to the cent, except unit prices: a cent is a large share of a
+# price per kWh or per GPU-hour, and it is multiplied by millions of units, so those keep four decimal places.
+UNIT_PRICE_FIELDS = frozenset(
+    {
+        "price_per_gpu_hour",
+        "burst_price_per_gpu_hour",
+        "electricity_per_kwh",
+        "price_per_million_input_tokens",
+        "price_per_million_output_tokens",
+    }
+)
+CENT = Decimal("0.01")
+UNIT_PRICE_STEP = Decimal("0.0001")
+
+
+def money_step(name: str) -> Decimal:
+    """The step a money input ``name`` is rounded to when the app computes it (a conversion, a moved range)."""
+    return UNIT_PRICE_STEP if name in UNIT_PRICE_FIELDS else CENT

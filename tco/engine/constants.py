@@ -1,4 +1,4 @@
-"""Units, schema names and the version stamped on every result (DESIGN section 5)."""
+"""Units, schema names and the version stamped on every result (docs/money-math.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Annual cost as a function of flat reference utilization (DESIGN 5.6), vectorised over u."""
+"""Annual cost as a function of flat reference utilization (docs/money-math.md), vectorised over u."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def annual_costs_at(
 
 
 def annual_cost_curve(document: Mapping[str, Any], utilizations: Sequence[float]) -> dict[str, Any]:
-    """Annual cost of every option at each flat reference utilization u (DESIGN 5.6 definition).
+    """Annual cost of every option at each flat reference utilization u (docs/money-math.md's definition).
 
     Owned: ``A + E(v) + O + overflow·burst`` with ``v = min(H, G·8760)/(G·8760)``; on demand:
     ``fleet·8760·u·(θ_ref a_ref/θ_o a_o)·p + extras``; committed: ``K·8760·p + overflow·burst +

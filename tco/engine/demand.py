@@ -1,4 +1,4 @@
-"""Demand and work (DESIGN 5.2): the expanded forecast and each option's work factor."""
+"""Demand and work (docs/money-math.md): the expanded forecast and each option's work factor."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def expand_utilization(utilization: Sequence[float], horizon_months: int) -> lis
 
 
 def work_factor(workload: Mapping[str, Any] | None, option: Mapping[str, Any]) -> Any:
-    """``H_m / D_m = (θ_ref/θ_o) · (a_ref/a_o)`` (DESIGN 5.2); 1 without a workload.
+    """``H_m / D_m = (θ_ref/θ_o) · (a_ref/a_o)`` (docs/money-math.md); 1 without a workload.
 
     An option without an override uses the reference value, so its factor is exactly 1. Works on
     floats and on numpy arrays (the sweep passes arrays).

@@ -1,4 +1,4 @@
-"""How ``tco-scenario/1`` reads single values (DESIGN 5.1): ``NumberField`` checks, the scenario and workload numbers.
+"""How ``tco-scenario/1`` reads values (docs/money-math.md): ``NumberField`` checks, the scenario and workload numbers.
 
 The option fields and all their facts are in ``tco.engine.catalogue``.
 

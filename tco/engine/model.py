@@ -1,4 +1,4 @@
-"""Numeric context shared by every option's cash flows (DESIGN 5.2, 5.6).
+"""Numeric context shared by every option's cash flows (docs/money-math.md).
 
 Shapes: per-scenario quantities are floats, or numpy arrays with a trailing axis of length 1 when a
 sweep varies them over a grid; monthly quantities have the months as their last axis. Every formula
@@ -43,7 +43,7 @@ class Flows:
     """One option's cash flows: ``usage`` per month excludes capex, which is paid at month 0."""
 
     usage: np.ndarray
-    annual_cost: Num  # DESIGN 5.6 "one average year at today's prices"
+    annual_cost: Num  # "one average year at today's prices" (docs/money-math.md)
     overflow_gpu_hours: Num
     capex: Num = 0.0
     resale: Num = 0.0

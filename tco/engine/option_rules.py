@@ -1,4 +1,4 @@
-"""Validation of one option of a scenario document (DESIGN 5.1 defaults, issue 3 rules)."""
+"""Validation of one option of a scenario document (docs/money-math.md defaults, issue 3 rules)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 
 class OptionChecker(Checker):
-    """Reads ``options``: kind-specific fields, DESIGN 5.1 defaults, cross-field rules, unique names."""
+    """Reads ``options``: kind-specific fields, the documented defaults, cross-field rules, unique names."""
 
     def options(self, value: Any, doc: dict[str, Any]) -> list[dict[str, Any]]:
         if value is None:

@@ -1,4 +1,4 @@
-"""Owned and secondary hardware (DESIGN 5.3)."""
+"""Owned and secondary hardware (docs/money-math.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ OPEX_FIELDS = ("facility_per_year", "network_per_year", "software_per_year", "su
 
 
 def capital_charge(*, capex: Num, residual_value: Num, useful_life_years: Num, cost_of_capital: Num) -> Num:
-    """Annual capital charge ``A`` (DESIGN 5.3), the level payment that repays capex C less residual S.
+    """Annual capital charge ``A`` (docs/money-math.md), the level payment that repays capex C less residual S.
 
     ``A = (C - S)/L`` when r = 0, else ``A = (C - S·(1+r)^-L) · r / (1 - (1+r)^-L)``, which equals
     ``numpy_financial.pmt(r, L, -C, S)``. Example: C = 320,000, S = 40,000, L = 4, r = 0.07 gives
@@ -38,7 +38,7 @@ def capital_charge(*, capex: Num, residual_value: Num, useful_life_years: Num, c
 
 def energy_terms(option: Mapping[str, Any]) -> tuple[Num, Num]:
     """``E(v) = E(0) + slope·v`` with ``E(0) = P_idle·PUE·8760·price_kWh`` and
-    ``slope = (P_max - P_idle)·PUE·8760·price_kWh`` per year (DESIGN 5.3)."""
+    ``slope = (P_max - P_idle)·PUE·8760·price_kWh`` per year (docs/money-math.md)."""
     per_kw_year = option["pue"] * HOURS_PER_YEAR * option["electricity_per_kwh"]
     return option["idle_power_kw"] * per_kw_year, (option["power_kw"] - option["idle_power_kw"]) * per_kw_year
 
@@ -58,7 +58,7 @@ def resale_value(option: Mapping[str, Any], horizon_months: int) -> Num:
 
 
 def owned_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
-    """Cash flows of owned or secondary hardware with G = gpu_count GPUs (DESIGN 5.3, 5.6).
+    """Cash flows of owned or secondary hardware with G = gpu_count GPUs (docs/money-math.md).
 
     Own use ``v_m = min(H_m, G·730)/(G·730)``; month m costs ``(E(v_m) + O)/12 + overflow_m·burst``;
     capex at month 0; annual cost ``A + E(mean v_m) + O + 12·mean(overflow_m)·burst``.

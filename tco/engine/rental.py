@@ -1,4 +1,4 @@
-"""Rented GPUs (DESIGN 5.4) and managed model APIs (DESIGN 5.5)."""
+"""Rented GPUs and managed model APIs (docs/money-math.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .model import Context, Flows, mean_months, sum_months
 
 
 def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
-    """Hyperscaler, neocloud or marketplace GPUs at p per GPU-hour (DESIGN 5.4).
+    """Hyperscaler, neocloud or marketplace GPUs at p per GPU-hour (docs/money-math.md).
 
     ``p_m = p·(1+g)^((m-1)/12)``. On demand: ``cost_m = H_m·p_m + extras/12``. Committed to K GPUs:
     ``cost_m = K·730·p_m + max(H_m - K·730, 0)·burst + extras/12``. Annual cost at today's price p:
@@ -40,7 +40,7 @@ def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
 
 
 def api_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
-    """A managed model API priced per token (DESIGN 5.5).
+    """A managed model API priced per token (docs/money-math.md).
 
     Attempts in month m = ``D_m·θ_ref·3600/k_out · a_ref/a_o``; ``cost_m = attempts ·
     (k_in·price_in + k_out·price_out)/1e6 + extras/12``; annual cost ``12·mean(attempts)·unit + extras``.

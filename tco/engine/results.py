@@ -1,4 +1,4 @@
-"""``evaluate``: a scenario document in, a ``tco-result/1`` dict out (DESIGN 5.6)."""
+"""``evaluate``: a scenario document in, a ``tco-result/1`` dict out (docs/money-math.md)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .validation import validate
 
 
 def evaluate(document: Mapping[str, Any]) -> dict[str, Any]:
-    """Evaluate a ``tco-scenario/1`` document (DESIGN 5) into a JSON-ready ``tco-result/1`` dict.
+    """Evaluate a ``tco-scenario/1`` document (docs/money-math.md) into a JSON-ready ``tco-result/1`` dict.
 
     Per option: annual cost (5.6), cost per busy GPU-hour and per accepted output, monthly and
     cumulative cash cost (capex in month 1, no resale), resale at the horizon, total cost
@@ -55,6 +55,17 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 PER_UNIT_COSTS = ("cost_per_gpu_hour", "cost_per_accepted_response", "cost_per_million_accepted_tokens")
+# Every amount of money an option's result holds (the rest are shares, hours and counts): what a conversion into
+# another currency multiplies.
+MONEY_RESULTS = (
+    "annual_cost",
+    *PER_UNIT_COSTS,
+    "resale_value",
+    "total_cost",
+    "npv",
+    "capital_charge_per_year",
+)
+MONEY_SERIES = ("monthly_cost", "cumulative_cost")
 
 
 def _refuse_overflow(reference: Mapping[str, Any], options: list[dict[str, Any]]) -> None:

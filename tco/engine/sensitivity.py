@@ -1,8 +1,8 @@
-"""``sensitivity``: the tornado, one input at a time moved to its low and its high (DESIGN 5.8).
+"""``sensitivity``: the tornado, one input at a time moved to its low and its high (docs/money-math.md).
 
 Math. For each input X with swing (low, high), everything else held at the document's values:
 ``difference(x) = min over owned/secondary options of NPV(x) - min over the other options of NPV(x)``
-(NPV as DESIGN 5.6), evaluated at x = low and x = high. Rows are sorted by the width of the bar,
+(NPV as in docs/money-math.md), evaluated at x = low and x = high. Rows are sorted by the width of the bar,
 ``|difference(high) - difference(low)|``, widest first (document order on a tie). Each row is exactly
 two ``evaluate`` calls on the document with X set to low, then high, computed together in one
 vectorised pass. ``utilization`` moves the forecast's level as in :mod:`tco.engine.simulate`.

@@ -1,4 +1,4 @@
-"""``simulate``: Monte Carlo over ranged inputs, every trial at once with numpy (DESIGN 5.8).
+"""``simulate``: Monte Carlo over ranged inputs, every trial at once with numpy (docs/money-math.md).
 
 Math. Each ranged input X with range (a = low, c = likely, b = high) is triangular:
 ``F(x) = (x-a)²/((b-a)(c-a))`` for a ≤ x ≤ c and ``1 - (b-x)²/((b-a)(b-c))`` for c ≤ x ≤ b, drawn by
@@ -10,7 +10,7 @@ of the mapping, and adding a range leaves the other inputs' draws unchanged.
 The path ``utilization`` ranges the forecast's level L (its one value when flat, else the mean of
 u_m): a trial at level x uses ``u_m · x / L`` clipped to [0, 1] (a flat forecast becomes x).
 
-Every trial's NPVs (DESIGN 5.3-5.6: capex at month 0, month-m flows discounted by
+Every trial's NPVs (docs/money-math.md: capex at month 0, month-m flows discounted by
 (1+r)^(m/12), resale at the horizon) come from the engine's own formulas broadcast over a trials
 axis, never from a per-trial ``evaluate``; a trial is exactly ``evaluate`` of the document with that
 trial's values, and a range with low = likely = high is that value in every trial.
@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
-from .errors import Problem, ScenarioError
+from .catalogue import OVERRIDES
+from .errors import OPTION_PATH, Problem, ScenarioError
 from .fields import check_number, describe, fmt
-from .validation import normalise
+from .validation import entered_document, normalise
 from .variants import Input, current_value, npvs, owned_mask, owned_minus_rental, pair_problems, resolve, unservable
 
 MAX_TRIALS = 1_000_000
@@ -105,6 +106,25 @@ def check_uncertainty(
     if problems:
         raise ScenarioError(problems)
     return ranges
+
+
+def entered_values(document: Mapping[str, Any], paths: Iterable[str]) -> dict[str, float | None]:
+    """The value each input path has in ``document`` as :func:`evaluate` would use it: defaults applied (an
+    idle power blank is the maximum power, a blank PUE 1), the forecast's level for ``utilization``, and for an
+    option's blank throughput or acceptance override the workload's. Read even while other inputs have problems
+    (a range follows its input during any edit); None where the input is blank, invalid or not there."""
+    doc = entered_document(document)
+    values: dict[str, float | None] = {}
+    for path in paths:
+        try:
+            value = current_value(doc, path)
+            match = OPTION_PATH.fullmatch(path)
+            if value is None and match and match[2] in OVERRIDES:
+                value = (doc.get("workload") or {}).get(match[2])
+        except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError):
+            value = None
+        values[path] = None if value is None or isinstance(value, bool) else float(value)
+    return values
 
 
 def _checked_ranges(

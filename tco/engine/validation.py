@@ -1,7 +1,7 @@
-"""Validation and normalisation of ``tco-scenario/1`` documents (DESIGN 5.1, issue 3).
+"""Validation and normalisation of ``tco-scenario/1`` documents (docs/money-math.md, issue 3).
 
 ``validate`` collects every problem before raising one :class:`ScenarioError`. Absent optional
-fields (or ``null``) take DESIGN 5.1's defaults; nothing else is guessed. Field bounds are listed in
+fields (or ``null``) take the documented defaults; nothing else is guessed. Field bounds are listed in
 :mod:`tco.engine.fields`.
 """
 
@@ -51,6 +51,12 @@ def normalise(document: Mapping[str, Any]) -> tuple[dict[str, Any], frozenset[st
     if checker.problems:
         raise ScenarioError(checker.problems)
     return doc, frozenset(checker.derived)
+
+
+def entered_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The document as :func:`validate` reads it (defaults applied), even when it has problems: what could not be
+    read is left out or None. For callers that follow inputs while the scenario is still being completed."""
+    return _DocumentChecker().document(document)
 
 
 class _DocumentChecker(OptionChecker):
@@ -128,7 +134,7 @@ class _DocumentChecker(OptionChecker):
 
     # --- demand above capacity -------------------------------------------------------------
     def capacity(self, doc: dict[str, Any]) -> None:
-        """Demand above an option's capacity needs a burst price (DESIGN 5.3, 5.4)."""
+        """Demand above an option's capacity needs a burst price (docs/money-math.md)."""
         if doc.get("burst_price_per_gpu_hour") is not None:
             return
         if self.has_problem_under("horizon_months", "fleet_gpus", "utilization", "burst_price_per_gpu_hour"):

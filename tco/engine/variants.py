@@ -3,7 +3,7 @@ and the NPVs of every option for a batch of variants in one vectorised pass.
 
 A variant sets some input paths to arrays of shape ``(n, 1)`` (one row per variant; a plain float
 when every variant shares the value) and the utilization forecast to an ``(n, horizon)`` array. The
-engine's formulas (DESIGN 5.2-5.6) broadcast over that leading axis exactly as they do for ``sweep``,
+engine's formulas (docs/money-math.md) broadcast over that leading axis exactly as they do for ``sweep``,
 so variant j's NPVs are those ``evaluate`` gives for the document with row j's values.
 
 Paths use the document's syntax: ``utilization`` (the forecast's level, see
@@ -114,7 +114,7 @@ def scaled_forecast(doc: Mapping[str, Any], levels: Any) -> Any:
 def npvs(doc: Mapping[str, Any], derived: frozenset[str], values: Mapping[str, Any], n: int) -> np.ndarray:
     """NPV of every option (rows) for ``n`` variants (columns). ``values`` maps paths to floats or
     ``(n, 1)`` arrays; ``utilization`` maps to a level (float or ``(n, 1)``), scaled by
-    :func:`scaled_forecast`. Fields defaulted from a moved one move with it (DESIGN 5.1 defaults)."""
+    :func:`scaled_forecast`. Fields defaulted from a moved one move with it (the documented defaults)."""
     assignments = sorted(
         ((path, value) for path, value in values.items() if path != "utilization"),
         key=lambda item: not _is_default_source(item[0]),

@@ -95,10 +95,12 @@ def results_workbook(
     brief: Table | None = None,
     uncertainty: dict | None = None,
     about: list[tuple[str, str]] | None = None,
+    conversions: list[tuple[str, str]] | None = None,
 ) -> bytes:
     """Results, break-even, monthly cost and inputs sheets; a decision adds its prices and brief; a current
     simulation run (``tco.selectors.uncertainty.run_data``) its summary and tornado rows; ``about``
-    (scenario, version, computed-at time, engine version) is the last sheet, "About this file"."""
+    (scenario, version, computed-at time, engine version) is the last sheet, "About this file", followed there by
+    the currency ``conversions`` the money inputs went through (``tco.presentation.currency.conversion_about``)."""
     sheets = []
     if brief is not None:
         sheets.append(("Decision brief", brief))
@@ -112,6 +114,7 @@ def results_workbook(
         sheets.append(("Prices", prices_table(prices)))
     if uncertainty is not None:
         sheets += [("Simulation", simulation_table(uncertainty)), ("Tornado", tornado_table(uncertainty))]
+    about = [*(about or []), *(conversions or [])]
     if about:
         sheets.append(("About this file", Table(headers=["", ""], rows=[list(row) for row in about])))
     return workbook(sheets)

@@ -6,8 +6,8 @@ rows, the comparison's "inputs that differ" and the scenario history all use it,
 or a float's e-notation never reaches a reader. An option input's facts are the engine catalogue's (export label,
 unit, value type, default in words); the scenario's and the workload's are listed here.
 
-Inputs the document leaves out take the engine's defaults (DESIGN 5.1); they are listed with the default in words,
-so a reader sees every assumption the numbers rest on.
+Inputs the document leaves out take the engine's defaults (docs/money-math.md); they are listed with the default
+in words, so a reader sees every assumption the numbers rest on.
 """
 
 from __future__ import annotations

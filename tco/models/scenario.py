@@ -72,6 +72,12 @@ class Scenario(models.Model):
         "pasted utilization", default=list, blank=True, help_text="Fractions 0-1, one per month (or one value)."
     )
 
+    # Every change of currency, newest last (tco.services.currency): a conversion names its rate, date and source.
+    # Not part of the document: it is the provenance of the money inputs, shown in history, links and workbooks.
+    currency_conversions = models.JSONField(
+        "currency conversion", default=list, blank=True, help_text="[{from, to, mode, rate, rate_date, source, at}]."
+    )
+
     # Optimistic locking: every change to the scenario or its options bumps it; a save carrying
     # an older version is refused.
     version = models.PositiveIntegerField(default=1)

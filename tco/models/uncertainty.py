@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from lib.jobs import Job, soft_time_limit, status_field
 from tco.models.fields import decimal_field
 from tco.models.option import ScenarioOption
 from tco.models.scenario import Scenario
@@ -50,20 +51,21 @@ class UncertaintyStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-FINISHED = (UncertaintyStatus.DONE, UncertaintyStatus.FAILED, UncertaintyStatus.CANCELLED)
-
-
-class UncertaintyRun(models.Model):
-    """Simulation, tornado and fleet plan of one version of a scenario, computed in a Celery job.
-
-    Status pending → running → done / failed / cancelled; ``progress`` (0-1) is written by the job as it
-    goes, ``cancel_requested`` is read by it between batches. The inputs (document, ranges, load profile)
-    are frozen at queue time so the result always belongs to them.
+class UncertaintyRun(Job):
+    """Simulation, tornado and fleet plan of one version of a scenario: a job (lib.jobs) that ends done, failed
+    or cancelled. ``progress`` (0-1) is written by the job as it goes, ``cancel_requested`` is read by it between
+    batches. The inputs (document, ranges, load profile) are frozen at queue time so the result always belongs to
+    them.
     """
+
+    task_name = "tco.tasks.scenario_simulate"
+    noun = "simulation"
+    kept = "Your ranges are saved; run it again."
+    requeue_fields = {"progress": 0.0, "stage": ""}
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="uncertainty_runs")
     scenario_version = models.PositiveIntegerField()
-    status = models.CharField(max_length=10, choices=UncertaintyStatus.choices, default=UncertaintyStatus.PENDING)
+    status = status_field(UncertaintyStatus)
     progress = models.FloatField(default=0.0)
     stage = models.CharField(max_length=40, blank=True)
     cancel_requested = models.BooleanField(default=False)
@@ -76,23 +78,23 @@ class UncertaintyRun(models.Model):
     result = models.JSONField(null=True, blank=True, help_text="{simulation, tornado, fleet_plan}.")
     figures = models.JSONField(null=True, blank=True)
     problems = models.JSONField(default=list, blank=True)
-    error = models.TextField(blank=True)
     engine_version = models.CharField(max_length=20, blank=True)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
         indexes = [models.Index(fields=["scenario", "status", "-id"], name="uncertainty_run_latest")]
 
+    @classmethod
+    def over_time_message(cls) -> str:
+        limit = soft_time_limit(cls.task_name)
+        return (
+            f"The simulation took longer than its {limit} s limit and was stopped. "
+            "Your ranges are saved; try fewer trials."
+        )
+
     def __str__(self) -> str:
         return f"uncertainty run #{self.pk} of {self.scenario_id} v{self.scenario_version} ({self.status})"
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status in FINISHED
 
     @property
     def percent(self) -> int:

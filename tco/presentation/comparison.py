@@ -1,12 +1,14 @@
 """Two to four scenarios side by side: their answers, NPVs per option, break-even, and how their inputs differ.
 
 Pure: each scenario comes in as ``{"id", "name", "document", "result"}`` (plus an optional ``"simulation"``,
-the engine's ``simulate`` answer for its current inputs), and the comparison goes out as plain data, so a
-decision link can freeze it as it is.
+the engine's ``simulate`` answer for its current inputs, and ``"conversion"``, the words naming the rate its result
+was converted at), and the comparison goes out as plain data, so a decision link can freeze it as it is. Every
+amount is in one currency (``in_currency`` converts a result); the inputs that differ are the scenarios' own.
 """
 
 from __future__ import annotations
 
+from tco.engine.results import MONEY_RESULTS, MONEY_SERIES
 from tco.exports.inputs import flat_inputs
 
 from .headline import headline
@@ -29,8 +31,50 @@ def input_differences(documents: list[dict]) -> list[dict]:
     return rows
 
 
+def in_currency(result: dict, currency: str, factor: float) -> dict:
+    """A copy of an engine result with every amount of money multiplied by ``factor`` (one unit of the result's
+    currency in ``currency``) and labelled ``currency``; shares, hours and break-even utilizations are unchanged."""
+    options = []
+    for option in result["options"]:
+        moved = dict(option)
+        for key in MONEY_RESULTS:
+            if moved.get(key) is not None:
+                moved[key] = moved[key] * factor
+        for key in MONEY_SERIES:
+            moved[key] = [value * factor for value in moved[key]]
+        options.append(moved)
+    return {**result, "currency": currency, "options": options}
+
+
+def horizon_note(months: list[int]) -> str:
+    """ "36 vs 60 months: totals cover different periods, …" when the horizons differ, else ""."""
+    distinct = sorted(set(months))
+    if len(distinct) < 2:
+        return ""
+    listed = ", ".join(str(m) for m in distinct[:-1]) + f" vs {distinct[-1]}"
+    return (
+        f"{listed} months: totals cover different periods, so compare the annual costs (one average year) "
+        "rather than the present values."
+    )
+
+
+def _rows(entries: list[dict], key: str, names: list[str], cells: str) -> list[dict]:
+    """Per option name, each scenario's ``key`` under ``cells`` ({"value", "currency"}; None where it has no such
+    option)."""
+    rows = []
+    for name in names:
+        values = []
+        for entry in entries:
+            match = next((o for o in entry["result"]["options"] if o["name"] == name), None)
+            currency = entry["result"].get("currency", "USD")
+            values.append({"value": None if match is None else match[key], "currency": currency})
+        rows.append({"option": name, cells: values})
+    return rows
+
+
 def comparison(entries: list[dict]) -> dict:
-    """The side-by-side page's data: one card per scenario, NPV rows by option name, input differences."""
+    """The side-by-side page's data: one card per scenario, NPV and annual-cost rows by option name, the
+    currency, the rates other currencies went through, a note when horizons differ, input differences."""
     cards = []
     for entry in entries:
         answer = headline(entry["document"], entry["result"])
@@ -44,19 +88,17 @@ def comparison(entries: list[dict]) -> dict:
                 "cheapest": answer["cheapest"]["name"] if answer.get("cheapest") else None,
                 "break_even": answer.get("break_even"),
                 "probability": probability_headline(simulation) if simulation else "",
+                "horizon_months": entry["result"]["horizon_months"],
+                "conversion": entry.get("conversion", ""),
             }
         )
     names = list(dict.fromkeys(o["name"] for entry in entries for o in entry["result"]["options"]))
-    npvs = []
-    for name in names:
-        values = []
-        for entry in entries:
-            match = next((o for o in entry["result"]["options"] if o["name"] == name), None)
-            currency = entry["result"].get("currency", "USD")
-            values.append({"value": None if match is None else match["npv"], "currency": currency})
-        npvs.append({"option": name, "npv": values})
     return {
+        "currency": entries[0]["result"].get("currency", "USD"),
+        "conversions": [f"{entry['name']}: {entry['conversion']}" for entry in entries if entry.get("conversion")],
+        "horizon_note": horizon_note([entry["result"]["horizon_months"] for entry in entries]),
         "scenarios": cards,
-        "npv_rows": npvs,
+        "npv_rows": _rows(entries, "npv", names, "npv"),
+        "annual_rows": _rows(entries, "annual_cost", names, "annual"),
         "differences": input_differences([entry["document"] for entry in entries]),
     }

@@ -11,6 +11,7 @@ from typing import Any
 from lib.lru import LruCache
 from tco.exports.inputs import InputFact, option_fact, path_fact, scenario_fact, value_words, workload_fact
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
+from tco.presentation.currency import conversion_text
 
 SKIPPED_FIELDS = {
     "id",
@@ -25,6 +26,7 @@ SKIPPED_FIELDS = {
     "prefill_note",
     "price_observation",
     "gpu_model",
+    "currency_conversions",  # said by _conversion_lines, with its rate
 }
 
 
@@ -158,6 +160,26 @@ def _range_fields(record: Any) -> Fields:
     return [("low", "Low", shown), ("likely", "Likely", shown), ("high", "High", shown)]
 
 
+def _conversion_lines(records: list) -> list[HistoryLine]:
+    """A currency conversion's rate, date and source: one line beside its "Currency" line (a relabel has none)."""
+    lines = []
+    previous: list | None = None  # the first record read is the baseline (creation, or older than the window)
+    for record in sorted(records, key=lambda r: r.history_id):
+        entries = record.currency_conversions or []
+        if previous is not None and len(entries) > len(previous) and entries[-1].get("mode") == "convert":
+            who = record.history_user.get_username() if record.history_user_id else "system"
+            text = conversion_text(entries[-1])
+            lines.append(
+                HistoryLine(record.history_date, who, "scenario", "changed", "Currency conversion", "blank", text)
+            )
+        previous = entries
+    return lines
+
+
+def _scenario_lines(records: list, currencies: Currencies) -> list[HistoryLine]:
+    return _lines(records, _tracked_fields(Scenario), lambda r: "scenario", currencies) + _conversion_lines(records)
+
+
 def _range_subject(record: Any, option_names: dict[int, str]) -> str:
     fact = _range_fact(record)
     label = fact.label if fact else record.field.replace("_", " ")
@@ -195,7 +217,7 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
         else []
     )
     currencies = Currencies(scenario_rows, scenario.currency_code)
-    lines = _lines(scenario_rows, _tracked_fields(Scenario), lambda r: "scenario", currencies)
+    lines = _scenario_lines(scenario_rows, currencies)
     lines += _lines(option_rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”", currencies)
     item_fields = [field for field in _tracked_fields(SecondaryDiligenceItem) if field[0] != "key"]
     lines += _lines(
@@ -220,8 +242,7 @@ def latest_change_lines(instance: Scenario | ScenarioOption) -> list[HistoryLine
     model = type(instance)
     rows = list(model.history.filter(id=instance.pk).select_related("history_user").order_by("-history_id")[:2])
     if isinstance(instance, Scenario):
-        currencies = Currencies(rows, instance.currency_code)
-        lines = _lines(rows, _tracked_fields(Scenario), lambda r: "scenario", currencies)
+        lines = _scenario_lines(rows, Currencies(rows, instance.currency_code))
     else:
         currencies = Currencies([], instance.scenario.currency_code)
         lines = _lines(rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”", currencies)

@@ -3,11 +3,13 @@ inputs that may take one, and its simulation runs."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
 from tco.documents import number
-from tco.engine.catalogue import option_fields
+from tco.engine.catalogue import fields_of_type, option_fields
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
 from tco.models.scenario import WORKLOAD_KEYS
 
@@ -20,6 +22,13 @@ SCENARIO_RANGE_PATHS: dict[str, str] = {
     **{f"workload_{key}": f"workload.{key}" for key in WORKLOAD_KEYS},
 }
 RANGE_KEYS = ("low", "likely", "high")
+# Ranges in money (converted with their input; a re-centred end is rounded like its input, money_step), by field name.
+MONEY_RANGE_FIELDS = fields_of_type("money") | {"burst_price_per_gpu_hour"}
+
+
+def likely_is_input(likely: Decimal | float, value: float | None) -> bool:
+    """The range is centred on its input (the same number up to float noise): it follows the input's edits."""
+    return value is not None and math.isclose(float(likely), value, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def option_range_fields(option: ScenarioOption) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from tco.services.options import (
     option_update,
     price_source_for,
 )
-from tco.services.runs import run_execute, run_queue, run_send, runs_sweep
+from tco.services.runs import run_execute, run_queue
 from tco.services.scenarios import (
     ScenarioInUse,
     forecast_update,
@@ -42,8 +42,6 @@ __all__ = [
     "price_source_for",
     "run_execute",
     "run_queue",
-    "run_send",
-    "runs_sweep",
     "scenario_change_currency",
     "scenario_clone",
     "scenario_create",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from django.db.models import F
 from django.utils import timezone
 
+from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.engine import Problem, ScenarioError, validate
 from tco.engine.errors import problem_text
@@ -14,7 +15,7 @@ from tco.models import Scenario, ScenarioRun
 from tco.services.runs import run_queue
 
 
-class VersionConflict(Exception):
+class VersionConflict(AppError):
     """The scenario changed since the form was rendered: the save is refused, nothing is written."""
 
     def __init__(self, *, scenario: Scenario, expected_version: int):
@@ -37,7 +38,7 @@ class Change:
     document: dict | None = None
 
 
-class EditRefused(ValueError):
+class EditRefused(AppError, ValueError):
     """The edit would leave the scenario with a problem it did not have: nothing was saved.
 
     ``messages`` name the option and the field ("Own 8 H100 (new) → Capex must not be negative; got -1").
@@ -45,8 +46,7 @@ class EditRefused(ValueError):
 
     def __init__(self, problems: list[Problem], document: dict):
         self.problems = problems
-        self.messages = list(dict.fromkeys(problem_text(problem, document) for problem in problems))
-        super().__init__(" ".join(self.messages))
+        super().__init__(*dict.fromkeys(problem_text(problem, document) for problem in problems))
 
 
 def refuse_new_problems(before: dict, after: dict, *, edited: tuple[str, ...]) -> None:

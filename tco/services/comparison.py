@@ -1,23 +1,34 @@
-"""Scenarios side by side: each one's numbers for its current inputs (a finished run's, or the engine's now)."""
+"""Scenarios side by side: each one's numbers for its current inputs (a finished run's, or the engine's now), all in
+one currency: the first scenario's or a chosen one, the others converted through the latest dated rate (named)."""
 
 from __future__ import annotations
 
+from lib.currencies import currency_problem
+from lib.errors import AppError
+from pricing.selectors import exchange_rate
 from tco.charts.comparison import cumulative_comparison
 from tco.models import Scenario
-from tco.presentation.comparison import MAX_SCENARIOS, MIN_SCENARIOS, comparison
+from tco.presentation.comparison import MAX_SCENARIOS, MIN_SCENARIOS, comparison, in_currency
 from tco.selectors.uncertainty import latest_done_uncertainty_run, scenario_uncertainty
 from tco.services.evaluation import NotEvaluable, current_evaluation
 
 
-class ComparisonError(ValueError):
-    """The scenarios cannot be compared (too few, too many, or one cannot be evaluated); the message says why."""
+class ComparisonError(AppError, ValueError):
+    """The scenarios cannot be compared (too few, too many, one cannot be evaluated, no rate into the comparison's
+    currency); the message says why and what to do."""
 
 
-def scenario_comparison(*, scenarios: list[Scenario]) -> dict:
-    """The comparison data (``tco.presentation.comparison``) plus its ``cumulative_figure``. A scenario's
-    simulation is included when its latest finished one belongs to exactly its current inputs and ranges."""
+def scenario_comparison(*, scenarios: list[Scenario], currency: str = "") -> dict:
+    """The comparison data (``tco.presentation.comparison``) plus its ``cumulative_figure``, every amount in
+    ``currency`` (default: the first scenario's). A scenario in another currency is converted at the latest rate
+    between the two (the rate, its date and source named in the data); without one the comparison is refused,
+    naming the rate to import, rather than showing two currencies side by side. A scenario's simulation is included
+    when its latest finished one belongs to exactly its current inputs and ranges."""
     if not MIN_SCENARIOS <= len(scenarios) <= MAX_SCENARIOS:
         raise ComparisonError(f"Pick {MIN_SCENARIOS} to {MAX_SCENARIOS} scenarios to compare; got {len(scenarios)}.")
+    currency = (currency or scenarios[0].currency_code).strip().upper()
+    if problem := currency_problem(currency):
+        raise ComparisonError(problem)
     entries = []
     for scenario in scenarios:
         try:
@@ -30,15 +41,25 @@ def scenario_comparison(*, scenarios: list[Scenario]) -> dict:
             and run.document == evaluation.document
             and run.uncertainty == scenario_uncertainty(scenario)
         )
-        entries.append(
-            {
-                "id": scenario.pk,
-                "name": scenario.name,
-                "document": evaluation.document,
-                "result": evaluation.result,
-                "simulation": run.result["simulation"] if current else None,
-            }
-        )
+        entry = {
+            "id": scenario.pk,
+            "name": scenario.name,
+            "document": evaluation.document,
+            "result": evaluation.result,
+            "simulation": run.result["simulation"] if current else None,
+        }
+        own = evaluation.result.get("currency", "USD")
+        if own != currency:
+            rate = exchange_rate(own, currency)
+            if rate is None:
+                raise ComparisonError(
+                    f"“{scenario.name}” is in {own} and no {own}→{currency} exchange rate is known, so it cannot be "
+                    f"compared in {currency}. Import exchange rates (manage.py import_fx_rates with the ECB "
+                    f"reference-rate CSV) or enter a {own}→{currency} rate in the admin, then compare again."
+                )
+            entry["result"] = in_currency(evaluation.result, currency, float(rate.rate))
+            entry["conversion"] = f"{own} amounts converted to {currency} at {rate.describe()}"
+        entries.append(entry)
     data = comparison(entries)
-    data["cumulative_figure"] = cumulative_comparison(entries)
+    data["cumulative_figure"] = cumulative_comparison(entries, currency)
     return data

@@ -1,29 +1,38 @@
-"""Changing a scenario's currency: every money input converted at one named rate, or relabelled (DESIGN 5.7).
+"""Changing a scenario's currency: every money input converted at one named rate, or relabelled (docs/money-math.md).
 
 Money moves between currencies only through a dated rate with its source. When the currency changes, the user
 says whether the inputs are to be converted at a named rate or were already in the new currency; either way it
-is one versioned change, each rewritten input recorded in the history.
+is one versioned change, each rewritten input recorded in the history, and the change itself (with the rate, its
+date and source) recorded on the scenario (``currency_conversions``) for the history, decision links and workbooks.
+
+A converted money input is ``amount * rate`` rounded half up to the cent, unit prices (per GPU-hour, per kWh, per
+million tokens) to four decimal places (``tco.engine.catalogue.money_step``; exact Decimal arithmetic, so the stored
+number is the one a person computes by hand); the ranges on money inputs (low, likely, high) are converted the same
+way, so a range centred on its input stays centred on it. Rates and shares are not money and are not converted.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from lib.currencies import currency_problem
+from lib.errors import AppError
 from pricing.fx import Rate
-from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type
-from tco.models import Scenario, ScenarioOption
+from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step
+from tco.models import InputRange, Scenario, ScenarioOption
+from tco.selectors.uncertainty import MONEY_RANGE_FIELDS
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
 OPTION_MONEY_FIELDS = tuple(sorted(fields_of_type("money")))
 SCENARIO_MONEY_FIELDS = ("burst_price_per_gpu_hour",)
 
 
-class CurrencyChangeError(ValueError):
+class CurrencyChangeError(AppError, ValueError):
     """The change cannot be made as asked (unknown code, a rate for other currencies); nothing is written."""
 
 
@@ -65,6 +74,8 @@ def scenario_change_currency(
         if rate is not None:
             for name in SCENARIO_MONEY_FIELDS:
                 _convert_field(fresh, name, rate)
+        if old != currency:
+            fresh.currency_conversions = [*fresh.currency_conversions, _record(old, currency, rate)]
         set_history_user(fresh, user)
         fresh.save()
         if rate is not None:
@@ -76,13 +87,40 @@ def scenario_change_currency(
                     _convert_source(option, picked, rate)
                 set_history_user(option, user)
                 option.save()
+            for item in InputRange.objects.filter(scenario=fresh, field__in=MONEY_RANGE_FIELDS):
+                for name in ("low", "likely", "high"):
+                    _convert_field(item, name, rate, field=item.field)
+                set_history_user(item, user)
+                item.save()
         return recompute_if_valid(scenario=fresh, user=user)
 
 
-def _convert_field(instance: Any, name: str, rate: Rate) -> None:
+def converted(amount: Decimal, rate: Rate, step: Decimal) -> Decimal:
+    """``amount`` (in the rate's base) in its quote, rounded half up to ``step``, computed exactly."""
+    with localcontext() as context:
+        context.prec = 60
+        return (amount * rate.rate).quantize(step, rounding=ROUND_HALF_UP)
+
+
+def _convert_field(instance: Any, name: str, rate: Rate, *, field: str = "") -> None:
+    """Convert ``instance.name``, rounded as the input ``field`` (default ``name``; a range's ends as its input)."""
     value = getattr(instance, name)
     if value is not None:
-        setattr(instance, name, rate.convert(value))
+        setattr(instance, name, converted(value, rate, money_step(field or name)))
+
+
+def _record(old: str, new: str, rate: Rate | None) -> dict[str, str]:
+    """What the scenario keeps of one currency change (``tco.presentation.currency`` says it in words)."""
+    entry = {"from": old, "to": new, "mode": "relabel", "at": timezone.now().isoformat(timespec="seconds")}
+    if rate is not None:
+        entry.update(
+            mode="convert",
+            rate=rate.rate_text,
+            rate_date=rate.rate_date.isoformat() if rate.rate_date else "",
+            source=rate.source,
+            via=rate.via,
+        )
+    return entry
 
 
 def _convert_source(option: ScenarioOption, picked: Decimal, rate: Rate) -> None:

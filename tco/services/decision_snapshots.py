@@ -14,6 +14,7 @@ from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.engine.catalogue import PRICE_SOURCE_FX
 from tco.models import DecisionRecord, DecisionSnapshot, Scenario, ScenarioBrief
+from tco.presentation.currency import frozen_conversions
 from tco.presentation.uncertainty import budget_lanes
 from tco.selectors.decisions import DEFAULT_QUESTION, brief_for, brief_questions, current_decision
 from tco.selectors.uncertainty import current_uncertainty
@@ -141,8 +142,10 @@ def snapshot_content(
     uncertainty: dict | None = None,
     comparison: dict | None = None,
 ) -> dict:
-    """Everything a decision page shows, as plain JSON data (no references into rows that may change)."""
-    return {
+    """Everything a decision page shows, as plain JSON data (no references into rows that may change). A scenario
+    whose money inputs went through an exchange rate adds its ``currency_conversions`` (rate, date, source, in
+    words); one never converted says nothing about it."""
+    content = {
         "uncertainty": uncertainty,
         "comparison": comparison,
         "schema": SNAPSHOT_SCHEMA,
@@ -158,6 +161,9 @@ def snapshot_content(
         "decision": _decision_content(current_decision(scenario)),
         "brief": _brief_content(brief_for(scenario)),
     }
+    if conversions := frozen_conversions(scenario.currency_conversions):
+        content["currency_conversions"] = conversions
+    return content
 
 
 def snapshot_freeze(

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.models import (
     BRIEF_KEYS,
@@ -35,12 +36,8 @@ TEXT_MAX = 4000
 RATIONALE_MAX = 4000
 
 
-class DecisionError(ValueError):
+class DecisionError(AppError, ValueError):
     """Something the user asked for that cannot be done as asked; `field` names the form field at fault."""
-
-    def __init__(self, message: str, *, field: str = ""):
-        self.field = field
-        super().__init__(message)
 
 
 class BriefConflict(DecisionError):

@@ -11,13 +11,14 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from lib.errors import AppError
 from tco.charts import build_figures, with_map_rental
 from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate, validate
 from tco.engine.errors import problem_text
 from tco.models import RunStatus, Scenario, ScenarioRun
 
 
-class NotEvaluable(Exception):
+class NotEvaluable(AppError):
     """The scenario's inputs cannot be evaluated right now; the message lists every problem."""
 
     def __init__(self, problems: list[Problem], document: dict | None = None):
@@ -26,7 +27,7 @@ class NotEvaluable(Exception):
         super().__init__(f"The scenario cannot be evaluated until its inputs are fixed ({listed}).")
 
 
-class NotReady(Exception):
+class NotReady(AppError):
     """The version asked for has no results to export (yet); the message says what to do."""
 
 

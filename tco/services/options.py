@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
+from lib.errors import AppError
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 from pricing.fx import Rate
 from pricing.selectors import exchange_rate
@@ -23,6 +24,7 @@ from tco.models import (
 from tco.prefill import owned_prefill
 from tco.services.common import Change, claim_version, recompute_if_valid, refuse_new_problems, set_history_user
 from tco.services.scenarios import create_diligence_items
+from tco.services.uncertainty import ranges_follow_input
 
 DEFAULT_NAMES = {
     OptionKind.OWNED: "Own {count}\u00d7 {gpu} (new)",
@@ -34,7 +36,7 @@ DEFAULT_NAMES = {
 }
 
 
-class PriceChoiceError(ValueError):
+class PriceChoiceError(AppError, ValueError):
     """A Market price that cannot be used for this option (wrong currency, not a GPU rental)."""
 
 
@@ -107,6 +109,7 @@ def option_update(
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user)
 
 
@@ -121,7 +124,7 @@ def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expe
 
 def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, Any]:
     """The provenance copied onto an option (the document's `price_source`). A price converted from another
-    currency also keeps the original price and currency, and the rate with its date and source (DESIGN 5.7)."""
+    currency also keeps the original price and currency, and the rate with its date and source (docs/money-math.md)."""
     source = {
         "provider": observation.provider.name,
         "offering": observation.offering,
@@ -170,6 +173,7 @@ def option_pick_price(
     with transaction.atomic():
         fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
         price, rate = market_price_in(observation, fresh_scenario.currency_code)
+        before = fresh_scenario.to_document()
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
         if fresh.name in DEFAULT_NAMES.values() or not fresh.name:
             fresh.name = f"{observation.provider.name} {observation.offering}"[:200]
@@ -181,6 +185,7 @@ def option_pick_price(
         fresh.gpu_model_id = observation.gpu_model_id
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh_scenario, before=before, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.documents import document_to_fields
@@ -26,6 +27,7 @@ from tco.services.common import (
     set_history_user,
 )
 from tco.services.uncertainty import (
+    ranges_follow_input,
     split_uncertainty,
     uncertainty_check_import,
     uncertainty_copy,
@@ -106,6 +108,7 @@ def scenario_update_field(
         refuse_new_problems(before, fresh.to_document(options), edited=(document_path(field),))
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh, user=user)
 
 
@@ -136,6 +139,7 @@ def forecast_update(
         refuse_new_problems(before, fresh.to_document(options), edited=("utilization",))
         set_history_user(fresh, user)
         fresh.save()
+        ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh, user=user)
 
 
@@ -180,7 +184,7 @@ def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: s
     return copy
 
 
-class ScenarioInUse(ValueError):
+class ScenarioInUse(AppError, ValueError):
     """The scenario cannot be deleted: leaders may be reading it through live decision links."""
 
 

@@ -6,45 +6,53 @@ engine's own range validation (``check_uncertainty``) decides what is acceptable
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from config.jobs import SweepResult, hard_time_limit, resend_before, send_job, stuck_before
+from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
 from tco.documents import FieldProblem, to_decimal
-from tco.engine import ENGINE_VERSION, Problem, ScenarioError, check_uncertainty, evaluate, fleet_plan, sensitivity
+from tco.engine import (
+    ENGINE_VERSION,
+    Problem,
+    ScenarioError,
+    check_uncertainty,
+    entered_values,
+    evaluate,
+    fleet_plan,
+    sensitivity,
+)
 from tco.engine import simulate as engine_simulate
+from tco.engine.catalogue import money_step
+from tco.engine.fields import NumberField
 from tco.engine.kinds import OWNED_KINDS
+from tco.engine.validation import entered_document
+from tco.engine.variants import resolve
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
 from tco.selectors.uncertainty import (
+    MONEY_RANGE_FIELDS,
     SCENARIO_RANGE_PATHS,
+    likely_is_input,
     option_range_fields,
+    range_path,
     scenario_ranges,
     uncertainty_map,
 )
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
-
-logger = logging.getLogger(__name__)
 
 MIN_TRIALS, MAX_TRIALS, DEFAULT_TRIALS = 1_000, 200_000, 20_000
 # Shares of the progress bar: the simulation, then the tornado, then the fleet plan.
 SIMULATION_SHARE, TORNADO_SHARE = 0.8, 0.1
 
 
-class RangeError(ValueError):
+class RangeError(AppError, ValueError):
     """A range the engine refuses (or an input that takes none); nothing was saved."""
-
-    def __init__(self, message: str):
-        self.message = message
-        super().__init__(message)
 
 
 class RunCancelled(Exception):
@@ -118,6 +126,83 @@ def range_clear(
         return recompute_if_valid(scenario=fresh, user=user)
 
 
+FOLLOW_DIGITS = 4  # significant digits a re-centred range end of a rate or plain number keeps
+STORED_PLACES = Decimal("0.0000000001")  # what an InputRange stores exactly (ten decimal places)
+
+
+def ranges_follow_input(
+    *, scenario: Scenario, before: dict, user: AbstractBaseUser | None, options: list[ScenarioOption] | None = None
+) -> None:
+    """After an input edit, move every range that was centred on its input with it. Call inside the edit's
+    transaction, after the save: ``before`` is the scenario's document before the edit, ``options`` its options as
+    saved (read again when omitted).
+
+    The rule (README, "Decisions under uncertainty"): a range whose likely value equals the input's value before
+    the edit follows the input: likely becomes the new value, and low and high keep their ratio to it (their
+    distance when the old or the new value is 0), rounded like a converted input (money to the cent and unit
+    prices to four decimal places, half up; rates and plain numbers to four significant digits) and kept within
+    the input's bounds. A range whose likely was set apart from the input stays as it is; the range, the
+    simulation summary and the tornado say so.
+    """
+    ranges = scenario_ranges(scenario)
+    if not ranges:
+        return
+    options = list(scenario.options.all()) if options is None else options
+    after = scenario.to_document(options)
+    paths = {item.pk: range_path(item, options) for item in ranges}
+    known = [path for path in paths.values() if path is not None]
+    old, new = entered_values(before, known), entered_values(after, known)
+    doc = entered_document(after)
+    for item in ranges:
+        path = paths[item.pk]
+        if path is None or old[path] is None or new[path] is None or old[path] == new[path]:
+            continue
+        if not likely_is_input(item.likely, old[path]):
+            continue
+        spec, _ = resolve(doc, path)
+        if spec is None:
+            continue
+        _recentre(item, Decimal(repr(old[path])), _stored(Decimal(repr(new[path]))), spec.field)
+        set_history_user(item, user)
+        item.save()
+
+
+def _recentre(item: InputRange, old: Decimal, new: Decimal, bounds: NumberField) -> None:
+    step = money_step(item.field) if item.field in MONEY_RANGE_FIELDS else None
+    ends = []
+    for end in (item.low, item.high):
+        moved = new + (end - old) if old == 0 or new == 0 else end * new / old
+        moved = _clipped(_rounded(moved, step), bounds, new)
+        ends.append(moved)
+    item.low, item.likely, item.high = min(ends[0], new), new, max(ends[1], new)
+
+
+def _rounded(value: Decimal, step: Decimal | None) -> Decimal:
+    """Money to its step (``money_step``), other numbers to FOLLOW_DIGITS significant digits."""
+    if step is not None:
+        return value.quantize(step, rounding=ROUND_HALF_UP)
+    if value == 0:
+        return value
+    return _stored(value.quantize(Decimal(1).scaleb(value.adjusted() - FOLLOW_DIGITS + 1), rounding=ROUND_HALF_UP))
+
+
+def _clipped(value: Decimal, bounds: NumberField, new: Decimal) -> Decimal:
+    """Within the input's bounds: at a closed bound, or at the input itself at or beyond an open one."""
+    if bounds.lo is not None:
+        lo = Decimal(repr(bounds.lo))
+        if value < lo or (bounds.lo_open and value == lo):
+            value = new if bounds.lo_open else lo
+    if bounds.hi is not None:
+        hi = Decimal(repr(bounds.hi))
+        if value > hi or (bounds.hi_open and value == hi):
+            value = new if bounds.hi_open else hi
+    return value
+
+
+def _stored(value: Decimal) -> Decimal:
+    return value.quantize(STORED_PLACES, rounding=ROUND_HALF_UP).normalize()
+
+
 def split_uncertainty(document: dict) -> tuple[dict, dict]:
     """A document as exported: ``(the tco-scenario/1 document, its ranges)``; no ``uncertainty`` key: no ranges."""
     if "uncertainty" not in document:
@@ -189,28 +274,23 @@ def uncertainty_run_queue(
     """Freeze the scenario's document, ranges and load profile on a pending run; queue it on commit.
 
     Raises ScenarioError (nothing queued) when the engine refuses the inputs or the ranges."""
-    from tco.tasks import scenario_simulate
-
     if not MIN_TRIALS <= trials <= MAX_TRIALS:
         raise ScenarioError([Problem("trials", f"Trials must be {MIN_TRIALS:,} to {MAX_TRIALS:,}; got {trials:,}")])
     options = list(scenario.options.all())
     document = scenario.to_document(options)
     uncertainty = uncertainty_map(scenario_ranges(scenario), options)
     check_uncertainty(document, uncertainty)
-    with transaction.atomic():
-        run = UncertaintyRun.objects.create(
-            scenario=scenario,
-            scenario_version=scenario.version,
-            document=document,
-            uncertainty=uncertainty,
-            trials=trials,
-            load_profile=list(load_profile),
-            load_profile_source=load_profile_source[:200],
-            requested_by=signed_in_user(user),
-        )
-        # Sending never fails the request: a run the broker could not take stays pending for the sweeper.
-        transaction.on_commit(lambda: send_job(scenario_simulate, run.pk))
-    return run
+    # Sending never fails the request: a run the broker could not take stays pending for the sweeper.
+    return UncertaintyRun.objects.queue(
+        scenario=scenario,
+        scenario_version=scenario.version,
+        document=document,
+        uncertainty=uncertainty,
+        trials=trials,
+        load_profile=list(load_profile),
+        load_profile_source=load_profile_source[:200],
+        requested_by=signed_in_user(user),
+    )
 
 
 def uncertainty_run_cancel(*, run: UncertaintyRun) -> bool:
@@ -263,9 +343,8 @@ def _fleet_plan(document: dict, load_profile: list[float]) -> tuple[dict | None,
 def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
     """Simulate, then the tornado, then the fleet plan, reporting progress on the row between batches.
 
-    The caller has claimed the run (running). Ends done, failed (with the engine's problems, or a logged
-    error) or cancelled; never half-written."""
-    fields = ["status", "progress", "stage", "result", "figures", "problems", "error", "engine_version", "finished_at"]
+    The caller (lib.jobs.run_claimed) has claimed the run, and fails it on any error not handled here. Ends
+    done, failed with the engine's problems, or cancelled; never half-written."""
     try:
         _report(run, 0.0, "simulation")
         simulation = engine_simulate(
@@ -282,52 +361,20 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
         result = {"simulation": simulation, "tornado": tornado, "fleet_plan": plan, "fleet_plan_note": plan_note}
         figures = uncertainty_figures(result, run.document)
     except RunCancelled:
-        run.status, run.stage = UncertaintyStatus.CANCELLED, "cancelled"
-        run.progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)
+        progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)
+        run.finish(UncertaintyStatus.CANCELLED, stage="cancelled", progress=progress, engine_version=ENGINE_VERSION)
     except ScenarioError as error:
-        run.status = UncertaintyStatus.FAILED
-        run.problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
-        run.error = str(error)
-    except SoftTimeLimitExceeded:  # the task fails the run with its time limit
-        raise
-    except Exception as error:  # a bug, not the user's input: record it and keep the page working
-        logger.exception("uncertainty run %s failed", run.pk)
-        run.status = UncertaintyStatus.FAILED
-        run.error = f"The simulation failed unexpectedly ({type(error).__name__}); the error has been logged."
+        problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
+        run.finish(UncertaintyStatus.FAILED, problems=problems, error=str(error), engine_version=ENGINE_VERSION)
     else:
-        run.status, run.progress, run.stage = UncertaintyStatus.DONE, 1.0, "done"
-        run.result, run.figures, run.problems, run.error = result, figures, [], ""
-    run.engine_version = ENGINE_VERSION
-    run.finished_at = timezone.now()
-    run.save(update_fields=fields)
+        run.finish(
+            UncertaintyStatus.DONE,
+            progress=1.0,
+            stage="done",
+            result=result,
+            figures=figures,
+            problems=[],
+            error="",
+            engine_version=ENGINE_VERSION,
+        )
     return run
-
-
-SIMULATE_TASK = "tco.tasks.scenario_simulate"
-
-
-def uncertainty_runs_sweep(*, scenario: Scenario | None = None) -> SweepResult:
-    """Unstick simulation runs, as ``runs_sweep`` does evaluations: a run still running past its hard time
-    limit lost its worker and fails with a message; a run pending since before the resend threshold (its job
-    never sent, or lost with Redis) is sent again (the task's conditional claim runs it once)."""
-    from tco.tasks import scenario_simulate
-
-    now = timezone.now()
-    runs = UncertaintyRun.objects.all() if scenario is None else UncertaintyRun.objects.filter(scenario=scenario)
-    result = SweepResult()
-    stuck = runs.filter(status=UncertaintyStatus.RUNNING, started_at__lt=stuck_before(SIMULATE_TASK, now))
-    result.failed = stuck.update(
-        status=UncertaintyStatus.FAILED,
-        error=(
-            "The simulation was interrupted: its worker stopped, or it ran past its "
-            f"{hard_time_limit(SIMULATE_TASK)} s limit. Your ranges are saved; run it again."
-        ),
-        finished_at=now,
-    )
-    due = runs.filter(status=UncertaintyStatus.PENDING, created_at__lt=resend_before(now)).order_by("id")
-    for run_id in list(due.values_list("id", flat=True)):
-        if send_job(scenario_simulate, run_id):
-            result.resent += 1
-        else:
-            result.unsent += 1
-    return result

@@ -22,12 +22,20 @@ def compare_view(request: HttpRequest) -> HttpResponse:
     scenarios = list(Scenario.objects.order_by("name", "id"))
     by_id = {scenario.pk: scenario for scenario in scenarios}
     chosen = [by_id[pk] for pk in ids if pk in by_id]
-    context = {"scenarios": scenarios, "chosen_ids": [s.pk for s in chosen], "data": None, "error": ""}
+    currency = request.GET.get("currency", "").strip().upper()
+    context = {
+        "scenarios": scenarios,
+        "chosen_ids": [s.pk for s in chosen],
+        "currencies": list(dict.fromkeys(s.currency_code for s in chosen)),
+        "currency": currency or (chosen[0].currency_code if chosen else ""),
+        "data": None,
+        "error": "",
+    }
     if len(picked) != len([pk for pk in picked if pk in by_id]):
         context["error"] = "Some picked scenarios do not exist (any more); pick again."
     elif ids:
         try:
-            context["data"] = scenario_comparison(scenarios=chosen)
+            context["data"] = scenario_comparison(scenarios=chosen, currency=currency)
         except ComparisonError as error:
             context["error"] = str(error)
     context["limits"] = (MIN_SCENARIOS, MAX_SCENARIOS)

@@ -17,6 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
 from tco import exports
+from tco.presentation.currency import conversion_about
 from tco.selectors.decisions import active_link_for_token
 from tco.services.decisions import link_record_open
 from tco.web.decision_context import frozen_page_context
@@ -77,7 +78,11 @@ def decision_export(request: HttpRequest, token: str, what: str) -> HttpResponse
     name = data["scenario"]["name"]
     if what == "snapshot.json":
         return download(link.snapshot.content, exports.export_filename(name, "decision.json"), "application/json")
-    extra = {"prices": data["prices"], "brief": exports.brief_table(data, link.snapshot.content_hash)}
+    extra = {
+        "prices": data["prices"],
+        "brief": exports.brief_table(data, link.snapshot.content_hash),
+        "conversions": conversion_about(data.get("currency_conversions")),
+    }
     about = [
         ("scenario", name),
         ("scenario version", str(data["scenario"].get("version", ""))),

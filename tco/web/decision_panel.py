@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from lib.htmx import render_partial
 from tco.models import BRIEF_KEYS, DecisionLink, Scenario
+from tco.presentation.currency import conversion_about
 from tco.selectors.uncertainty import current_uncertainty
 from tco.services.decisions import (
     DecisionError,
@@ -139,6 +140,13 @@ def scenario_export_view(request: HttpRequest, pk: int, what: str) -> HttpRespon
         return refusal(f"Nothing was exported. {error}")
     about = evaluation.about(scenario.name)
     uncertainty = current_uncertainty(scenario, evaluation.document)
+    conversions = conversion_about(scenario.currency_conversions)
     return export_response(
-        evaluation.document, evaluation.result, scenario.name, what, about=about, uncertainty=uncertainty
+        evaluation.document,
+        evaluation.result,
+        scenario.name,
+        what,
+        about=about,
+        uncertainty=uncertainty,
+        conversions=conversions,
     )

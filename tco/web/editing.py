@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING, HttpResponseClientRefresh
 
+from lib.jobs import unstick
 from tco.engine.catalogue import OPTION_FIELD
 from tco.forecast import (
     DECIMAL_PARAMETERS,
@@ -25,7 +26,6 @@ from tco.services import (
     VersionConflict,
     forecast_update,
     option_update,
-    runs_sweep,
     scenario_update_field,
 )
 from tco.web.access import get_scenario_for_user
@@ -71,7 +71,7 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" ({scenario_field(scenario, field, {}).label} → {text})")
     except EditRefused as refused:  # the engine's message in the field; nothing was stored
-        message = " ".join(refused.messages)
+        message = refused.message
         view = scenario_field(scenario, field, {f"s-{field}": message})
         view.text = text
         return input_error_response(request, scenario, FIELD, {"f": view, "can_edit": True, "message": message})
@@ -100,7 +100,7 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
             option=option, user=request.user, expected_version=expected_version(request), field=field, value=value
         )
     except (InputError, EditRefused) as error:  # the message in the field; nothing was stored
-        message = error.message if isinstance(error, InputError) else " ".join(error.messages)
+        message = error.message
         shown = option_views(scenario, [option], {f"o{option.pk}-{field}": message})[0]
         view = next((f for f in [shown.name_field, *shown.fields] if f.name == field), None)
         if view is None:
@@ -140,7 +140,7 @@ def forecast_view(request: HttpRequest, pk: int) -> HttpResponse:
             forecast=Forecast(kind=kind, **params),
         )
     except (InputError, ForecastError, EditRefused) as error:
-        message = " ".join(error.messages) if isinstance(error, EditRefused) else error.message
+        message = error.message
         return edit_response(request, scenario, fragment, extra_errors={"forecast": message}, forecast_values=posted)
     except VersionConflict as conflict:
         return conflict_response(request, conflict, " (the utilization forecast)")
@@ -161,8 +161,7 @@ def results_view(request: HttpRequest, pk: int) -> HttpResponse:
     unsticks this scenario's latest run (resends an unsent one, fails one whose worker died)."""
     scenario = get_scenario_for_user(request, pk, options=True)
     state = run_state(scenario)
-    if state.latest is not None and (state.latest.is_delayed or state.latest.is_stuck):
-        runs_sweep(scenario=scenario)
+    if unstick(state.latest):
         state = run_state(scenario)
     if state.polling:
         context = {"scenario": scenario, "state": state, "polling": True, "stale": True, "answer": None}

@@ -6,11 +6,11 @@ text into the stored type, or says clearly why it cannot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from lib.currencies import currency_problem
+from lib.errors import AppError
 from lib.numbers import NumberTextError, read_decimal, read_integer
 from tco.documents import FieldProblem, to_decimal
 from tco.engine.catalogue import OPTION_FIELD, fields_of_type
@@ -22,13 +22,11 @@ from tco.models.scenario import (
 )
 
 
-@dataclass(frozen=True)
-class InputError(ValueError):
-    field: str
-    message: str
+class InputError(AppError, ValueError):
+    """Text that cannot be read as its input's type: `field` names the input, the message says why."""
 
-    def __str__(self) -> str:
-        return self.message
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message, field=field)
 
 
 # Fields entered as an annual fraction or share: "8%" is accepted and means 0.08 (the catalogue's rates).

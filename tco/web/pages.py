@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -11,6 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from lib.jsontext import JSONTextError, read_json
 from tco.demos import demo, demos
 from tco.engine import ScenarioError
 from tco.engine.errors import problem_text
@@ -79,8 +78,8 @@ def scenario_import(request: HttpRequest) -> HttpResponse:
         messages.error(request, f"{upload.name} is {upload.size:,} bytes; scenario files are at most 1 MB.")
         return redirect("tco:scenario_list")
     try:
-        document = json.loads(upload.read().decode("utf-8"))
-    except (ValueError, RecursionError) as error:  # also numbers over 4,300 digits and nesting too deep
+        document = read_json(upload.read().decode("utf-8"))
+    except (UnicodeDecodeError, JSONTextError) as error:  # also numbers over 4,300 digits and nesting too deep
         messages.error(request, f"{upload.name} is not valid JSON: {error}.")
         return redirect("tco:scenario_list")
     try:

@@ -7,8 +7,17 @@ from typing import Any
 
 from django.urls import reverse
 
+from tco.engine import entered_values
+from tco.engine.fields import fmt
 from tco.models import InputRange, Scenario, ScenarioOption
-from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields, range_key, scenario_ranges
+from tco.selectors.uncertainty import (
+    SCENARIO_RANGE_PATHS,
+    likely_is_input,
+    option_range_fields,
+    range_key,
+    range_path,
+    scenario_ranges,
+)
 from tco.web.fields import input_text
 from tco.web.inputs import PERCENT_FIELDS
 
@@ -25,6 +34,12 @@ class RangeView:
     likely: str = ""
     high: str = ""
     error: str = ""
+    entered: str = ""  # the input's value as the model uses it, when the range's likely is not that value
+
+    @property
+    def differs(self) -> bool:
+        """The range's likely value was set apart from the input: it does not follow the input's edits."""
+        return bool(self.entered)
 
     @property
     def is_set(self) -> bool:
@@ -39,33 +54,53 @@ class RangeView:
         return self.field in RATE_RANGE_FIELDS
 
 
-def range_view(scenario: Scenario, key: str, field: str, label: str, found: InputRange | None) -> RangeView:
+def range_view(
+    scenario: Scenario, key: str, field: str, label: str, found: InputRange | None, entered: float | None = None
+) -> RangeView:
+    """``entered`` is the input's value as the model uses it: the view says so when the range's likely is not it."""
     view = RangeView(key=key, field=field, label=label, url=reverse("tco:input_range", args=[scenario.pk]))
     if found is not None:
         view.low, view.likely, view.high = (input_text(getattr(found, name)) for name in ("low", "likely", "high"))
+        if entered is not None and not likely_is_input(found.likely, entered):
+            view.entered = fmt(entered)
     return view
 
 
+def entered_input(scenario: Scenario, found: InputRange | None) -> float | None:
+    """The value of the input a saved range belongs to, as the model uses it (two queries; None without a range)."""
+    if found is None:
+        return None
+    options = list(scenario.options.all())
+    path = range_path(found, options)
+    return None if path is None else entered_values(scenario.to_document(options), [path])[path]
+
+
 def range_for_field(scenario: Scenario, option: ScenarioOption | None, view: Any) -> RangeView | None:
-    """The RangeView of one field view (one query), or None when its input takes no range: for a field
-    re-rendered alone, e.g. with a message about what was typed."""
+    """The RangeView of one field view (one query, two more when it has a range), or None when its input takes no
+    range: for a field re-rendered alone, e.g. with a message about what was typed."""
     if option is None and view.name not in SCENARIO_RANGE_PATHS:
         return None
     if option is not None and view.name not in option_range_fields(option):
         return None
     found = InputRange.objects.filter(scenario=scenario, option=option, field=view.name).first()
-    return range_view(scenario, view.key, view.name, view.label, found)
+    return range_view(scenario, view.key, view.name, view.label, found, entered_input(scenario, found))
 
 
 def attach_ranges(context: dict[str, Any], scenario: Scenario) -> None:
     """Give every field view that takes a range its RangeView (one query), and the forecast its own."""
     found = {range_key(item): item for item in scenario_ranges(scenario)}
+    options = [view.option for view in context["option_views"]]
+    paths = {key: range_path(item, options) for key, item in found.items()}
+    values = entered_values(context["document"], [path for path in paths.values() if path]) if found else {}
+
+    def view_of(key: str, name: str, label: str) -> RangeView:
+        return range_view(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")))
+
     fields = [*context["basics"], *context["workload"]]
     for view in context["option_views"]:
         fields += [f for f in view.fields if f.name in view.range_fields]
     for f in fields:
         if f.key.startswith("s-") and f.name not in SCENARIO_RANGE_PATHS:
             continue
-        f.range = range_view(scenario, f.key, f.name, f.label, found.get(f.key))
-    key = "s-utilization"
-    context["utilization_range"] = range_view(scenario, key, "utilization", "Utilization level", found.get(key))
+        f.range = view_of(f.key, f.name, f.label)
+    context["utilization_range"] = view_of("s-utilization", "utilization", "Utilization level")

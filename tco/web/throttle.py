@@ -16,16 +16,18 @@ from config.ratelimit import client_ip
 logger = logging.getLogger(__name__)
 
 
-def hit(*, scope: str, ident: str, limit: int, window_seconds: int = 60) -> bool:
-    """Count one request of `ident` in the current fixed window (``config.ratelimit``, shared with the login
+def hit(request: HttpRequest, *, scope: str, limit: int, window_seconds: int = 60) -> bool:
+    """Count one request of this client in the current window (``config.ratelimit``, shared with the login
     throttle); True while the count is within `limit`. Fails open: when the cache (Redis) is down or frozen the
     request is let through and the error logged; the cache's short socket timeouts bound the wait."""
     try:
-        count = ratelimit.add(scope=scope, ident=ident, window_seconds=window_seconds)
+        found = ratelimit.usage(
+            request, scope=scope, ident=client_ip(request), limit=limit, window_seconds=window_seconds, add=True
+        )
     except Exception as error:  # redis ConnectionError / TimeoutError, or any cache failure
         logger.warning("%s rate limit not enforced: the cache is unavailable (%s)", scope, error)
         return True
-    return count <= limit
+    return found.count <= limit
 
 
 def too_many_requests(window_seconds: int = 60) -> HttpResponse:
@@ -44,8 +46,7 @@ def limit_per_client(scope: str, setting: str, default: int) -> Callable:
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            limit = getattr(settings, setting, default)
-            if not hit(scope=scope, ident=client_ip(request), limit=limit):
+            if not hit(request, scope=scope, limit=getattr(settings, setting, default)):
                 return too_many_requests()
             return view(request, *args, **kwargs)
 

@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
+from lib.jobs import unstick
 from tco.engine import ScenarioError
 from tco.engine.catalogue import OPTION_FIELD
 from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
@@ -23,12 +24,11 @@ from tco.services.uncertainty import (
     range_set,
     uncertainty_run_cancel,
     uncertainty_run_queue,
-    uncertainty_runs_sweep,
 )
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.fields import scenario_field
 from tco.web.inputs import InputError, expected_version, parse_decimal, parse_integer
-from tco.web.ranges import RATE_RANGE_FIELDS, range_view
+from tco.web.ranges import RATE_RANGE_FIELDS, entered_input, range_view
 from tco.web.responses import conflict_response, edit_response
 from tco.web.uncertainty_context import uncertainty_context
 
@@ -95,7 +95,7 @@ def input_range_view(request: HttpRequest, pk: int) -> HttpResponse:
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (the range of {label})")
     saved = InputRange.objects.filter(scenario=scenario, option=option, field=field).first()
-    view = range_view(scenario, key, field, label, saved)
+    view = range_view(scenario, key, field, label, saved, entered_input(scenario, saved))
     return edit_response(request, scenario, RANGE, change=change, extra={"r": view}, target_key=key)
 
 
@@ -107,9 +107,10 @@ def _panel(request: HttpRequest, scenario, **extra) -> HttpResponse:
 def uncertainty_panel_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The panel; htmx polls it every second while a run is queued or running, and stops when it ends."""
     scenario = get_scenario_for_user(request, pk, options=True)
-    uncertainty_runs_sweep(scenario=scenario)  # a poll unsticks this scenario's run, as the results panel does
-    response = _panel(request, scenario)
     run = UncertaintyRun.objects.filter(scenario=scenario).order_by("-id").first()
+    if unstick(run):  # a poll unsticks this scenario's run, as the results panel does
+        run.refresh_from_db()
+    response = _panel(request, scenario)
     if request.htmx and (run is None or run.is_finished):
         response.status_code = HTMX_STOP_POLLING
     return response

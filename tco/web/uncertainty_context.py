@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
+from tco.engine import ScenarioError, entered_values, validate
 from tco.exports.inputs import path_label, path_words
 from tco.models import Scenario, UncertaintyStatus
 from tco.presentation.uncertainty import (
@@ -20,6 +21,7 @@ from tco.selectors.uncertainty import (
     is_current,
     latest_done_uncertainty_run,
     latest_uncertainty_run,
+    likely_is_input,
     run_data,
     scenario_uncertainty,
 )
@@ -50,15 +52,38 @@ class UncertaintyAnswer:
 
 
 def range_rows(document: dict, uncertainty: dict) -> list[dict]:
-    """The ranges a run used, in words ("Lambda 8x H100 SXM: Price", "$2.10 per GPU-hour")."""
+    """The ranges a run used, in words ("Lambda 8x H100 SXM: Price", low / likely / high as "$2.10 per GPU-hour"),
+    each with the input's value as entered (``entered``, ``entered_text``) and whether its likely value is set apart
+    from it (``differs``)."""
+    try:
+        doc = validate(document)
+    except ScenarioError:
+        return []
+    entered = entered_values(doc, uncertainty)
+    rows = []
+    for path, spec in uncertainty.items():
+        value = entered[path]
+        rows.append(
+            {
+                "path": path,
+                "label": path_label(document, path),
+                **spec,
+                **{f"{key}_text": path_words(document, path, spec[key]) for key in ("low", "likely", "high")},
+                "entered": value,
+                "entered_text": path_words(document, path, value) if value is not None else "",
+                "differs": value is not None and not likely_is_input(spec["likely"], value),
+            }
+        )
+    return rows
+
+
+def differing_notes(rows: list[dict]) -> list[str]:
+    """One sentence per range whose likely is not its input: the simulation and the deterministic answer differ."""
     return [
-        {
-            "path": path,
-            "label": path_label(document, path),
-            **spec,
-            **{f"{key}_text": path_words(document, path, spec[key]) for key in ("low", "likely", "high")},
-        }
-        for path, spec in uncertainty.items()
+        f"{row['label']}: the simulation draws around a likely {row['likely_text']}, not the input "
+        f"{row['entered_text']}; the answer and the tornado's “as entered” use {row['entered_text']}."
+        for row in rows
+        if row["differs"]
     ]
 
 
@@ -74,6 +99,8 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         notes.append("No tornado: it needs at least one owned and one rented option.")
     if not data["uncertainty"]:
         notes.append("No input has a range yet, so every trial is the scenario as entered: give ranges with ±.")
+    ranges = range_rows(document, data["uncertainty"])
+    notes += differing_notes(ranges)
     tornado = tornado_rows(document, result.get("tornado") or {})
     return UncertaintyAnswer(
         headline=probability_headline(result["simulation"]),
@@ -89,7 +116,7 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         plan=plan,
         lanes=data["lanes"] if "lanes" in data else (budget_lanes(plan, data["load_profile"]) if plan else []),
         notes=notes,
-        ranges=range_rows(document, data["uncertainty"]),
+        ranges=ranges,
         profile_source=data.get("load_profile_source", ""),
     )
 

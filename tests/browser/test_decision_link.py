@@ -44,7 +44,7 @@ def _percent(fraction: float) -> str:
 
 
 def expected_headline() -> dict[str, str]:
-    """DESIGN section 5 by hand for DOCUMENT with the rental at $3.99: NPVs, savings and break-even."""
+    """docs/money-math.md by hand for DOCUMENT with the rental at $3.99: NPVs, savings and break-even."""
     owned = DOCUMENT["options"][0]
     months, rate, fleet, u = DOCUMENT["horizon_months"], DOCUMENT["discount_rate"], DOCUMENT["fleet_gpus"], 0.6
     discount = [(1 + rate) ** (m / 12) for m in range(1, months + 1)]

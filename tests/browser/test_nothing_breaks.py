@@ -13,7 +13,7 @@ from tests.browser import test_scenario_workspace as workspace
 
 pytestmark = [pytest.mark.browser]
 
-# The workspace tests' fixtures: an editor, the DESIGN example scenario, a fresh tab.
+# The workspace tests' fixtures: an editor, the example scenario, a fresh tab.
 analyst, scenario, page, log_in = workspace.analyst, workspace.scenario, workspace.page, workspace.log_in
 
 BAD_HORIZONS = ["0", "-1", "32768", "1E999999999", "1,2,3", "\u0661\u0660", "twelve"]

@@ -51,7 +51,7 @@ def log_in(page, live_server, user: User) -> None:
 
 
 def owned_break_even(price_per_gpu_hour: float) -> float:
-    """DESIGN 5.6 closed form for the example's own 8x H100 vs an on-demand rental (same throughput, G = fleet)."""
+    """The closed form for the example's own 8x H100 vs an on-demand rental (same throughput, G = fleet)."""
     owned = DESIGN_EXAMPLE["options"][0]
     capital = npf.pmt(owned["cost_of_capital"], owned["useful_life_years"], -owned["capex"], owned["residual_value"])
     energy_idle = owned["idle_power_kw"] * owned["pue"] * 8760 * owned["electricity_per_kwh"]

@@ -21,7 +21,7 @@ LAMBDA_ROW = (
     "Lambda,neocloud,H100 SXM,8,8-GPU instance,us-east-1,on_demand,,3.99,USD,2026-09-01,https://lambda.ai/pricing"
 )
 
-# Inputs chosen so the headline numbers can be worked out by hand from DESIGN section 5.
+# Inputs chosen so the headline numbers can be worked out by hand from docs/money-math.md.
 DOCUMENT = {
     "schema": "tco-scenario/1",
     "name": "Decision test: own vs rent",

@@ -95,13 +95,25 @@ def test_decision_link_tokens_are_masked_in_the_log(client, db, caplog):
     assert line["status"] == 404
 
 
-def test_pages_carry_the_security_policies(client, db):
-    response = client.get(reverse("login"))
+POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",  # only the app's own scripts: no inline script, no handler attributes, no eval
+    "style-src": "'self' 'unsafe-inline'",  # plotly.js injects its stylesheet
+    "img-src": "'self' data: blob:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/d/" + "x" * 43, "/healthz", "/no-such-page/"])
+def test_every_answer_carries_the_security_policies(client, db, path):
+    response = client.get(path)
     policy = dict(part.split(" ", 1) for part in response["Content-Security-Policy"].split("; "))
-    assert policy["script-src"] == "'self'"
-    assert policy["default-src"] == "'self'"
-    assert policy["object-src"] == "'none'"
-    assert policy["frame-ancestors"] == "'none'"
+    assert policy == POLICY
     assert "camera=()" in response["Permissions-Policy"]
     assert "geolocation=()" in response["Permissions-Policy"]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.documents import DESIGN_EXAMPLE
 
-# DESIGN 5.1's owned option without its gpu_count, so the fleet size decides it.
+# The example document's owned option without its gpu_count, so the fleet size decides it.
 _EXAMPLE_OWNED = {key: value for key, value in DESIGN_EXAMPLE["options"][0].items() if key != "gpu_count"}
 
 
@@ -29,7 +29,7 @@ WORKLOAD = dict(DESIGN_EXAMPLE["workload"])
 
 
 def scenario(*options: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    """A valid document; DESIGN 5.1's example when called without arguments."""
+    """A valid document; the example document when called without arguments."""
     base = {
         "schema": "tco-scenario/1",
         "name": "Test scenario",
@@ -54,7 +54,7 @@ def _without_drops(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def pct(share: float) -> Decimal:
-    """A utilization as shown: percent rounded half-up to 0.1 (DESIGN 5)."""
+    """A utilization as shown: percent rounded half-up to 0.1 (docs/money-math.md)."""
     return (Decimal(repr(share)) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
 

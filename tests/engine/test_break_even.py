@@ -1,4 +1,4 @@
-"""Break-even utilization beyond the plain case, and crossover month (DESIGN 5.6)."""
+"""Break-even utilization beyond the plain case, and crossover month (docs/money-math.md)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from tco.engine.fields import NumberField
 
 from .test_properties import MONEY_FIELDS
 
-# DESIGN 5.1, in document order (written out here, not read from the catalogue).
+# docs/money-math.md's inputs, in document order (written out here, not read from the catalogue).
 OWNED = (
     "gpu_count",
     "capex",

@@ -1,4 +1,4 @@
-"""annual_cost_curve: the DESIGN 5.6 annual cost at flat reference utilizations."""
+"""annual_cost_curve: the annual cost of docs/money-math.md at flat reference utilizations."""
 
 from __future__ import annotations
 

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import math
+from unittest import mock
 
+import numpy as np
 import numpy_financial as npf
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tco.engine import ScenarioError, fleet_plan
+from tco.engine import ScenarioError, fleet, fleet_plan
 
 from .docs import api, owned, rental, scenario
 
 
 def _per_gpu_hour(option: dict) -> tuple[float, float]:
-    """c_fix and c_busy straight from DESIGN 5.3 / 5.8, with the capital charge from numpy-financial."""
+    """c_fix and c_busy straight from docs/money-math.md, with the capital charge from numpy-financial."""
     charge = npf.pmt(option["cost_of_capital"], option["useful_life_years"], -option["capex"], option["residual_value"])
     opex = sum(option.get(k, 0.0) for k in ("facility_per_year", "network_per_year", "software_per_year",
                                              "support_per_year", "operations_per_year"))  # fmt: skip
@@ -123,3 +126,58 @@ def test_bad_profiles_and_choices_are_named():
     with pytest.raises(ScenarioError) as caught:
         fleet_plan(scenario(rental()), [1.0] * 24)
     assert [p.path for p in caught.value.problems] == ["options"]
+
+
+# --- a bounded plan whatever the load's size (issue 17)
+
+
+def _brute_force_numpy(loads: list[float], c_fix: float, c_busy: float, price: float, peak: int) -> np.ndarray:
+    """cost(k) for k = 0..peak straight from the fleet plan's sum (docs/money-math.md), hour by hour, in chunks of k."""
+    x = np.asarray(loads, dtype=float)[None, :]
+    out = []
+    for start in range(0, peak + 1, 50_000):
+        k = np.arange(start, min(peak, start + 49_999) + 1, dtype=float)[:, None]
+        hours = k * c_fix + np.minimum(x, k) * c_busy + np.maximum(x - k, 0) * price
+        out.append(hours.sum(axis=1) * 8760 / x.shape[1])
+    return np.concatenate(out)
+
+
+def _check_bounded(plan: dict, loads: list[float], price: float, limit: int) -> None:
+    c_fix, c_busy = _per_gpu_hour({**OWN, "pue": 1.35, "idle_power_kw": 3.5})
+    peak = math.ceil(max(loads))
+    expected = _brute_force_numpy(loads, c_fix, c_busy, price, peak)
+    counts = [row["owned_gpus"] for row in plan["costs"]]
+    assert len(counts) <= limit + 3  # the sampled curve and the optimum with its two neighbours
+    assert counts == sorted(set(counts))
+    assert counts[0] == 0 and counts[-1] == peak and plan["owned_gpus"] in counts
+    assert [row["annual_cost"] for row in plan["costs"]] == pytest.approx(expected[counts].tolist(), rel=1e-9)
+    assert plan["annual_cost"] == pytest.approx(expected.min(), rel=1e-9)
+    assert plan["annual_cost"] == min(row["annual_cost"] for row in plan["costs"])
+    assert plan["peak_gpus"] == peak
+    shares = [sum(x >= k for x in loads) / len(loads) for k in counts[1:]]
+    assert plan["rule"]["share_of_hours_at_least"] == pytest.approx(shares)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    loads=st.lists(st.one_of(st.integers(0, 60), st.floats(0, 60)), min_size=24, max_size=60),
+    price=st.floats(0.5, 12),
+    limit=st.integers(2, 9),
+)
+def test_past_the_curve_limit_the_optimum_is_still_the_brute_force_one(loads, price, limit):
+    with mock.patch.object(fleet, "MAX_CURVE_POINTS", limit):
+        plan = fleet_plan(_doc(price), loads, owned="Own", rental="Rent")
+    _check_bounded(plan, [float(x) for x in loads], price, limit)
+
+
+@pytest.mark.parametrize("price", [3.99, 0.05, 50.0])
+def test_a_peak_of_a_million_gpus_stores_a_bounded_plan(price):
+    loads = [999_999.5] * 12 + [10.0 * h for h in range(12)]
+    plan = fleet_plan(_doc(price), loads, owned="Own", rental="Rent")
+    assert len(json.dumps(plan)) < 120_000
+    _check_bounded(plan, loads, price, 1_001)
+
+
+def test_a_small_peak_keeps_every_count_on_the_curve():
+    plan = fleet_plan(_doc(), [700.0] * 24)
+    assert [row["owned_gpus"] for row in plan["costs"]] == list(range(701))

@@ -1,4 +1,4 @@
-"""A small scenario recomputed by hand, straight from DESIGN 5's formulas (no engine code used)."""
+"""A small scenario recomputed by hand, straight from docs/money-math.md's formulas (no engine code used)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""DESIGN 4's published peer model: 4x H100 PCIe breaks even at 31.4 % against $3.29/GPU-hour.
+"""The published peer model (docs/money-math.md): 4x H100 PCIe breaks even at 31.4 % against $3.29/GPU-hour.
 
-The figure is reproduced by the section 5 formula with: capital charge = capex / 5 years (no
+The figure is reproduced by the break-even formula with: capital charge = capex / 5 years (no
 residual, no cost of capital); power drawn at its 2.1 kW maximum whether busy or idle (so energy
 is a fixed cost: 2.1 x 1.52 x 8760 x 0.2575 a year); colocation billed on the 2.1 kW IT load,
 2.1 x 194.95 x 12 a year; nothing else.

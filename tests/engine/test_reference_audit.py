@@ -1,6 +1,6 @@
-"""Independent audit of the engine's money math against a plain-loop reference of DESIGN.md section 5.
+"""Independent audit of the engine's money math against a plain-loop reference of docs/money-math.md.
 
-The reference below is written straight from DESIGN 5.1-5.6 (plain Python loops, no engine code); every
+The reference below is written straight from the documented formulas (plain Python loops, no engine code); every
 document is evaluated by both and the money must agree to 1e-6 relative.
 """
 
@@ -38,11 +38,11 @@ OWNED_DEFAULTS = {
 }
 
 
-# ---------------------------------------------------------------- reference implementation of DESIGN 5
+# ---------------------------------------------------------------- reference implementation of docs/money-math.md
 
 
 def ref_capital_charge(c: float, s: float, life: float, r: float) -> float:
-    """DESIGN 5.3's A, evaluated in 60-digit decimals so it stays exact for any rate, however small."""
+    """The capital charge A, evaluated in 60-digit decimals so it stays exact for any rate, however small."""
     if r == 0:
         return (c - s) / life
     with localcontext() as ctx:
@@ -109,7 +109,7 @@ def ref_break_even(doc: dict, o: dict, rent: dict) -> float | None:
 
     capacity_share = o["gpu_count"] / (doc["fleet_gpus"] * _ratio(doc, o))
     if doc.get("burst_price_per_gpu_hour") is None and capacity_share < 1 - 1e-9:
-        # DESIGN leaves this open (overflow "is an error if it is needed and missing"); the engine's
+        # The product brief left this open (overflow "is an error if it is needed and missing"); the engine's
         # choice, mirrored here: without a burst price the owned option cannot serve 100 %, so null.
         return None
     scale = max(abs(_owned_annual_at(doc, o, 1.0)), abs(_rental_annual_at(doc, rent, 1.0)), 1.0)
@@ -338,7 +338,7 @@ def assert_matches_reference(doc: dict) -> dict:
 
 # ---------------------------------------------------------------- hand-built documents
 
-# The same builders as the other engine tests (DESIGN 5.1's figures); only the computation is independent.
+# The same builders as the other engine tests (the example document's figures); only the computation is independent.
 _own, _rent, _api = owned, rental, api
 
 
@@ -428,7 +428,7 @@ def test_it_matches_the_reference_on_hand_built_documents(name: str) -> None:
 
 
 def test_it_picks_the_upper_root_when_the_cost_difference_changes_sign_twice() -> None:
-    # By hand (DESIGN 5.6): d(u) = owned - rental; d(0) = 10000 - 19000 = -9000; up to the kink at u = 0.25 the
+    # By hand (docs/money-math.md): d(u) = owned - rental; d(0) = 10000 - 19000 = -9000; up to the kink at u = 0.25 the
     # owned cost rises by E(1) = 10.2*1.35*8760*0.11 and the rental by 8*8760*0.1*0.25; after it, d falls with slope
     # 12*8*730*0.01 - 8*8760*0.1 until it reaches 0 at u*.
     e1 = 10.2 * 1.35 * 8760 * 0.11
@@ -559,7 +559,7 @@ def test_it_matches_the_reference_on_generated_documents(doc: dict) -> None:
         if {p.path for p in error.problems} == {"utilization"}:  # u so near 0 that cost per GPU-hour overflows
             assert 0 < 12 * doc["fleet_gpus"] * HPM * min(u for u in doc["utilization"] if u) < 1e-290
             return
-        # otherwise the only legitimate refusal is overflow with no burst price (DESIGN 5.3)
+        # otherwise the only legitimate refusal is overflow with no burst price (docs/money-math.md)
         assert {p.path for p in error.problems} == {"burst_price_per_gpu_hour"}
         assert "burst_price_per_gpu_hour" not in doc
         assert any(_needs_burst(doc, opt) for opt in doc["options"]), str(error)
@@ -631,7 +631,7 @@ def test_sweep_cells_match_the_reference_over_workload_acceptance_and_owned_cape
 
 
 def test_sweep_cells_match_the_reference_over_fleet_size_with_defaulted_gpu_counts() -> None:
-    # gpu_count and committed_gpus default to fleet_gpus (DESIGN 5.1), so a fleet variant moves them too
+    # gpu_count and committed_gpus default to fleet_gpus (docs/money-math.md), so a fleet variant moves them too
     doc = _doc(
         [
             {k: v for k, v in _own().items()},

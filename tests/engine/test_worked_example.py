@@ -1,4 +1,4 @@
-"""DESIGN 5 worked example: 150,000 a year of owned cost, 8 GPUs; and the 85,463.87 capital charge."""
+"""The worked example (docs/money-math.md): 150,000 a year of owned cost, 8 GPUs; and the 85,463.87 capital charge."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_it_reports_the_example_capital_charge_on_the_owned_option():
 
 
 def test_it_reproduces_the_headline_numbers_of_design_section_7():
-    # DESIGN 7's sample headline for the 5.1 document: "Renting Lambda 8x H100 is $107k cheaper over
+    # The product brief's sample headline for the example document: "Renting Lambda 8x H100 is $107k cheaper over
     # 36 months; owning breaks even above 62 % utilization, forecast is 55 %".
     result = evaluate(scenario())
     own, lambda_, _ = result["options"]

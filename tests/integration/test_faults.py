@@ -265,10 +265,10 @@ def test_a_worker_killed_mid_import_keeps_the_file_and_fails_the_snapshot_within
     snapshot.refresh_from_db()
     limit = timedelta(seconds=limits["hard"] + limits["grace"])
     _sleep_until(snapshot.started_at + limit)
-    assert "Price imports: 0 sent again, 0 still unsent (broker unreachable), 1 failed" in _sweep()
+    assert "Imports: 0 sent again, 0 still unsent (broker unreachable), 1 failed" in _sweep()
     snapshot.refresh_from_db()
     assert snapshot.status == SnapshotStatus.FAILED
-    assert "the import was interrupted" in snapshot.errors[0]["reason"]
+    assert "The import was interrupted" in snapshot.errors[0]["reason"]
     assert snapshot.finished_at - snapshot.started_at < limit + timedelta(seconds=5)
     assert PriceObservation.objects.count() == 0  # all or nothing: no half-imported file
     assert bytes(snapshot.import_file.content) == content  # the upload itself is kept
@@ -297,7 +297,7 @@ def test_edits_while_redis_is_stopped_are_saved_and_computed_once_it_is_back(
         assert "3 still unsent" in _sweep()  # Redis still down: the sweeper keeps them, raises nothing
 
         redis_server.start()
-        assert "Evaluation runs: 3 sent again" in _sweep()
+        assert "Evaluations: 3 sent again" in _sweep()
 
     def all_finished() -> bool:
         return not ScenarioRun.objects.filter(scenario=scenario, status__in=[RunStatus.PENDING, RunStatus.RUNNING])

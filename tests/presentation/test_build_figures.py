@@ -1,4 +1,4 @@
-"""build_figures with the real engine on DESIGN.md's example scenario (section 5.1)."""
+"""build_figures with the real engine on the example scenario of docs/import-formats.md."""
 
 from __future__ import annotations
 
@@ -63,15 +63,15 @@ def test_it_builds_figures_that_plotly_accepts_and_reads_back_unchanged(document
 
 def test_it_draws_the_rental_annual_cost_at_todays_price(document):
     rental = _trace(_build(document)["annual_cost"], f"{LAMBDA} (neocloud)")
-    # DESIGN 5.4 at u = 100 %: 8 GPUs x 8760 h x $3.99 = 279,619.20 a year (today's price, no price change).
+    # docs/money-math.md at u = 100 %: 8 GPUs x 8760 h x $3.99 = 279,619.20 a year (today's price, no price change).
     assert rental["x"][-1] == 100.0
     assert rental["y"][-1] == 279_619
 
 
 def test_it_marks_break_even_at_the_closed_form_utilization(document):
     markers = _trace(_build(document)["annual_cost"], "Break-even (owned = rental)")
-    # DESIGN 5.6 closed form: u* = (A + E(0) + O - extras) / (fleet 8760 p - (Pmax - Pidle) PUE 8760 price_kWh),
-    # with A = 85,463.87 (DESIGN's worked example), E(0) = 3.5 kW x 1.35 x 8760 h x $0.11, O = the fixed opex.
+    # docs/money-math.md closed form: u* = (A + E(0) + O - extras) / (fleet 8760 p - (Pmax - Pidle) PUE 8760 price_kWh),
+    # with A = 85,463.87 (the worked example), E(0) = 3.5 kW x 1.35 x 8760 h x $0.11, O = the fixed opex.
     idle_energy = 3.5 * 1.35 * 8760 * 0.11
     fixed = 24000 + 6000 + 5000 + 12000 + 30000
     slope = 8 * 8760 * 3.99 - (10.2 - 3.5) * 1.35 * 8760 * 0.11

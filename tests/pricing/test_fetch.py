@@ -30,9 +30,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/slow.csv":
             time.sleep(3)
-        if self.path == "/redirect":
+        if self.path in ("/redirect", "/redirect-port"):
             self.send_response(302)
-            self.send_header("Location", "https://example.com/prices.csv")
+            location = "https://example.com/prices.csv"
+            self.send_header("Location", getattr(self, "redirect_to", location) if "port" in self.path else location)
             self.end_headers()
             return
         if self.path == "/missing.csv":
@@ -148,3 +149,56 @@ def test_a_slow_server_times_out(served):
 def test_an_http_error_is_reported(served):
     with pytest.raises(fetch.FetchError, match="HTTP 404"):
         fetch.fetch_url(f"{served}/missing.csv")
+
+
+# --- ports (issue 17): an allowed host is allowed on https's port only, unless host:port is listed
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://raw.githubusercontent.com:22/x.csv",
+        "https://raw.githubusercontent.com:6379/x.csv",
+        "https://raw.githubusercontent.com:8443/x.csv",
+        "https://raw.githubusercontent.com:0/x.csv",
+        "https://raw.githubusercontent.com:99999/x.csv",
+        "https://raw.githubusercontent.com:x/x.csv",
+    ],
+)
+def test_an_allowed_host_on_another_port_is_refused(url, settings):
+    settings.PRICE_IMPORT_URL_HOSTS = ["raw.githubusercontent.com"]
+    with pytest.raises(fetch.FetchError, match="port"):
+        fetch.check_url(url)
+
+
+@pytest.mark.parametrize("url", ["https://raw.githubusercontent.com/x.csv", "https://raw.githubusercontent.com:443/x"])
+def test_the_https_port_is_allowed_written_or_not(url, settings):
+    settings.PRICE_IMPORT_URL_HOSTS = ["raw.githubusercontent.com"]
+    fetch.check_url(url)
+
+
+def test_a_listed_host_and_port_is_allowed_and_only_that_port(settings):
+    settings.PRICE_IMPORT_URL_HOSTS = ["prices.example:8443"]
+    fetch.check_url("https://prices.example:8443/x.csv")
+    for url in ("https://prices.example/x.csv", "https://prices.example:9443/x.csv"):
+        with pytest.raises(fetch.FetchError, match="port"):
+            fetch.check_url(url)
+
+
+def test_a_redirect_to_another_port_of_the_allowed_host_is_refused(served, monkeypatch):
+    monkeypatch.setattr(_Handler, "redirect_to", "https://prices.example:6379/prices.csv", raising=False)
+    with pytest.raises(fetch.FetchError, match="port 6379"):
+        fetch.fetch_url(f"{served}/redirect-port")
+
+
+@pytest.mark.django_db
+def test_a_scheduled_source_on_another_port_is_refused_by_its_validation(settings):
+    from django.core.exceptions import ValidationError
+
+    from pricing.models import ImportSource
+
+    settings.PRICE_IMPORT_URL_HOSTS = ["raw.githubusercontent.com"]
+    source = ImportSource(name="x", location="https://raw.githubusercontent.com:8080/prices.csv", cadence_hours=24)
+    with pytest.raises(ValidationError) as caught:
+        source.full_clean()
+    assert "port 8080" in str(caught.value.message_dict["location"])

@@ -201,7 +201,7 @@ def test_a_rejected_file_writes_no_price(reference):
             provider_name=provider if Provider.objects.filter(name=provider).exists() else "",
         )
         after = PriceObservation.objects.count()
-        assert snapshot.status in PriceSnapshot.FINISHED
+        assert snapshot.is_finished, snapshot.status
         if snapshot.status == SnapshotStatus.IMPORTED:
             assert after - before == snapshot.rows_imported
         else:
@@ -237,7 +237,7 @@ def test_the_upload_view_never_answers_500(reference, django_capture_on_commit_c
             assert PriceObservation.objects.count() == before
             return
         snapshot = PriceSnapshot.objects.order_by("-id").first()
-        assert snapshot.status in PriceSnapshot.FINISHED
+        assert snapshot.is_finished, snapshot.status
         if snapshot.status != SnapshotStatus.IMPORTED:
             assert PriceObservation.objects.count() == before
         assert client.get(reverse("pricing:snapshot_detail", args=[snapshot.pk])).status_code == 200

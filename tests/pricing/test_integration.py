@@ -34,7 +34,7 @@ def test_an_uploaded_import_runs_on_the_separate_worker(client):
     snapshot = PriceSnapshot.objects.get()
 
     deadline = time.monotonic() + 30
-    while snapshot.status not in PriceSnapshot.FINISHED and time.monotonic() < deadline:
+    while not snapshot.is_finished and time.monotonic() < deadline:
         time.sleep(0.2)
         snapshot.refresh_from_db()
     assert snapshot.status == SnapshotStatus.IMPORTED, snapshot.errors

@@ -18,7 +18,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def scenario(db, editor, example_document, django_capture_on_commit_callbacks):
-    """DESIGN's example with a second on-demand rental, evaluated."""
+    """The example document with a second on-demand rental, evaluated."""
     example_document["options"].append(
         {"name": GCP, "kind": "hyperscaler", "price_per_gpu_hour": GCP_PRICE, "billing": "on_demand"}
     )

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import datetime
-from decimal import Decimal
+import io
+from decimal import ROUND_HALF_UP, Decimal
 
+import openpyxl
 import pytest
 from django.urls import reverse
 
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
-from tco.models import Scenario, ScenarioOption
+from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
 from tco.selectors.history import scenario_history
+from tco.selectors.uncertainty import scenario_uncertainty
 from tco.services import option_pick_price, scenario_change_currency, scenario_create
+from tco.services.decisions import link_create
+from tco.services.uncertainty import range_set
 from tests.scenarios import factories
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -52,37 +57,142 @@ def test_without_a_rate_only_the_relabel_is_offered_and_the_page_says_which_rate
     assert "No USD→EUR exchange rate is known" in html and "import_fx_rates" in html
 
 
-def test_converting_rewrites_every_money_input_in_one_version_recorded_in_history(
-    editor_client, scenario, ecb_rate, run_jobs
-):
+RATE = Decimal("0.925925925926")  # 1 USD in EUR: 1 / 1.08 to 12 significant digits
+
+
+def in_eur(amount: str, step: str = "0.01") -> Decimal:
+    """By hand: the amount times the rate, rounded half up to the cent (unit prices: to ``step`` 0.0001)."""
+    return (Decimal(amount) * RATE).quantize(Decimal(step), rounding=ROUND_HALF_UP)
+
+
+UNIT = "0.0001"  # a unit price's step
+
+
+def _convert(client, scenario, run_jobs):
     with run_jobs():
-        response = _answer(
-            editor_client,
+        return _answer(
+            client,
             scenario,
             mode="convert",
             rate="0.925925925926",
             rate_date="2026-11-02",
             rate_source="ECB euro reference rates",
         )
+
+
+def test_converting_rewrites_every_money_input_to_the_cent_in_one_version_recorded_in_history(
+    editor_client, scenario, ecb_rate, run_jobs
+):
+    response = _convert(editor_client, scenario, run_jobs)
     assert response["HX-Refresh"] == "true"
     fresh = Scenario.objects.get(pk=scenario.pk)
     assert (fresh.currency, fresh.version) == ("EUR", 2)
-    # By hand: value * 0.925925925926, rounded to ten decimal places.
-    assert fresh.burst_price_per_gpu_hour == Decimal("5.7037037037")  # 6.16 * 0.925925925926 = 5.70370370370416
+    assert fresh.burst_price_per_gpu_hour == in_eur("6.16", UNIT) == Decimal("5.7037")  # 5.70370370370416
     owned = ScenarioOption.objects.get(scenario=fresh, kind="owned")
-    assert owned.capex == Decimal("296296.29629632")  # 320000 * 0.925925925926
-    assert owned.electricity_per_kwh == Decimal("0.1018518519")  # 0.11 * 0.925925925926 = 0.10185185185186
+    assert owned.capex == in_eur("320000") == Decimal("296296.30")  # 296296.29629632
+    assert owned.electricity_per_kwh == in_eur("0.11", UNIT) == Decimal("0.1019")  # 0.10185185185186
+    assert owned.facility_per_year == in_eur("24000") == Decimal("22222.22")  # 22222.222222224
     assert owned.useful_life_years == Decimal(4) and owned.pue == Decimal("1.35")  # not money: unchanged
+    assert owned.cost_of_capital == Decimal("0.07")  # a rate: unchanged
     rental = ScenarioOption.objects.get(scenario=fresh, kind="neocloud")
-    assert rental.price_per_gpu_hour == Decimal("3.6944444444")  # 3.99 * 0.925925925926 = 3.69444444444474
+    assert rental.price_per_gpu_hour == in_eur("3.99", UNIT) == Decimal("3.6944")  # 3.69444444444474
     assert rental.price_change_per_year == Decimal("-0.1")  # a rate, not money
+    api = ScenarioOption.objects.get(scenario=fresh, kind="api")
+    assert (api.price_per_million_input_tokens, api.price_per_million_output_tokens) == (
+        in_eur("0.5", UNIT),
+        in_eur("1.5", UNIT),
+    )
     lines = {(line.subject, line.field, line.old, line.new) for line in scenario_history(fresh)}
     # Each value in the currency it was in: before the conversion dollars, after it euros.
     assert ("option “Own 8x H100 (new)”", "Capex (whole option)", "$320,000", "EUR 296,296.30") in lines
     assert ("scenario", "Burst price", "$6.16 per GPU-hour", "EUR 5.7037 per GPU-hour") in lines
     assert any(line[1:] == ("Currency", "USD", "EUR") for line in lines)
+    rate_line = (
+        "scenario",
+        "Currency conversion",
+        "blank",
+        "Money inputs converted from USD to EUR at 1 USD = 0.925925925926 EUR "
+        "(ECB euro reference rates, 2026-11-02), amounts rounded to the cent, unit prices to four decimal places",
+    )
+    assert rate_line in lines
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert "Capex for the whole option (all its GPUs), EUR" in page
+    assert "1 USD = 0.925925925926 EUR (ECB euro reference rates, 2026-11-02)" in page  # the history entry
+
+
+def test_a_converted_input_has_no_float_noise(editor_client, scenario, ecb_rate, run_jobs):
+    owned = scenario.options.get(kind="owned")
+    owned.capex = Decimal("2400000")
+    owned.save()
+    _convert(editor_client, scenario, run_jobs)
+    owned.refresh_from_db()
+    assert owned.capex == Decimal("2222222.22")  # not 2,222,222.2222224
+
+
+def test_ranges_on_money_inputs_convert_with_them_and_others_stay(editor_client, scenario, editor, ecb_rate, run_jobs):
+    rental, owned = scenario.options.get(kind="neocloud"), scenario.options.get(kind="owned")
+    with run_jobs():
+        for option, field, ends in (
+            (rental, "price_per_gpu_hour", ("3", "3.99", "6")),
+            (owned, "capex", ("280000", "320000", "400000")),
+            (None, "burst_price_per_gpu_hour", ("5", "6.16", "9")),
+            (None, "discount_rate", ("0.06", "0.08", "0.12")),
+            (owned, "cost_of_capital", ("0.05", "0.07", "0.09")),
+        ):
+            scenario.refresh_from_db()
+            range_set(
+                scenario=scenario,
+                user=editor,
+                expected_version=scenario.version,
+                option=option,
+                field=field,
+                **dict(zip(("low", "likely", "high"), map(Decimal, ends), strict=True)),
+            )
+    scenario.refresh_from_db()
+    _convert(editor_client, scenario, run_jobs)
+
+    def ends(field):
+        item = InputRange.objects.get(scenario=scenario, field=field)
+        return item.low, item.likely, item.high
+
+    assert (
+        ends("price_per_gpu_hour")
+        == (in_eur("3", UNIT), in_eur("3.99", UNIT), in_eur("6", UNIT))
+        == (Decimal("2.7778"), Decimal("3.6944"), Decimal("5.5556"))
+    )
+    assert ends("capex") == (in_eur("280000"), in_eur("320000"), in_eur("400000"))
+    assert ends("burst_price_per_gpu_hour") == (in_eur("5", UNIT), in_eur("6.16", UNIT), in_eur("9", UNIT))
+    assert ends("discount_rate") == (Decimal("0.06"), Decimal("0.08"), Decimal("0.12"))  # rates are not money
+    assert ends("cost_of_capital") == (Decimal("0.05"), Decimal("0.07"), Decimal("0.09"))
+    # The likely value is still the input, so the simulation and the page agree, in one currency.
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    uncertainty = scenario_uncertainty(fresh)
+    assert (
+        uncertainty["options[1].price_per_gpu_hour"]["likely"]
+        == fresh.to_document()["options"][1]["price_per_gpu_hour"]
+    )
+    html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    assert "is not the input" not in html
+
+
+def test_relabelling_leaves_the_ranges_as_they_are(editor_client, scenario, editor):
+    rental = scenario.options.get(kind="neocloud")
+    range_set(
+        scenario=scenario,
+        user=editor,
+        expected_version=scenario.version,
+        option=rental,
+        field="price_per_gpu_hour",
+        low=Decimal(3),
+        likely=Decimal("3.99"),
+        high=Decimal(6),
+    )
+    scenario.refresh_from_db()
+    _answer(editor_client, scenario, mode="relabel")
+    item = InputRange.objects.get(scenario=scenario)
+    assert (item.low, item.likely, item.high) == (Decimal(3), Decimal("3.99"), Decimal(6))
+    lines = {(line.field, line.new) for line in scenario_history(Scenario.objects.get(pk=scenario.pk))}
+    assert ("Currency", "EUR") in lines and not any(field == "Currency conversion" for field, _ in lines)
 
 
 def test_relabelling_keeps_every_number(editor_client, scenario):
@@ -129,7 +239,7 @@ def test_a_market_price_keeps_its_original_through_conversions_and_comes_back_ex
         scenario=scenario, user=editor, expected_version=2, currency="EUR", rate=exchange_rate("USD", "EUR")
     )
     rental.refresh_from_db()
-    assert rental.price_per_gpu_hour == Decimal("3.6944444444")
+    assert rental.price_per_gpu_hour == Decimal("3.6944")
     assert {
         key: rental.price_source[key] for key in ("original_price_per_gpu_hour", "original_currency", "fx_rate")
     } == {
@@ -158,3 +268,52 @@ def test_a_tampered_currency_is_refused_with_its_reason(editor_client, scenario)
     assert response.status_code == 400
     assert "XYZ is not an ISO 4217 currency code" in response.content.decode()
     assert Scenario.objects.get(pk=scenario.pk).currency == "USD"
+
+
+RATE_TEXT = "1 USD = 0.925925925926 EUR (ECB euro reference rates, 2026-11-02)"
+
+
+def _about(client, url) -> dict:
+    book = openpyxl.load_workbook(io.BytesIO(client.get(url).content))
+    return dict(book["About this file"].iter_rows(min_row=2, values_only=True))
+
+
+def test_the_rate_date_and_source_are_on_the_decision_link_and_in_the_workbooks(
+    editor_client, client, scenario, editor, ecb_rate, run_jobs
+):
+    _convert(editor_client, scenario, run_jobs)
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    _link, token = link_create(scenario=fresh, user=editor)
+    said = (
+        f"Money inputs converted from USD to EUR at {RATE_TEXT}, amounts rounded to the cent, unit prices to four "
+        "decimal places"
+    )
+    frozen = DecisionLink.objects.get().snapshot.data
+    assert [entry["text"] for entry in frozen["currency_conversions"]] == [said]
+    assert frozen["currency_conversions"][0]["rate"] == "0.925925925926"
+    page = client.get(f"/d/{token}").content.decode()
+    assert f'<p class="conversion-note" id="currency-conversions">{said}.</p>' in page
+    assert _about(client, f"/d/{token}/results.xlsx")["currency conversion"] == said
+    assert _about(editor_client, f"/scenarios/{scenario.pk}/export/results.xlsx")["currency conversion"] == said
+
+    # Frozen: converting back later changes nothing on the link; the scenario's own files name both conversions.
+    scenario_change_currency(
+        scenario=fresh, user=editor, expected_version=fresh.version, currency="USD", rate=exchange_rate("EUR", "USD")
+    )
+    assert said in client.get(f"/d/{token}").content.decode()
+    about = _about(editor_client, f"/scenarios/{scenario.pk}/export/results.xlsx")
+    assert about["currency conversion"] == said
+    assert about["currency conversion 2"] == (
+        "Money inputs converted from EUR to USD at 1 EUR = 1.08 USD (ECB euro reference rates, 2026-11-02), "
+        "amounts rounded to the cent, unit prices to four decimal places"
+    )
+
+
+def test_a_scenario_never_converted_says_nothing_extra(editor_client, client, scenario, editor, ecb_rate):
+    _answer(editor_client, scenario, mode="relabel")
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    _link, token = link_create(scenario=fresh, user=editor)
+    assert "currency_conversions" not in DecisionLink.objects.get().snapshot.data
+    assert 'id="currency-conversions"' not in client.get(f"/d/{token}").content.decode()
+    about = _about(editor_client, f"/scenarios/{scenario.pk}/export/results.xlsx")
+    assert not any(key.startswith("currency conversion") for key in about)

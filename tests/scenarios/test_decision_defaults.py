@@ -25,7 +25,7 @@ def _selected(html: str) -> str:
 def test_decide_for_defaults_to_the_cheapest_option_not_the_first(editor_client, scenario):
     names = list(scenario.options.values_list("name", flat=True))
     cheapest = scenario.runs.get().result["cheapest"]
-    assert names[0] != cheapest == "Lambda 8x H100 SXM"  # owning is listed first, renting is cheaper (DESIGN 5)
+    assert names[0] != cheapest == "Lambda 8x H100 SXM"  # owning is listed first, renting is cheaper
     html = _panel(editor_client, scenario)
     assert _selected(html) == cheapest
     assert f"{cheapest} (cheapest)</option>" in html

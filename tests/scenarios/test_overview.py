@@ -13,7 +13,7 @@ def test_overview_shows_recent_scenarios_with_their_answer(editor_client, scenar
     assert response.status_code == 200
     row = response.context["scenario_rows"][0]
     assert row["scenario"] == scenario
-    # DESIGN 5.1's example: renting Lambda at $3.99 wins; the sentence names it and is on the page.
+    # The example document: renting Lambda at $3.99 wins; the sentence names it and is on the page.
     assert "Lambda 8x H100 SXM" in row["answer"]
     assert row["answer"] in response.content.decode()
 

@@ -199,7 +199,7 @@ def test_the_break_even_table_gives_each_row_its_reason_in_words(editor_client, 
 
     html = editor_client.get(_reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     table = html[html.index('id="break-even-table"') : html.index("</table>", html.index('id="break-even-table"'))]
-    # DESIGN's example: owning breaks even above 61.7 %, the forecast is 55 %, and owning never catches up.
+    # The example document: owning breaks even above 61.7 %, the forecast is 55 %, and owning never catches up.
     assert (
         '<td colspan="6" class="help reason">Owning never catches up within 36 months: the forecast&#x27;s mean '
         in table

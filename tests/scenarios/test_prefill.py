@@ -1,4 +1,4 @@
-"""Owned and secondary prefill: DESIGN.md section 4's typical 8x H100 SXM server figures."""
+"""Owned and secondary prefill: docs/money-math.md's typical 8x H100 SXM server figures."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def test_an_8x_h100_server_draws_10_2_kw_at_full_load_and_2_5_idle():
 
 
 def test_new_capex_is_the_server_plus_spares_installation_and_fabric():
-    server = 285_000  # DESIGN 4: $285k for 8 GPUs, configured
+    server = 285_000  # docs/money-math.md: $285k for 8 GPUs, configured
     expected = server + server * 0.05 + 12_750 + 12_000
     assert _h100().values["capex"] == Decimal(str(expected))
 
@@ -52,7 +52,7 @@ def test_every_prefilled_figure_is_marked_as_an_assumption():
 
 
 def test_capex_and_power_are_for_the_whole_option_as_its_labels_say():
-    """The engine takes capex (C) and power (P_max, P_idle) for the whole option (DESIGN 5.3); the prefill fills
+    """The engine takes capex (C) and power (P_max, P_idle) for the whole option (docs/money-math.md); the prefill fills
     them for all its GPUs, its note says so, and so do the labels of those inputs."""
     from tco.engine.catalogue import OPTION_FIELD
 

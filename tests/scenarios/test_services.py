@@ -198,13 +198,6 @@ def test_the_job_moves_a_run_from_pending_through_running_to_done(scenario, edit
     assert run.result["cheapest"] == "Lambda 8x H100 SXM"
 
 
-def test_a_run_already_claimed_is_not_evaluated_twice(scenario, editor):
-    run = run_queue(scenario=scenario, user=editor)
-    ScenarioRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
-    assert scenario_evaluate(run.pk) == "already claimed"
-    assert ScenarioRun.objects.get(pk=run.pk).result is None
-
-
 def test_an_engine_refusal_fails_the_run_with_its_problems(scenario, editor):
     document = scenario.to_document()
     document["fleet_gpus"] = 16

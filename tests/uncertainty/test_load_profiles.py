@@ -61,3 +61,59 @@ def test_a_flat_forecast_repeats_for_every_month_and_a_bad_peak_is_refused():
         from_forecast([0.6], horizon_months=3, fleet_gpus=8, peak_ratio=2.5, peak_hour=0)
     with pytest.raises(LoadProfileError, match="0 to 23"):
         from_forecast([0.6], horizon_months=3, fleet_gpus=8, peak_ratio=1.5, peak_hour=24)
+
+
+# --- hostile files (issue 17)
+
+LONG = 200_000  # past the csv module's own 131,072-character field limit
+
+
+@pytest.mark.parametrize("cell", ["1" + "0" * LONG, '"' + "x" * LONG + '"', "x" * LONG])
+def test_a_cell_too_long_is_refused_naming_its_line(cell):
+    rows = [(h, 2) for h in range(30)]
+    rows[4] = (4, cell)
+    with pytest.raises(LoadProfileError) as caught:
+        parse_load_csv(csv_of(rows))
+    message = str(caught.value)
+    assert message.startswith("Line 6")
+    assert "characters" in message
+    assert len(message) < 300  # the value is not echoed whole
+
+
+@pytest.mark.parametrize("hour", ["0" * 5000 + "2", "1" * 900])
+def test_a_cell_long_but_within_the_csv_limit_is_refused_too(hour):
+    rows = [(h, 2) for h in range(30)]
+    rows[2] = (hour, 1)
+    with pytest.raises(LoadProfileError) as caught:
+        parse_load_csv(csv_of(rows))
+    assert str(caught.value).startswith("Line 4")
+    assert len(str(caught.value)) < 300
+
+
+def test_a_quoted_cell_over_many_lines_is_refused_naming_where_it_is():
+    text = csv_of([(h, 2) for h in range(30)]) + '31,"' + "1\n" * 70_000 + '"\n'
+    with pytest.raises(LoadProfileError) as caught:
+        parse_load_csv(text)
+    assert str(caught.value).startswith("Line ")
+
+
+ARABIC_INDIC = "\u0661\u0662"  # 12 in Arabic-Indic digits
+PERSIAN = "\u06f3"  # 3 in Extended Arabic-Indic digits
+
+
+@pytest.mark.parametrize(("hour", "busy"), [(ARABIC_INDIC, 2), (7, ARABIC_INDIC), (7, PERSIAN), ("\u00b2", 1)])
+def test_only_the_digits_0_to_9_are_numbers(hour, busy):
+    rows = [(h, 2) for h in range(30)]
+    rows[7] = (hour, busy)
+    with pytest.raises(LoadProfileError) as caught:
+        parse_load_csv(csv_of(rows))
+    [problem] = caught.value.problems
+    assert problem.startswith("Line 9, ")
+
+
+def test_the_line_numbers_count_blank_lines_as_the_file_does():
+    lines = [f"{h},{'x' if h == 3 else 2}" for h in range(30)]
+    text = "\n".join(["hour,gpus_busy", *lines[:3], "", "", *lines[3:]])
+    with pytest.raises(LoadProfileError) as caught:
+        parse_load_csv(text)
+    assert caught.value.problems == ("Line 7, gpus_busy: 'x' is not a number",)

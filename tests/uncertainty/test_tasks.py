@@ -1,12 +1,11 @@
-"""The simulation job: claimed pending → running, progress written on its row as it goes, cancel between batches."""
+"""The simulation job: progress written on its row as it goes, cancel between batches. What it shares with every
+job (claimed once, sent again when lost, failed when its worker died) is tests/test_job_model.py."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
 
 from tco.engine import fleet_plan, sensitivity, simulate
 from tco.load_profiles import from_forecast
@@ -118,13 +117,6 @@ def test_a_finished_run_cannot_be_cancelled(ranged, editor, run_jobs):
     assert run.status == UncertaintyStatus.DONE
 
 
-def test_the_task_runs_a_claimed_run_once(ranged, editor, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=False):
-        run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)
-    assert scenario_simulate.apply(args=[run.pk]).get() == "done"
-    assert scenario_simulate.apply(args=[run.pk]).get() == "already claimed"
-
-
 def test_an_engine_refusal_fails_the_run_with_its_problems(ranged, editor, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
         run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)
@@ -156,52 +148,3 @@ def test_too_many_trials_are_refused_before_anything_is_queued(ranged, editor):
     with pytest.raises(ScenarioError, match="Trials must be 1,000 to 200,000"):
         uncertainty_run_queue(scenario=ranged, user=editor, trials=500_000)
     assert not UncertaintyRun.objects.exists()
-
-
-# ---- never stuck: the broker down when queued, a worker dead mid-run ---------------------------------------------
-
-
-def test_a_run_queued_while_the_broker_is_down_stays_pending_and_the_sweeper_sends_it(
-    ranged, editor, monkeypatch, django_capture_on_commit_callbacks
-):
-    def refuse(*args, **kwargs):
-        raise ConnectionRefusedError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
-
-    monkeypatch.setattr(scenario_simulate, "apply_async", refuse)
-    with django_capture_on_commit_callbacks(execute=True):
-        run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)  # no exception reaches the request
-    run.refresh_from_db()
-    assert run.status == UncertaintyStatus.PENDING
-    monkeypatch.undo()
-    UncertaintyRun.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(hours=1))
-    assert service.uncertainty_runs_sweep().resent == 1
-    run.refresh_from_db()
-    assert run.status == UncertaintyStatus.DONE and run.result is not None
-
-
-def test_the_sweeper_fails_a_run_whose_worker_died_with_a_message(ranged, editor, settings, run_jobs):
-    with run_jobs():
-        run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)
-    limit = settings.CELERY_TASK_TIME_LIMIT + settings.JOB_STUCK_GRACE_SECONDS
-    UncertaintyRun.objects.filter(pk=run.pk).update(
-        status=UncertaintyStatus.RUNNING, started_at=timezone.now() - timedelta(seconds=limit + 1)
-    )
-    assert service.uncertainty_runs_sweep().failed == 1
-    run.refresh_from_db()
-    assert run.status == UncertaintyStatus.FAILED and "interrupted" in run.error
-
-
-def test_a_simulation_past_its_soft_time_limit_fails_with_a_message(
-    ranged, editor, monkeypatch, django_capture_on_commit_callbacks
-):
-    from celery.exceptions import SoftTimeLimitExceeded
-
-    def too_slow(*args, **kwargs):
-        raise SoftTimeLimitExceeded()
-
-    with django_capture_on_commit_callbacks(execute=False):
-        run = uncertainty_run_queue(scenario=ranged, user=editor, trials=1_000)
-    monkeypatch.setattr(service, "engine_simulate", too_slow)
-    assert scenario_simulate.apply(args=[run.pk]).get() == UncertaintyStatus.FAILED
-    run.refresh_from_db()
-    assert run.status == UncertaintyStatus.FAILED and "limit and was stopped" in run.error

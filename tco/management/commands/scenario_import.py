@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from lib.jsontext import JSONTextError, read_json
 from tco.engine import ScenarioError
 from tco.engine.errors import problem_text
 from tco.services import scenario_create_from_document
@@ -26,8 +26,8 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"Cannot read {file}: {error}") from None
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
+            document = read_json(text)
+        except JSONTextError as error:
             raise CommandError(f"{file} is not valid JSON: {error}") from None
         try:
             scenario = scenario_create_from_document(document=document, user=None)

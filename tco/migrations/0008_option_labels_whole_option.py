@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tco', '0005_run_sent_at'),
+        ('tco', '0007_runs_and_simulations_job_model'),
     ]
 
     operations = [

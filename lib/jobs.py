@@ -1,0 +1,324 @@
+"""One job model for every background job: evaluation runs, simulations and price imports.
+
+A job is a row that one Celery task works on: ``pending → running → an outcome``. Its task takes the row's id,
+claims it with a conditional update (0 rows: someone else has it) and ends it whatever happens
+(:func:`run_claimed`); the page polls the row, never Celery's result backend.
+
+Sending never fails a request. A job is marked sent when it is queued; when the broker cannot take it, it is
+marked unsent and stays pending. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute,
+or a page polling that row through :func:`unstick`) sends again a pending job never sent, or sent more than
+``JOB_RESEND_AFTER_SECONDS`` ago (its message may have been lost with Redis), and fails a job running past its
+task's hard time limit (its worker died) with a message the user sees.
+
+A concrete model names its task (``task_name``, the task's dotted path, which is also its Celery name) and what
+its messages call it; its status choices may add terminal outcomes of its own (``imported``, ``cancelled``) as
+long as they keep the three values claim and sweep work with (the system check says so when they do not).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, ClassVar, TypeVar
+
+from celery import Task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.apps import apps
+from django.conf import settings
+from django.core import checks
+from django.db import InterfaceError, OperationalError, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+logger = logging.getLogger(__name__)
+
+J = TypeVar("J", bound="Job")
+
+
+class JobStatus(models.TextChoices):
+    PENDING = "pending", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+ACTIVE = (JobStatus.PENDING, JobStatus.RUNNING)
+NEEDED = (JobStatus.PENDING, JobStatus.RUNNING, JobStatus.FAILED)  # every job model's choices have these
+
+
+def status_field(choices: type[models.TextChoices] = JobStatus) -> models.CharField:
+    """The status column of a job model whose outcomes are `choices` (which keep the values in NEEDED)."""
+    return models.CharField(max_length=20, choices=choices.choices, default=JobStatus.PENDING)
+
+
+# ---- the limits a job is judged by ------------------------------------------------------------------------------
+
+
+def hard_time_limit(task_name: str) -> int:
+    """Seconds after which the worker kills `task_name` (its annotation, else the default limit)."""
+    annotation = settings.CELERY_TASK_ANNOTATIONS.get(task_name, {})
+    return annotation.get("time_limit", settings.CELERY_TASK_TIME_LIMIT)
+
+
+def soft_time_limit(task_name: str) -> int:
+    annotation = settings.CELERY_TASK_ANNOTATIONS.get(task_name, {})
+    return annotation.get("soft_time_limit", settings.CELERY_TASK_SOFT_TIME_LIMIT)
+
+
+def stuck_before(task_name: str, now: datetime | None = None) -> datetime:
+    """A job of `task_name` still running since before this has lost its worker (the hard limit has passed)."""
+    seconds = hard_time_limit(task_name) + settings.JOB_STUCK_GRACE_SECONDS
+    return (now or timezone.now()) - timedelta(seconds=seconds)
+
+
+def resend_before(now: datetime | None = None) -> datetime:
+    """A job still pending though sent before this may have lost its message (Redis restarted): send it again."""
+    return (now or timezone.now()) - timedelta(seconds=settings.JOB_RESEND_AFTER_SECONDS)
+
+
+# ---- the model --------------------------------------------------------------------------------------------------
+
+
+class JobQuerySet(models.QuerySet):
+    def to_resend(self, now: datetime | None = None) -> JobQuerySet:
+        """Pending jobs never sent (the broker could not take them), or sent so long ago their message may be lost."""
+        due = Q(sent_at__isnull=True) | Q(sent_at__lt=resend_before(now))
+        return self.filter(due, status=JobStatus.PENDING)
+
+    def stuck(self, now: datetime | None = None) -> JobQuerySet:
+        """Jobs running since before their task's hard time limit (plus grace): their worker died."""
+        limit = stuck_before(self.model.task_name, now)
+        began = Q(started_at__lt=limit) | Q(started_at__isnull=True, created_at__lt=limit)
+        return self.filter(began, status=JobStatus.RUNNING)
+
+    def claim(self, pk: int) -> Job | None:
+        """Take the job pending → running; None when it is not pending (another worker has it, or it ended)."""
+        if not self.filter(pk=pk, status=JobStatus.PENDING).update(status=JobStatus.RUNNING, started_at=timezone.now()):
+            return None
+        return self.get(pk=pk)
+
+    def fail(self, message: str, now: datetime | None = None) -> int:
+        """Fail those still pending or running with `message` (what their page shows); ended ones stay as they are."""
+        return self.filter(status__in=ACTIVE).update(
+            status=JobStatus.FAILED, finished_at=now or timezone.now(), **self.model.failure_fields(message)
+        )
+
+    def queue(self, **fields: Any) -> Job:
+        """Create a pending job, marked sent, and send it to the workers when the current transaction commits."""
+        job = self.create(sent_at=timezone.now(), **fields)
+        transaction.on_commit(partial(job_send, self.model, job.pk))
+        return job
+
+
+class Job(models.Model):
+    """A row one Celery task works on; see the module's docstring for its life."""
+
+    task_name: ClassVar[str]  # the task's dotted path, which is also its Celery name
+    noun: ClassVar[str] = "job"  # in messages: "The evaluation was interrupted"
+    kept: ClassVar[str] = ""  # the messages' last words: what a failed job kept, and what to do next
+    requeue_fields: ClassVar[Mapping[str, Any]] = {}  # what a job put back for a retry starts again from
+
+    status = status_field()
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the job was last handed to the workers; empty: it could not be sent."
+    )
+    started_at = models.DateTimeField(null=True, blank=True, help_text="When a worker (or a command) claimed it.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    objects = JobQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status not in ACTIVE
+
+    @property
+    def is_delayed(self) -> bool:
+        """Pending with no worker on it: it could not be sent, or was sent so long ago it may have been lost."""
+        return self.status == JobStatus.PENDING and (self.sent_at is None or self.sent_at < resend_before())
+
+    @property
+    def is_stuck(self) -> bool:
+        """Running past its task's hard time limit: its worker died (the sweeper fails it)."""
+        began = self.started_at or self.created_at
+        return self.status == JobStatus.RUNNING and began < stuck_before(self.task_name)
+
+    def rows(self) -> JobQuerySet:
+        return type(self).objects.filter(pk=self.pk)
+
+    def mark_sent(self) -> None:
+        self.sent_at = timezone.now()
+        self.rows().update(sent_at=self.sent_at)
+
+    def send_on_commit(self) -> None:
+        """Mark the job sent and send it when the current transaction commits (a rollback takes back both)."""
+        self.mark_sent()
+        transaction.on_commit(partial(job_send, type(self), self.pk))
+
+    def finish(self, status: str, **fields: Any) -> None:
+        """End the claimed job with `status` (one of its model's outcomes), writing only `fields` besides."""
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.status, self.finished_at = status, timezone.now()
+        self.save(update_fields=["status", "finished_at", *fields])
+
+    def fail(self, message: str) -> bool:
+        """Fail the job with `message` unless it has ended already."""
+        failed = bool(self.rows().fail(message))
+        self.refresh_from_db(fields=["status", "finished_at", *self.failure_fields(message)])
+        return failed
+
+    def requeue(self) -> None:
+        """Put a claimed job back for its task's retry, which is a send (so the sweeper leaves it alone meanwhile)."""
+        fields = {"status": JobStatus.PENDING, "started_at": None, "sent_at": timezone.now(), **self.requeue_fields}
+        self.rows().filter(status=JobStatus.RUNNING).update(**fields)
+
+    @classmethod
+    def failure_fields(cls, message: str) -> dict[str, Any]:
+        """The columns a failure's message is written to."""
+        return {"error": message}
+
+    @classmethod
+    def over_time_message(cls) -> str:
+        limit = soft_time_limit(cls.task_name)
+        return f"The {cls.noun} took longer than its {limit} s limit and was stopped. {cls.kept}"
+
+    @classmethod
+    def interrupted_message(cls) -> str:
+        limit = hard_time_limit(cls.task_name)
+        return f"The {cls.noun} was interrupted: its worker stopped, or it ran past its {limit} s limit. {cls.kept}"
+
+    @classmethod
+    def crashed_message(cls, error: BaseException) -> str:
+        name = type(error).__name__
+        return f"The {cls.noun} failed unexpectedly ({name}); the error has been logged for the team. {cls.kept}"
+
+    @classmethod
+    def check(cls, **kwargs: Any) -> list[checks.CheckMessage]:
+        errors = super().check(**kwargs)
+        values = {value for value, _ in cls._meta.get_field("status").choices or ()}
+        if missing := [value for value in NEEDED if value not in values]:
+            errors.append(
+                checks.Error(
+                    f"{cls.__name__}.status has no {', '.join(missing)}: claim and sweep need "
+                    f"{', '.join(NEEDED)} among a job's statuses",
+                    obj=cls,
+                    id="lib.E001",
+                )
+            )
+        if not getattr(cls, "task_name", ""):
+            errors.append(checks.Error(f"{cls.__name__} names no task_name", obj=cls, id="lib.E002"))
+        return errors
+
+
+def job_models() -> list[type[Job]]:
+    """Every installed job model, in INSTALLED_APPS order."""
+    return [model for model in apps.get_models() if issubclass(model, Job)]
+
+
+# ---- sending and sweeping ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class SweepResult:
+    """What one sweep did to one kind of job."""
+
+    resent: int = 0
+    unsent: int = 0  # still pending: the broker is unreachable
+    failed: int = 0  # stuck past their limit
+
+    def __str__(self) -> str:
+        return f"{self.resent} sent again, {self.unsent} still unsent (broker unreachable), {self.failed} failed"
+
+
+def send_job(task: Task, *args: object) -> bool:
+    """Hand one job to the broker (or run it now in the embedded mode). False, logged, when that failed."""
+    try:
+        task.apply_async(args=args)
+    except Exception:  # broker down or frozen, or (embedded mode) the job itself crashed: never the request's problem
+        logger.warning("could not send job %s%r; its row stays pending for the sweeper", task.name, args, exc_info=True)
+        return False
+    return True
+
+
+def job_send(model: type[Job], pk: int) -> bool:
+    """Send one job; when the broker cannot take it, mark it unsent (its page says it is delayed) and say False."""
+    if send_job(import_string(model.task_name), pk):
+        return True
+    model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=None)
+    return False
+
+
+def sweep(model: type[Job], rows: JobQuerySet | None = None) -> SweepResult:
+    """Unstick the jobs of `model` (or those of `rows`): fail those whose worker died, send again those lost.
+
+    A job sent again is marked sent first, by a conditional update: a sweeper elsewhere that listed the same row
+    then updates nothing and skips it, and a job claimed in between is not run twice (its claim is conditional).
+    """
+    now = timezone.now()
+    rows = model.objects.all() if rows is None else rows
+    result = SweepResult(failed=rows.stuck(now).fail(model.interrupted_message(), now))
+    for pk in list(rows.to_resend(now).order_by("pk").values_list("pk", flat=True)):
+        if not model.objects.filter(pk=pk).to_resend(now).update(sent_at=now):
+            continue  # another sweeper took it
+        if job_send(model, pk):
+            result.resent += 1
+        else:
+            result.unsent += 1
+    return result
+
+
+def sweep_all() -> list[tuple[type[Job], SweepResult]]:
+    """Sweep every kind of job (what beat and `manage.py sweep_jobs` do)."""
+    return [(model, sweep(model)) for model in job_models()]
+
+
+def unstick(job: Job | None) -> bool:
+    """What a page polling `job` does: sweep that one row when it looks lost or stuck. True when it did."""
+    if job is None or not (job.is_delayed or job.is_stuck):
+        return False
+    sweep(type(job), job.rows())
+    return True
+
+
+# ---- running ----------------------------------------------------------------------------------------------------
+
+TRANSIENT = (OperationalError, InterfaceError)  # the database went away for a moment
+
+
+def run_claimed(task: Task, model: type[J], pk: int, execute: Callable[[J], object]) -> str:
+    """The body of every job's task: claim the row pending → running, `execute` it, and see that it ends.
+
+    The conditional claim makes a job run once however often its message is delivered. A lost database
+    connection puts the job back and retries it with back-off, up to the task's ``max_retries``; past its soft
+    time limit, or on any other error (logged), the job fails with a message its page shows. `execute` ends the
+    job with its outcome. Returns the job's status ("already claimed" when it was not pending).
+    """
+    try:
+        job = model.objects.claim(pk)
+    except TRANSIENT as error:
+        raise task.retry(exc=error, countdown=2**task.request.retries) from error
+    if job is None:
+        return "already claimed"
+    try:
+        execute(job)
+    except TRANSIENT as error:
+        if task.request.retries < task.max_retries:
+            job.requeue()
+            raise task.retry(exc=error, countdown=2**task.request.retries) from error
+        logger.exception("%s %s: the database stayed unavailable", model.noun, pk)
+        job.fail(model.crashed_message(error))
+    except SoftTimeLimitExceeded:
+        job.fail(model.over_time_message())
+    except Exception as error:  # a bug, not the user's input: recorded, and the page keeps working
+        logger.exception("%s %s failed", model.noun, pk)
+        job.fail(model.crashed_message(error))
+    return job.rows().values_list("status", flat=True).get()

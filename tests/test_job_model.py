@@ -1,0 +1,363 @@
+"""The job model shared by evaluation runs, simulations and price imports: one suite run against each kind."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from celery.exceptions import SoftTimeLimitExceeded
+from django.core import checks
+from django.core.management import call_command
+from django.db import OperationalError, models
+from django.db.models import DateTimeField, F
+from django.test.utils import isolate_apps
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.module_loading import import_string
+from kombu.exceptions import OperationalError as BrokerDown
+
+from config.celery import app as celery_app
+from lib.jobs import Job, status_field
+from pricing.models import PriceSnapshot
+from pricing.services import price_snapshot_queue, reference_data_load
+from tco.models import Scenario, ScenarioRun, UncertaintyRun
+from tco.services import scenario_update_field
+from tco.services.uncertainty import range_set, uncertainty_run_queue
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+PRICES = (
+    "provider,provider_kind,gpu_model,gpus_per_instance,offering,region,pricing_term,"
+    "price_per_instance_hour,price_per_gpu_hour,currency,observed_on,source_url\n"
+    "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,23.92,,USD,2026-11-01,\n"
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One concrete job model, and how the app queues and polls one of its jobs."""
+
+    name: str
+    model: Any
+    task: str
+    execute: str  # what the task calls once it has claimed the row (looked up when it runs)
+
+    def queue(self, scenario, user):
+        """Queue one job the way the app does: an edit's evaluation, a simulation of ranged inputs, an upload."""
+        scenario = Scenario.objects.get(pk=scenario.pk)
+        if self.model is ScenarioRun:
+            edit = {"field": "fleet_gpus", "value": scenario.fleet_gpus + 8}
+            scenario_update_field(scenario=scenario, user=user, expected_version=scenario.version, **edit)
+            return ScenarioRun.objects.latest("id")
+        if self.model is UncertaintyRun:
+            rental = list(scenario.options.all())[1]
+            ranged = range_set(
+                scenario=scenario,
+                user=user,
+                expected_version=scenario.version,
+                option=rental,
+                field="price_per_gpu_hour",
+                low=Decimal(3),
+                likely=Decimal("3.99"),
+                high=Decimal(6),
+            ).scenario
+            return uncertainty_run_queue(scenario=ranged, user=user, trials=1_000)
+        reference_data_load(path="fixtures/reference.json")
+        return price_snapshot_queue(content=PRICES.encode(), source="upload", file_name="prices.csv", created_by=user)
+
+    def limits(self, settings) -> tuple[int, int]:
+        annotation = settings.CELERY_TASK_ANNOTATIONS.get(self.task, {})
+        soft = annotation.get("soft_time_limit", settings.CELERY_TASK_SOFT_TIME_LIMIT)
+        return soft, annotation.get("time_limit", settings.CELERY_TASK_TIME_LIMIT)
+
+    def poll_url(self, job) -> str:
+        if self.model is ScenarioRun:
+            return reverse("tco:scenario_results", args=[job.scenario_id])
+        if self.model is UncertaintyRun:
+            return reverse("tco:uncertainty_panel", args=[job.scenario_id])
+        return reverse("pricing:snapshot_status", args=[job.pk])
+
+
+KINDS = [
+    Kind("evaluation", ScenarioRun, "tco.tasks.scenario_evaluate", "tco.tasks.run_execute"),
+    Kind("simulation", UncertaintyRun, "tco.tasks.scenario_simulate", "tco.tasks.uncertainty_run_execute"),
+    Kind("import", PriceSnapshot, "pricing.tasks.import_snapshot", "pricing.services.price_snapshot_run"),
+]
+
+
+@pytest.fixture(params=KINDS, ids=lambda kind: kind.name)
+def kind(request) -> Kind:
+    return request.param
+
+
+@pytest.fixture
+def sends(kind, scenario, monkeypatch) -> list[tuple]:
+    """The kind's task, faked from here on (the scenario's own first run is done): each send is recorded and
+    nothing runs, as if every message were lost."""
+    sent: list[tuple] = []
+    monkeypatch.setattr(import_string(kind.task), "apply_async", lambda args=(), **options: sent.append(args))
+    return sent
+
+
+def age(job, seconds: float) -> None:
+    """Move every time on the job's row `seconds` into the past: as if that long had passed."""
+    moments = [f.name for f in type(job)._meta.concrete_fields if isinstance(f, DateTimeField)]
+    type(job).objects.filter(pk=job.pk).update(**{name: F(name) - timedelta(seconds=seconds) for name in moments})
+
+
+@pytest.fixture
+def queued(kind, scenario, editor, django_capture_on_commit_callbacks):
+    """A pending job of the kind whose message has not been delivered yet (its task is run by hand)."""
+    with django_capture_on_commit_callbacks(execute=False):
+        job = kind.queue(scenario, editor)
+    return type(job).objects.get(pk=job.pk)
+
+
+def deliver(kind, job) -> None:
+    """A worker receives the job's message: the task's errors and retries are its own, not its sender's (run in this
+    process, a retry runs at once)."""
+    conf = celery_app.conf
+    propagates, conf.task_eager_propagates = conf.task_eager_propagates, False
+    try:
+        import_string(kind.task).apply(args=[job.pk])
+    finally:
+        conf.task_eager_propagates = propagates
+
+
+def counted(kind, monkeypatch, behaviour=None) -> list[int]:
+    """Record each execution of the kind's job after its claim; `behaviour(call)` may raise instead of running."""
+    calls: list[int] = []
+    real = import_string(kind.execute)
+
+    def execute(**kwargs):
+        calls.append(1)
+        if behaviour is not None:
+            behaviour(len(calls))
+        return real(**kwargs)
+
+    monkeypatch.setattr(kind.execute, execute)
+    return calls
+
+
+def sweep() -> str:
+    out = io.StringIO()
+    call_command("sweep_jobs", stdout=out)
+    return out.getvalue()
+
+
+def fresh(job):
+    return type(job).objects.get(pk=job.pk)
+
+
+def shown(kind, client, job) -> tuple[int, str]:
+    response = client.get(kind.poll_url(job), **HTMX)
+    return response.status_code, response.content.decode()
+
+
+# ---- sending: never fails the request, sent again only when lost ------------------------------------------------
+
+
+def test_a_page_polling_every_second_sends_a_lost_job_again_once_per_resend_period(
+    kind, sends, scenario, editor, editor_client, settings, run_jobs
+):
+    settings.JOB_RESEND_AFTER_SECONDS = 10
+    with run_jobs():
+        job = kind.queue(scenario, editor)
+    assert len(sends) == 1  # sent when queued; the message is then lost
+
+    for _second in range(25):
+        age(job, 1)
+        assert editor_client.get(kind.poll_url(job), **HTMX).status_code == 200
+
+    # Sent again 11 s and 22 s after the first send: strictly older than the resend period, never on every poll.
+    assert len(sends) == 3
+    assert type(job).objects.get(pk=job.pk).status == "pending"
+
+
+def test_a_job_queued_while_the_broker_is_down_stays_pending_and_is_sent_when_it_is_back(
+    kind, scenario, editor, editor_client, monkeypatch, run_jobs
+):
+    def refuse(*args, **kwargs):
+        raise BrokerDown("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(import_string(kind.task), "apply_async", refuse)
+    with run_jobs():
+        job = kind.queue(scenario, editor)  # no exception reaches the request
+    job = fresh(job)
+    assert job.status == "pending" and job.sent_at is None
+    assert "still unsent (broker unreachable)" in sweep()  # still down: kept, nothing raised
+    monkeypatch.undo()
+
+    status, _ = shown(kind, editor_client, job)  # the polling page sends it
+
+    assert status == 286
+    assert fresh(job).status not in ("pending", "running")
+
+
+def test_a_job_sent_long_ago_is_sent_again_and_one_sent_recently_is_left_alone(kind, sends, scenario, editor, settings):
+    settings.JOB_RESEND_AFTER_SECONDS = 120
+    lost = kind.queue(scenario, editor)
+    age(lost, 121)
+    recent = kind.queue(scenario, editor)
+    age(recent, 3600)
+    type(recent).objects.filter(pk=recent.pk).update(sent_at=F("sent_at") + timedelta(seconds=3600 - 5))
+    sends.clear()
+
+    sweep()
+
+    assert sends == [(lost.pk,)]
+    assert fresh(lost).sent_at > fresh(recent).sent_at
+
+
+def test_a_sweeper_running_while_another_sends_a_lost_job_leaves_it_to_the_first(kind, queued, settings, monkeypatch):
+    settings.JOB_RESEND_AFTER_SECONDS = 120
+    age(queued, 121)
+    sent: list[tuple] = []
+
+    def send(args=(), **options):
+        sent.append(args)
+        if len(sent) == 1:
+            sweep()  # beat, or a page polling the job, sweeps while this sweeper is sending it
+
+    monkeypatch.setattr(import_string(kind.task), "apply_async", send)
+    sweep()
+
+    assert sent == [(queued.pk,)]
+
+
+# ---- claiming and running --------------------------------------------------------------------------------------
+
+
+def test_a_job_delivered_twice_runs_once(kind, queued, monkeypatch):
+    calls = counted(kind, monkeypatch)
+    deliver(kind, queued)
+    finished = fresh(queued)
+    deliver(kind, queued)
+    assert calls == [1]
+    assert finished.status not in ("pending", "running") and finished.started_at and finished.finished_at
+    assert fresh(queued).finished_at == finished.finished_at
+
+
+def test_a_job_a_worker_has_claimed_is_left_to_it(kind, queued, monkeypatch):
+    calls = counted(kind, monkeypatch)
+    type(queued).objects.filter(pk=queued.pk).update(status="running")
+    deliver(kind, queued)
+    assert calls == [] and fresh(queued).status == "running"
+
+
+def test_a_lost_database_connection_puts_the_job_back_and_tries_again(kind, queued, monkeypatch):
+    def first_fails(call):
+        if call == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+
+    calls = counted(kind, monkeypatch, first_fails)
+    deliver(kind, queued)
+    assert len(calls) == 2
+    assert fresh(queued).status not in ("pending", "running", "failed")
+
+
+def test_a_job_whose_database_stays_away_fails_with_a_message_after_its_retries(
+    kind, queued, monkeypatch, editor_client
+):
+    def always_fails(call):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    calls = counted(kind, monkeypatch, always_fails)
+    deliver(kind, queued)
+    assert len(calls) == 1 + import_string(kind.task).max_retries
+    assert fresh(queued).status == "failed"
+    status, html = shown(kind, editor_client, queued)
+    assert status == 286 and "failed unexpectedly (OperationalError)" in html
+
+
+def test_a_job_past_its_soft_time_limit_fails_with_a_message_naming_the_limit(
+    kind, queued, monkeypatch, settings, editor_client
+):
+    def too_slow(call):
+        raise SoftTimeLimitExceeded()
+
+    counted(kind, monkeypatch, too_slow)
+    deliver(kind, queued)
+    job = fresh(queued)
+    assert job.status == "failed" and job.finished_at is not None
+    status, html = shown(kind, editor_client, job)
+    assert status == 286 and f"took longer than its {kind.limits(settings)[0]} s limit and was stopped" in html
+
+
+def test_a_job_that_crashes_fails_with_a_message_and_the_error_is_logged(
+    kind, queued, monkeypatch, caplog, editor_client
+):
+    def crash(call):
+        raise RuntimeError("disk on fire")
+
+    counted(kind, monkeypatch, crash)
+    deliver(kind, queued)
+    assert fresh(queued).status == "failed"
+    assert "disk on fire" in caplog.text
+    status, html = shown(kind, editor_client, queued)
+    assert status == 286 and "failed unexpectedly (RuntimeError)" in html and "disk on fire" not in html
+
+
+# ---- a worker died mid-job -------------------------------------------------------------------------------------
+
+
+def test_a_job_left_running_by_a_dead_worker_fails_with_a_message_and_its_page_stops_polling(
+    kind, queued, settings, editor_client
+):
+    hard = kind.limits(settings)[1]
+    type(queued).objects.filter(pk=queued.pk).update(status="running", started_at=timezone.now())
+    age(queued, hard + settings.JOB_STUCK_GRACE_SECONDS + 1)
+
+    status, html = shown(kind, editor_client, queued)
+
+    assert status == 286
+    assert f"was interrupted: its worker stopped, or it ran past its {hard} s limit" in html
+    job = fresh(queued)
+    assert job.status == "failed" and job.finished_at is not None
+
+
+def test_the_sweeper_fails_stuck_jobs_and_leaves_those_within_their_limit(kind, scenario, editor, settings, sends):
+    hard = kind.limits(settings)[1]
+    stuck, busy = kind.queue(scenario, editor), kind.queue(scenario, editor)
+    type(stuck).objects.filter(pk__in=[stuck.pk, busy.pk]).update(status="running", started_at=timezone.now())
+    age(stuck, hard + settings.JOB_STUCK_GRACE_SECONDS + 1)
+    age(busy, hard)
+
+    assert "1 failed" in sweep()
+
+    assert (fresh(stuck).status, fresh(busy).status) == ("failed", "running")
+
+
+# ---- one state machine -----------------------------------------------------------------------------------------
+
+
+def test_every_job_model_has_the_states_its_claim_and_sweep_need(kind):
+    values = {value for value, _ in kind.model._meta.get_field("status").choices}
+    assert {"pending", "running", "failed"} <= values
+    assert kind.model._meta.get_field("status").default == "pending"
+    assert [error for error in kind.model.check() if error.level >= checks.ERROR] == []
+
+
+@isolate_apps("lib")
+def test_a_job_model_whose_statuses_lack_one_claim_or_sweep_needs_fails_the_system_check():
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "Queued"
+        IMPORTED = "imported", "Imported"
+
+    class Unfinishable(Job):
+        task_name = "tco.tasks.scenario_evaluate"
+        status = status_field(Outcome)
+
+        class Meta:
+            app_label = "lib"
+
+    class Nameless(Job):
+        class Meta:
+            app_label = "lib"
+
+    (error,) = Unfinishable.check()
+    assert error.id == "lib.E001" and "has no running, failed" in error.msg
+    assert [error.id for error in Nameless.check()] == ["lib.E002"]
