@@ -6,7 +6,7 @@
   "use strict";
   var NARROW = 560;
   var PRINT = { width: 700, height: 240, print: true };
-  var PRINT_MIN_HEIGHT = 240, PRINT_ROW = 13, PRINT_CHROME = 75, PRINT_LOWER_BY = 40, PRINT_LOWER_MIN_PLOT = 140;
+  var PRINT_MIN_HEIGHT = 240, PRINT_ROW = 12, PRINT_CHROME = 85, PRINT_LOWER_BY = 40, PRINT_LOWER_MIN_PLOT = 120;
   var KEYS = ["title.text", "title.font.size", "font.size", "xaxis.title.text", "xaxis.title.font.size", "yaxis.title.text",
               "yaxis.title.font.size", "yaxis.automargin", "legend.font.size", "legend.orientation", "legend.x",
               "legend.xanchor", "legend.xref", "legend.y", "legend.yanchor", "legend.yref", "margin.t", "height"];
@@ -77,12 +77,12 @@
     return Object.keys(rows).length;
   }
   function printHeight(el, standard) {
-    // On paper a chart is as low as reads well, so that three pages hold the brief: a horizontal bar chart 13 px a
-    // row; the simulation's and the comparison's charts lower than the brief's own (plot at least 140 px, not 180;
+    // On paper a chart is as low as reads well, so that three pages hold the brief: a horizontal bar chart 12 px a
+    // row; the simulation's and the comparison's charts lower than the brief's own (plot at least 120 px, not 180;
     // charts.js fitChartRoom grows one whose plot or legend would be squashed).
+    var lower = el.closest(".brief-chart") ? 0 : PRINT_LOWER_BY;
     var rows = horizontalRows(el);
-    if (rows) return Math.max(PRINT_MIN_HEIGHT, PRINT_CHROME + PRINT_ROW * rows);
-    return el.closest(".brief-chart") ? standard : standard - PRINT_LOWER_BY;
+    return rows ? Math.max(PRINT_MIN_HEIGHT - lower, PRINT_CHROME + PRINT_ROW * rows) : standard - lower;
   }
   var printing = false;
   function fitAll(size) {

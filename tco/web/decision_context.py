@@ -148,7 +148,6 @@ def _frozen_context(snapshot: DecisionSnapshot) -> dict[str, Any]:
         "options": option_rows(document, result),
         "break_even": break_even_rows(document, result),
         "figures": [(key, f"fig-{key}", figures[key]) for key in FIGURE_ORDER if key in figures],
-        "flat_forecast": len(set(document["utilization"])) == 1,  # its chart is a flat line: not printed
         "inputs": input_groups(document),
         "prices": _price_rows(data["prices"]),
         "currency": result.get("currency", "USD"),

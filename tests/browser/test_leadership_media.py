@@ -17,8 +17,9 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import Group, User
 
+from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
-from tco.services.decisions import link_create
+from tco.services.decisions import brief_update, decision_record, link_create
 from tco.services.uncertainty import range_set, uncertainty_run_queue
 from tests.browser.test_scenario_workspace import PASSWORD, log_in
 
@@ -104,7 +105,33 @@ def issue(analyst) -> dict:
     uncertainty_run_queue(scenario=scenario, user=analyst, trials=2_000)
     scenario.refresh_from_db()
     _, token = link_create(scenario=scenario, user=analyst, compare_with=[other])
-    return {"scenario": scenario, "other": other, "token": token}
+    return {"scenario": scenario, "other": other, "token": token, "analyst": analyst}
+
+
+def _decide_with_a_brief(issue: dict) -> str:
+    """The same scenario decided, with a rationale, a workload brief and four of the seven questions answered: the
+    brief a leader usually opens. Returns its link's token."""
+    scenario, analyst = issue["scenario"], issue["analyst"]
+    answers = dict.fromkeys(BRIEF_KEYS, "")
+    for key in BRIEF_KEYS[:4]:
+        answers[key] = "Settled with the platform team: see the capacity plan of 2026-11, section 3, for the detail."
+    brief_update(
+        scenario=scenario,
+        user=analyst,
+        expected_version=None,
+        question="Rent or own the inference fleet for the next five years?",
+        workload_brief="A 70B model in FP8 serving the support assistant: 350 output tokens per answer, 90 % kept.",
+        answers=answers,
+    )
+    decision_record(
+        scenario=scenario,
+        user=analyst,
+        option_name="Hyperstack H100",
+        rationale="Renting is cheaper at the forecast utilization in every simulated case we looked at; we revisit "
+        "the decision when utilization stays above 80 % for a quarter.",
+    )
+    _, token = link_create(scenario=scenario, user=analyst, compare_with=[issue["other"]])
+    return token
 
 
 @pytest.fixture
@@ -155,7 +182,9 @@ CHART_BOXES_JS = """() => [...document.querySelectorAll('[data-figure]')]
     .map((r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom}));
   const barTexts = [...el.querySelectorAll('.bartext')].map((t) => { const r = t.getBoundingClientRect();
     return {text: t.textContent, left: r.left, right: r.right}; });
-  return {id: el.id, left: svg.left, right: svg.right, width: svg.width, notes, barTexts};
+  const rows = new Set(el._fullData.filter((t) => t.type === 'bar' && t.orientation === 'h').flatMap((t) => t.y)).size;
+  const rowLabels = el.querySelectorAll('.yaxislayer-above .ytick text').length;
+  return {id: el.id, left: svg.left, right: svg.right, width: svg.width, notes, barTexts, rows, rowLabels};
 })"""
 
 
@@ -174,9 +203,14 @@ def _pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
 
 
-def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_full_width(live_server, issue, new_page):
+@pytest.mark.parametrize("state", ["open", "decided"])
+def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_full_width(
+    live_server, issue, new_page, state
+):
+    """Open (the issue's), or decided with a rationale and answers (what a leader usually opens)."""
+    token = issue["token"] if state == "open" else _decide_with_a_brief(issue)
     page = new_page(viewport={"width": 1366, "height": 900})  # a laptop: the charts are first drawn for its screen
-    page.goto(f"{live_server.url}/d/{issue['token']}")
+    page.goto(f"{live_server.url}/d/{token}")
     assert page.locator("#frozen-comparison").count() == 1 and page.locator("#frozen-uncertainty").count() == 1
     _wait_for_charts(page)
 
@@ -188,8 +222,8 @@ def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_ful
     )
     page.wait_for_timeout(300)
     charts = page.evaluate(CHART_BOXES_JS)
-    # Four brief charts (a flat forecast's is left off paper, as the comparison's chart of every option of every
-    # scenario: the page says where they are), the simulation's histogram and tornado.
+    # Four brief charts (the forecast month by month is left off paper, as the comparison's chart of every option of
+    # every scenario: the page says where they are), the simulation's histogram and tornado.
     assert [chart["id"] for chart in charts] == [
         "chart-annual_cost",
         "chart-cumulative",
@@ -202,6 +236,9 @@ def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_ful
         assert 650 <= chart["width"] <= A4_CONTENT_WIDTH + 1, f"{chart['id']} is not page-wide: {chart['width']}"
         for text in chart["barTexts"]:
             assert chart["left"] <= text["left"] and text["right"] <= chart["right"], f"{chart['id']}: {text} cut"
+        if chart["rows"]:  # a horizontal bar chart (bars per option, the tornado) names every row
+            named = f"{chart['id']} names {chart['rowLabels']} of its {chart['rows']} rows"
+            assert chart["rowLabels"] == chart["rows"], named
     past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
     assert past_the_edge == [], "\n".join(past_the_edge)
     clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)

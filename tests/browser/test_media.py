@@ -154,7 +154,7 @@ def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
     charts = page.evaluate(BOXES_JS)
     pdf = page.pdf(format="A4", print_background=True)
 
-    # Every chart but the utilization forecast, which is flat here (a line at the mean: not printed, issue 16).
+    # Every chart but the utilization forecast month by month (on the web page; the assumptions say it: issue 16).
     assert [chart["id"] for chart in charts] == [
         "chart-annual_cost",
         "chart-cumulative",
