@@ -220,10 +220,7 @@ def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> Quer
     )
 
 
-def market_prices(
-    *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25
-) -> QuerySet:
-    """Latest observation per offering for the price picker, cheapest first, filtered by the search."""
+def _market_rows(*, gpu: str, provider: str, term: str, currency: str) -> QuerySet:
     rows = latest_prices()
     if gpu:
         rows = rows.filter(gpu_model__name__icontains=gpu)
@@ -233,7 +230,21 @@ def market_prices(
         rows = rows.filter(pricing_term=term)
     if currency:
         rows = rows.filter(currency=currency)
-    return rows.select_related("snapshot")[:limit]
+    return rows
+
+
+def market_prices(
+    *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25, offset: int = 0
+) -> QuerySet:
+    """Latest observation per offering for the price picker, cheapest first, filtered by the search: ``limit`` of
+    them from the ``offset``-th (``market_price_count`` says how many match)."""
+    rows = _market_rows(gpu=gpu, provider=provider, term=term, currency=currency)
+    return rows.select_related("snapshot")[offset : offset + limit]
+
+
+def market_price_count(*, gpu: str = "", provider: str = "", term: str = "", currency: str = "") -> int:
+    """How many offerings ``market_prices`` pages through for the same search."""
+    return _market_rows(gpu=gpu, provider=provider, term=term, currency=currency).count()
 
 
 def exchange_rate(base: str, quote: str, *, on: date | None = None) -> Rate | None:

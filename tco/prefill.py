@@ -67,7 +67,11 @@ def owned_prefill(
         "useful_life_years": SECONDARY_USEFUL_LIFE_YEARS if secondary else USEFUL_LIFE_YEARS,
         "cost_of_capital": COST_OF_CAPITAL,
     }
-    lines = [f"Typical figures for {gpu_count}\u00d7 {gpu_name} (published 2026 ranges), not a quote:"]
+    whole_servers = f" ({servers:.0f} server{'' if servers == 1 else 's'} of 8)" if servers == int(servers) else ""
+    lines = [
+        f"Typical figures for {gpu_count}\u00d7 {gpu_name} (published 2026 ranges), not a quote; capex, power and "
+        f"running costs are for the whole option: all {gpu_count} GPUs{whole_servers}."
+    ]
     if tdp_watts:
         power_kw = (count * (Decimal(tdp_watts) / 1000 + HOST_OVERHEAD_KW_PER_GPU)).quantize(Decimal("0.001"))
         values["power_kw"] = power_kw

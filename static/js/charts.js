@@ -3,19 +3,19 @@
    On a narrow screen (a phone) a chart gets a wrapped title, smaller type and a taller plot, so the legend under
    it does not squash the plot; the decision brief does the same in decision-charts.js (and for print).
    After drawing, a chart whose legend would have to scroll (many options) or whose plot would be squashed grows
-   taller instead (fitChartRoom), on every page and in print. */
+   taller instead (fitChartRoom), on every page and in print; printing draws every chart page-wide (fitPrint). */
 (function () {
   "use strict";
   var NARROW = 560;
   var NARROW_MIN_HEIGHT = 440;
   var MIN_PLOT_HEIGHT = 180;
 
-  function fitChartRoom(element) {
+  function fitChartRoom(element, minPlotHeight) {
     var layout = element._fullLayout;
     if (!layout || !layout._size || !window.Plotly || element.classList.contains("chart-small")) return null;
     var legend = layout.legend || {};
     var clipped = legend._height && legend._effHeight ? Math.max(0, legend._height - legend._effHeight) : 0;
-    var squashed = Math.max(0, MIN_PLOT_HEIGHT - layout._size.h);
+    var squashed = Math.max(0, (minPlotHeight || MIN_PLOT_HEIGHT) - layout._size.h);
     if (clipped + squashed < 1) return null;
     return window.Plotly.relayout(element, { height: Math.ceil(layout.height + clipped + squashed + 8) });
   }
@@ -71,7 +71,7 @@
   }
   function drawFigure(element, figure) {
     var layout = figure.layout || {};
-    var compact = element.classList.contains("chart-small") || element.closest(".brief-chart");
+    var compact = element.classList.contains("chart-small") || element.closest(".brief");  // decision-charts.js
     if (!compact && element.clientWidth && element.clientWidth < NARROW) layout = narrowLayout(layout, element.clientWidth);
     var config = Object.assign({ responsive: true, displaylogo: false }, figure.config || {});
     window.Plotly.react(element, figure.data || [], layout, config).then(function () { fitChartRoom(element); });
@@ -80,6 +80,21 @@
     root = root || document;
     if (root.matches && root.matches("[data-figure]")) drawOne(root);
     if (root.querySelectorAll) root.querySelectorAll("[data-figure]").forEach(drawOne);
+  }
+  // On paper every chart is as wide as an A4 or Letter page holds: the browser lays the page out again for the paper
+  // but does not resize charts drawn for the screen (the decision brief does its own, decision-charts.js).
+  var PRINT_WIDTH = 680;
+  function fitPrint(printing) {
+    document.querySelectorAll("[data-figure]").forEach(function (element) {
+      if (!element.layout || !window.Plotly || element.closest(".brief")) return;
+      window.Plotly.relayout(element, printing ? { width: PRINT_WIDTH } : { width: null, autosize: true });
+    });
+  }
+  window.addEventListener("beforeprint", function () { fitPrint(true); });
+  window.addEventListener("afterprint", function () { fitPrint(false); });
+  var printMedia = window.matchMedia && window.matchMedia("print");
+  if (printMedia && printMedia.addEventListener) {
+    printMedia.addEventListener("change", function (event) { fitPrint(event.matches); });
   }
   window.drawFigures = drawFigures;
   window.wrapChartText = wrap;

@@ -1,12 +1,12 @@
 /* Decision brief charts, after charts.js has drawn them: compact titles and fonts when a chart is narrow (phones),
    and a fixed print size on paper: every chart at the full width of an A4 or Letter page (700 px fits both), a
-   readable plot height, the legend beside the plot rather than under it (a long legend would take the plot's height).
+   readable plot height (at least 180 px), the legend beside the plot rather than under it (a long legend would take the plot's height).
    Print starts with beforeprint (the browser's print dialog) or the print media query (Chromium's PDF, emulation). */
 (function () {
   "use strict";
   var NARROW = 560;
-  var PRINT = { width: 700, height: 290, print: true };
-  var PRINT_MIN_HEIGHT = 240, PRINT_MAX_HEIGHT = 400;  // a chart with a height of its own (bars per option) keeps it
+  var PRINT = { width: 700, height: 240, print: true };
+  var PRINT_MIN_HEIGHT = 240, PRINT_ROW = 12, PRINT_CHROME = 85, PRINT_LOWER_BY = 40, PRINT_LOWER_MIN_PLOT = 120;
   var KEYS = ["title.text", "title.font.size", "font.size", "xaxis.title.text", "xaxis.title.font.size", "yaxis.title.text",
               "yaxis.title.font.size", "yaxis.automargin", "legend.font.size", "legend.orientation", "legend.x",
               "legend.xanchor", "legend.xref", "legend.y", "legend.yanchor", "legend.yref", "margin.t", "height"];
@@ -15,7 +15,8 @@
     return path.split(".").reduce(function (value, key) { return value == null ? undefined : value[key]; }, layout);
   }
   function charts() {
-    return Array.prototype.slice.call(document.querySelectorAll(".brief-chart [data-figure]"))
+    // Every chart of the brief: its own, the simulation's and the comparison's.
+    return Array.prototype.slice.call(document.querySelectorAll(".brief [data-figure]"))
       .filter(function (el) { return el.layout && window.Plotly; });
   }
   function originals(el) {
@@ -51,6 +52,8 @@
       update["margin.t"] = (original["margin.t"] || 60) + 14 * (lines.length - 1);
     }
     if (size && size.print) {
+      update["margin.t"] = 30 + 14 * (lines.length - 1);  // one title line, 12 pt: the plot keeps the height
+      update["title.font.size"] = 12;
       // Beside the plot, top-aligned: the legend takes width, which paper has, not the plot's height.
       update["legend.orientation"] = "v";
       update["legend.xref"] = "paper"; update["legend.x"] = 1.02; update["legend.xanchor"] = "left";
@@ -58,17 +61,28 @@
     }
     if (size) {
       update.width = size.width;
-      update.height = size.print ? printHeight(declaredHeight(el), size.height) : size.height;
+      update.height = size.print ? printHeight(el, size.height) : size.height;
     }
     else { update.width = null; update.autosize = true; }  // the height is the figure's own again (KEYS)
-    window.Plotly.relayout(el, update).then(function () { window.fitChartRoom(el); });
+    var minPlot = size && size.print && !el.closest(".brief-chart") ? PRINT_LOWER_MIN_PLOT : undefined;
+    window.Plotly.relayout(el, update).then(function () { window.fitChartRoom(el, minPlot); });
   }
-  function declaredHeight(el) {  // the figure's own height, not one grown on screen for a long legend
+  function horizontalRows(el) {  // the rows of a horizontal bar chart (bars per option, tornado inputs), else 0
     var source = document.getElementById(el.dataset.figure);
-    return source ? (JSON.parse(source.textContent).layout || {}).height : undefined;
+    var data = source ? JSON.parse(source.textContent).data || [] : [];
+    var rows = {};
+    data.forEach(function (trace) {
+      if (trace.type === "bar" && trace.orientation === "h") (trace.y || []).forEach(function (y) { rows[y] = true; });
+    });
+    return Object.keys(rows).length;
   }
-  function printHeight(own, standard) {
-    return Math.max(PRINT_MIN_HEIGHT, Math.min(PRINT_MAX_HEIGHT, own || standard));
+  function printHeight(el, standard) {
+    // On paper a chart is as low as reads well, so that three pages hold the brief: a horizontal bar chart 12 px a
+    // row; the simulation's and the comparison's charts lower than the brief's own (plot at least 120 px, not 180;
+    // charts.js fitChartRoom grows one whose plot or legend would be squashed).
+    var lower = el.closest(".brief-chart") ? 0 : PRINT_LOWER_BY;
+    var rows = horizontalRows(el);
+    return rows ? Math.max(PRINT_MIN_HEIGHT - lower, PRINT_CHROME + PRINT_ROW * rows) : standard - lower;
   }
   var printing = false;
   function fitAll(size) {

@@ -45,32 +45,69 @@ def _discrete_colorscale(colors: list[str]) -> list[list]:
     return scale
 
 
-# A label's size in grid cells, for keeping labels apart: the map's plot is about 600 x 360 px, so one of the
-# 21 x 21 cells is ~28 px wide and ~17 px high; an 11 px label is ~6.5 px per character and ~16 px high.
-LABEL_CELLS_PER_CHARACTER = 6.5 / 28
-LABEL_HEIGHT_CELLS = 1.2
+# A label's size in grid cells, for keeping labels apart. The map's plot is smallest on paper (700 px wide with the
+# legend beside it, about 420 x 200 px for its 21 x 21 cells: ~20 px wide and ~10 px high each); an 11 px label is
+# ~6.5 px per character and ~16 px high. Sizes are taken at that smallest plot so the labels are apart everywhere.
+LABEL_CELLS_PER_CHARACTER = 6.5 / 20
+MAP_HEIGHT = 340
+LABEL_HEIGHT_CELLS = 1.7
+Box = tuple[float, float, float, float]  # rows low..high, columns low..high, in cells
 
 
 def _label_width(text: str, columns: int) -> float:
     return len(text) * LABEL_CELLS_PER_CHARACTER * columns / 21 + 0.5
 
 
-def _overlaps(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
-    """Two labels (row, column, width in cells), centred on their cells, overlap."""
-    return abs(a[0] - b[0]) < LABEL_HEIGHT_CELLS and abs(a[1] - b[1]) < (a[2] + b[2]) / 2
+def _box(row: float, column: float, width: float) -> Box:
+    """A label centred on its cell."""
+    half = LABEL_HEIGHT_CELLS / 2
+    return (row - half, row + half, column - width / 2, column + width / 2)
 
 
-def _region_labels(z: list[list[int]], texts: list[str]) -> dict[int, tuple[int, int]]:
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
+
+
+def _position(values: Sequence[float], value: float) -> float:
+    """Where ``value`` falls on an axis of evenly spaced cells, in cells (0 = the first cell's centre)."""
+    if len(values) < 2 or values[-1] == values[0]:
+        return 0.0
+    return (value - values[0]) / (values[-1] - values[0]) * (len(values) - 1)
+
+
+def _marker_boxes(
+    x: Sequence[float],
+    y: Sequence[float],
+    forecast_text: str | None,
+    forecast_x: float,
+    price_text: str | None,
+    price_y: float,
+) -> list[Box]:
+    """The cells the forecast and current-price labels cover (lib.chart_style's markers: the forecast's hangs from
+    the plot's top, right of its line; the price's sits on its line, from the plot's left edge)."""
+    boxes = []
+    if forecast_text:
+        left = _position(x, forecast_x)
+        top = len(y) - 0.5
+        boxes.append((top - LABEL_HEIGHT_CELLS, top, left, left + _label_width(forecast_text, len(x))))
+    if price_text:
+        bottom = _position(y, price_y)
+        boxes.append((bottom, bottom + LABEL_HEIGHT_CELLS, -0.5, -0.5 + _label_width(price_text, len(x))))
+    return boxes
+
+
+def _region_labels(z: list[list[int]], texts: list[str], reserved: Sequence[Box] = ()) -> dict[int, tuple[int, int]]:
     """Where each category's name is written (row, column): the cell of its region nearest the region's centre
-    whose label overlaps no label placed before it. Larger regions are placed first; a region with no free cell
-    (too small for its name) gets no label: the legend and the hover still name it."""
+    whose label overlaps no label placed before it nor a ``reserved`` box (the markers' labels). Larger regions are
+    placed first; a region with no free cell (too small for its name) gets no label: the legend and the hover still
+    name it."""
     columns = len(z[0]) if z else 0
     cells_of: dict[int, list[tuple[int, int]]] = {}
     for row, values in enumerate(z):
         for column, value in enumerate(values):
             cells_of.setdefault(value, []).append((row, column))
     placed: dict[int, tuple[int, int]] = {}
-    boxes: list[tuple[float, float, float]] = []
+    boxes: list[Box] = list(reserved)
     for index in sorted(cells_of, key=lambda i: (-len(cells_of[i]), i)):
         cells = cells_of[index]
         centre_row = sum(row for row, _ in cells) / len(cells)
@@ -81,7 +118,7 @@ def _region_labels(z: list[list[int]], texts: list[str]) -> dict[int, tuple[int,
             # Keep the label inside the plot: half its width fits on either side of its cell.
             if columns > 3 and not (width / 2 - 0.5 <= column <= columns - 0.5 - width / 2):
                 continue
-            box = (row, column, width)
+            box = _box(row, column, width)
             if not any(_overlaps(box, other) for other in boxes):
                 placed[index] = (row, column)
                 boxes.append(box)
@@ -159,8 +196,15 @@ def break_even_map(
             }
         )
 
+    forecast_x = percent_values([forecast_utilization])[0] if forecast_utilization is not None else 0.0
+    forecast_text = f"Forecast mean {format_pct(forecast_utilization)}" if forecast_utilization is not None else None
+    price_y = rounded([current_price], 4)[0] if current_price is not None else 0.0
+    price_text = (
+        f"Current price {format_money(current_price, currency, places=2)}" if current_price is not None else None
+    )
     annotations, shapes = [], []
-    cells = _region_labels(z, [plain(name) for name in categories])
+    reserved = _marker_boxes(x, y, forecast_text, forecast_x, price_text, price_y)
+    cells = _region_labels(z, [plain(name) for name in categories], reserved)
     for index, name in enumerate(categories):
         cell = cells.get(index)
         if cell is not None:
@@ -174,16 +218,12 @@ def break_even_map(
                     "font": {"size": 11},
                 }
             )
-    if forecast_utilization is not None:
-        shape, annotation = vertical_marker(
-            percent_values([forecast_utilization])[0], f"Forecast mean {format_pct(forecast_utilization)}"
-        )
+    if forecast_text is not None:
+        shape, annotation = vertical_marker(forecast_x, forecast_text)
         shapes.append(shape)
         annotations.append(annotation)
-    if current_price is not None:
-        shape, annotation = horizontal_marker(
-            rounded([current_price], 4)[0], f"Current price {format_money(current_price, currency, places=2)}"
-        )
+    if price_text is not None:
+        shape, annotation = horizontal_marker(price_y, price_text)
         shapes.append(shape)
         annotations.append(annotation)
 
@@ -192,7 +232,8 @@ def break_even_map(
         "Reference utilization (%)",
         f"{currency} per GPU-hour",  # the title names the rental; a long axis title would not fit the plot
     )
-    layout.update(shapes=shapes, annotations=annotations)
+    # Its own height: tall enough for a label per row band on screen, and the tallest paper allows (decision-charts.js).
+    layout.update(shapes=shapes, annotations=annotations, height=MAP_HEIGHT)
     layout["xaxis"].update(ticksuffix="%", showgrid=False)
     layout["yaxis"].update(showgrid=False)
     return {"data": traces, "layout": layout}

@@ -146,6 +146,9 @@ def cumulative_cost(result: dict) -> dict:
     return {"data": traces, "layout": layout}
 
 
+LABEL_PX_PER_CHARACTER = 7.5
+
+
 def _significant(value: float | None) -> float | None:
     return None if value is None else float(f"{value:.6g}")
 
@@ -213,6 +216,11 @@ def cost_per_accepted_output(result: dict) -> dict:
         gridcolor="rgba(0,0,0,0)",
     )
     layout["xaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
+    if shown:
+        # Room past the longest bar for its label, written outside it (plotly's autorange leaves none): its share of
+        # a 300 px plot, the narrowest printed one, at 7 px a character.
+        longest, label = max((option[key], format_unit_money(option[key], currency)) for _, option in shown)
+        layout["xaxis"]["range"] = [0, _significant(longest * (1 + len(label) * LABEL_PX_PER_CHARACTER / 300))]
     if missing:
         layout["annotations"] = [
             {

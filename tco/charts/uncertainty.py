@@ -16,7 +16,8 @@ from lib.chart_style import (
     rounded,
     vertical_marker,
 )
-from lib.formatting import format_money_compact
+from lib.formatting import format_money
+from tco.presentation.uncertainty import tornado_rows
 
 TORNADO_ROWS = 15
 
@@ -54,21 +55,22 @@ def outcome_histogram(simulation: dict, currency: str) -> dict | None:
     layout["bargap"] = 0
     shapes, annotations = [], []
     for key in ("p10", "p50", "p90"):
-        shape, note = vertical_marker(
-            difference[key], f"{key.upper()} {format_money_compact(difference[key], currency)}"
-        )
+        shape, note = vertical_marker(difference[key], f"{key.upper()} {format_money(difference[key], currency)}")
         shapes.append(shape)
         annotations.append({**note, "y": {"p10": 1, "p50": 0.9, "p90": 0.8}[key]})
     layout["shapes"], layout["annotations"] = shapes, annotations
     return {"data": traces, "layout": layout}
 
 
-def tornado(rows: list[dict], base: float, currency: str) -> dict | None:
-    """Each input's swing of owned minus rental NPV, widest bar on top (at most TORNADO_ROWS inputs); bars start
-    at the scenario's own difference ``base``. None without rows."""
-    if not rows:
+def tornado(tornado: dict, document: dict) -> dict | None:
+    """Each input's swing of owned minus rental NPV, widest bar on top (at most TORNADO_ROWS inputs, those that move
+    it: ``tco.presentation.uncertainty.tornado_rows``, labelled in words); bars start at the scenario's own
+    difference ``base``. None without a row that moves the answer."""
+    currency = document.get("currency") or "USD"
+    shown = tornado_rows(document, tornado)["rows"][:TORNADO_ROWS]
+    if not shown:
         return None
-    shown = rows[:TORNADO_ROWS]
+    base = tornado["base"]
     labels = [plain(row["label"]) for row in shown]
     traces = []
     for key, name, kind in (("low", "Input at its low", "owned"), ("high", "Input at its high", "hyperscaler")):
@@ -80,11 +82,11 @@ def tornado(rows: list[dict], base: float, currency: str) -> dict | None:
                 "y": labels,
                 "x": rounded([value - base for value in values], 0),
                 "base": rounded([base] * len(shown), 0),
-                "customdata": [[row[key], value] for row, value in zip(shown, values, strict=True)],
+                "customdata": [[plain(row[f"{key}_text"]), value] for row, value in zip(shown, values, strict=True)],
                 "name": name,
                 "marker": {"color": kind_color(kind)},
                 "hovertemplate": (
-                    f"%{{y}}<br>{name.lower()}: %{{customdata[0]:,.4~g}}<br>owned minus rental "
+                    f"%{{y}}<br>{name.lower()}: %{{customdata[0]}}<br>owned minus rental "
                     f"{money_hover(currency, 'customdata[1]')}<extra></extra>"
                 ),
             }
@@ -97,7 +99,7 @@ def tornado(rows: list[dict], base: float, currency: str) -> dict | None:
     layout["barmode"] = "overlay"
     layout["yaxis"] = {"autorange": "reversed", "automargin": True}
     layout["height"] = max(260, 60 + 28 * len(shown))
-    shape, note = vertical_marker(base, f"As entered {format_money_compact(base, currency)}")
+    shape, note = vertical_marker(base, f"As entered {format_money(base, currency)}")
     layout["shapes"], layout["annotations"] = [shape], [note]
     return {"data": traces, "layout": layout}
 
@@ -136,12 +138,14 @@ def fleet_plan_chart(plan: dict, currency: str) -> dict:
     return {"data": traces, "layout": layout}
 
 
-def uncertainty_figures(result: dict, currency: str) -> dict[str, dict]:
-    """The figures of one uncertainty run, keyed by chart name (absent when there is nothing to draw)."""
+def uncertainty_figures(result: dict, document: dict) -> dict[str, dict]:
+    """The figures of one uncertainty run of ``document``, keyed by chart name (absent when there is nothing to
+    draw)."""
+    currency = document.get("currency") or "USD"
     figures = {}
     if (histogram := outcome_histogram(result["simulation"], currency)) is not None:
         figures["outcome_histogram"] = histogram
-    if result.get("tornado") and (chart := tornado(result["tornado"]["rows"], result["tornado"]["base"], currency)):
+    if result.get("tornado") and (chart := tornado(result["tornado"], document)):
         figures["tornado"] = chart
     if result.get("fleet_plan"):
         figures["fleet_plan"] = fleet_plan_chart(result["fleet_plan"], currency)

@@ -1,4 +1,10 @@
-"""A scenario document's inputs in words: label, value, unit, and how a person reads it (decision page, Excel).
+"""A scenario document's inputs in words: one label and one way to write each value, for every page and export.
+
+``input_words(fact, value, currency)`` is how any input reads ("Horizon: 60 months", "Cost of capital: 8% per year",
+"Billing: On demand", "Capex (whole option): $2,222,222"): the decision page's assumptions, ranges and tornado
+rows, the comparison's "inputs that differ" and the scenario history all use it, so a raw key (``horizon_months``)
+or a float's e-notation never reaches a reader. An option input's facts are the engine catalogue's (export label,
+unit, value type, default in words); the scenario's and the workload's are listed here.
 
 Inputs the document leaves out take the engine's defaults (docs/money-math.md); they are listed with the default
 in words, so a reader sees every assumption the numbers rest on.
@@ -6,76 +12,267 @@ in words, so a reader sees every assumption the numbers rest on.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from lib.formatting import format_money, format_pct, round_half_up
-from lib.kinds import kind_label
-from tco.engine.catalogue import option_fields
+from lib.formatting import DASH, MINUS, format_money, format_pct, round_half_up
+from lib.kinds import KIND_LABELS, kind_label
+from tco.engine.catalogue import OPTION_FIELD, option_fields
 
-# (document key, label, unit, default in words when omitted); "{c}" in a unit is the currency. The options' inputs
-# are the engine catalogue's (export_label, unit, default_text).
-SCENARIO_INPUTS = (
-    ("horizon_months", "horizon", "months", None),
-    ("discount_rate", "discount rate", "fraction per year", None),
-    ("fleet_gpus", "fleet", "GPUs", None),
-    ("burst_price_per_gpu_hour", "burst price", "{c} per GPU-hour", "none (no demand above capacity allowed)"),
-)
-WORKLOAD_INPUTS = (
-    ("tokens_per_second_per_gpu", "output tokens per second per GPU", "tokens/s", None),
-    ("output_tokens_per_response", "output tokens per response", "tokens", None),
-    ("input_tokens_per_response", "input tokens per response", "tokens", None),
-    ("acceptance_rate", "acceptance rate", "fraction", None),
-)
+MAX_PLACES = 6  # decimals kept of a typed-in number (the engine reads more; nobody types more)
+PRICE_PLACES = 4  # decimals kept of a price per unit ($0.135 per kWh): beyond, a conversion's digits
+PERCENT_PLACES = 4  # decimals kept of a typed-in percentage (8.125%)
+
+
+@dataclass(frozen=True)
+class InputFact:
+    """How one input reads: its label, value type (money / rate / count / number / choice / text), unit ("{c}" is
+    the currency; "fraction" a share shown as a percentage), the default in words when it is omitted, and the
+    words of each choice. ``per_unit`` money (a price per GPU-hour) keeps its cents; totals are whole units."""
+
+    key: str
+    label: str
+    value_type: str
+    unit: str = ""
+    default_text: str | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    per_unit: bool = False
+    sheet_label: str = ""  # the spreadsheet's label, when it is not the label in lower case
+
+    @property
+    def export_label(self) -> str:
+        return self.sheet_label or self.label[:1].lower() + self.label[1:]
+
+
+def _fact(key: str, label: str, value_type: str, unit: str = "", default_text: str | None = None) -> InputFact:
+    return InputFact(key, label, value_type, unit, default_text, per_unit=_is_per_unit(key, value_type))
+
+
+def _is_per_unit(key: str, value_type: str) -> bool:
+    return value_type == "money" and "_per_" in key and not key.endswith("_per_year")
+
+
+SCENARIO_FACTS = {
+    fact.key: fact
+    for fact in (
+        _fact("name", "Name", "text"),
+        _fact("currency", "Currency", "text", default_text="USD"),
+        _fact("horizon_months", "Horizon", "count", "months"),
+        _fact("discount_rate", "Discount rate", "rate", "fraction per year"),
+        _fact("fleet_gpus", "Fleet", "count", "GPUs"),
+        _fact(
+            "burst_price_per_gpu_hour",
+            "Burst price",
+            "money",
+            "{c} per GPU-hour",
+            "none: no demand above capacity allowed",
+        ),
+        _fact("utilization", "Utilization (forecast level)", "rate", "fraction"),
+    )
+}
+WORKLOAD_FACTS = {
+    fact.key: fact
+    for fact in (
+        _fact("tokens_per_second_per_gpu", "Output tokens per second per GPU", "number", "tokens/s"),
+        _fact("output_tokens_per_response", "Output tokens per response", "number", "tokens"),
+        _fact("input_tokens_per_response", "Input tokens per response", "number", "tokens", "0"),
+        _fact("acceptance_rate", "Acceptance rate", "rate", "fraction", "1"),
+    )
+}
+# The forecast's parameters as the scenario stores them (the document holds their expansion, ``utilization``).
+FORECAST_FACTS = {
+    fact.key: fact
+    for fact in (
+        InputFact(
+            "forecast_kind",
+            "Forecast shape",
+            "choice",
+            choices=(("flat", "Flat"), ("ramp", "Linear ramp"), ("seasonal", "Seasonal"), ("pasted", "Pasted")),
+        ),
+        _fact("forecast_flat_utilization", "Utilization", "rate", "fraction"),
+        _fact("forecast_ramp_from_utilization", "Utilization in month 1", "rate", "fraction"),
+        _fact("forecast_ramp_to_utilization", "Utilization in the last month", "rate", "fraction"),
+        _fact("forecast_seasonal_base_utilization", "Seasonal base utilization", "rate", "fraction"),
+        _fact("forecast_seasonal_amplitude", "Seasonal amplitude", "rate", "fraction"),
+        _fact("forecast_seasonal_peak_month", "Seasonal peak month", "count"),
+        _fact("forecast_pasted_utilization", "Pasted utilization", "text"),
+    )
+}
+OPTION_EXTRA_FACTS = {
+    "name": InputFact("name", "Name", "text"),
+    "kind": InputFact("kind", "Kind", "choice", choices=tuple(KIND_LABELS.items())),
+    "price_source": InputFact("price_source", "Market price", "text", default_text="typed in"),
+}
 UTILIZATION_LABELS = {
-    "mean": "utilization, forecast mean",
-    "low": "utilization, lowest month",
-    "high": "utilization, highest month",
+    "mean": "Utilization, forecast mean",
+    "low": "Utilization, lowest month",
+    "high": "Utilization, highest month",
 }
 
 
-def value_text(value: Any, unit: str, currency: str) -> str:
-    """How a person reads one input: "$324,000", "$3.99", "8.0%", "10.2", "on demand"."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value.replace("_", " ")
-    if unit == currency or unit.startswith(f"{currency} per year"):
-        return format_money(value, currency, places=0 if float(value) == int(value) else 2)
-    if unit.startswith(currency):
-        return format_money(value, currency, places=max(2, _places(value)))
-    if unit.startswith("fraction"):
-        return format_pct(value)
-    return f"{round_half_up(value, _places(value)):,}"
+def scenario_fact(key: str) -> InputFact | None:
+    return SCENARIO_FACTS.get(key) or FORECAST_FACTS.get(key)
 
 
-def _places(value: float | int) -> int:
-    """Decimals to show a typed-in input without losing digits (at most 6)."""
-    exponent = Decimal(repr(value)).normalize().as_tuple().exponent
-    return min(max(0, -int(exponent)), 6)
+def workload_fact(key: str) -> InputFact | None:
+    return WORKLOAD_FACTS.get(key)
 
 
-def _row(applies_to: str, kind: str, key: str, label: str, unit: str, default: str | None, source: dict, c: str):
-    unit = unit.format(c=c)
-    present = key in source and source[key] is not None
-    value = source[key] if present else None
-    text = value_text(value, unit, c) if present else f"default: {default}" if default else "—"
+def option_fact(key: str) -> InputFact | None:
+    """An option input's facts, from the engine catalogue (label, unit, type, default), or name / kind / source."""
+    entry = OPTION_FIELD.get(key)
+    if entry is None:
+        return OPTION_EXTRA_FACTS.get(key)
+    label = entry.export_label[:1].upper() + entry.export_label[1:]
+    return InputFact(
+        key,
+        label,
+        entry.value_type,
+        entry.unit,
+        entry.default_text,
+        entry.choices,
+        per_unit=_is_per_unit(key, entry.value_type),
+        sheet_label=entry.export_label,
+    )
+
+
+OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")
+
+
+def path_fact(document: dict, path: str) -> tuple[str, InputFact] | None:
+    """An engine input path (``utilization``, ``discount_rate``, ``workload.<key>``, ``options[i].<key>``) as
+    (what it belongs to, its facts): ("Lambda 8x H100 SXM", price's facts); None for a path the document lacks."""
+    if match := OPTION_PATH.fullmatch(path):
+        index, key = int(match[1]), match[2]
+        options = document.get("options") or []
+        fact = option_fact(key)
+        if index >= len(options) or fact is None:
+            return None
+        return str(options[index].get("name", f"option {index + 1}")), fact
+    scope, _, key = path.rpartition(".")
+    if scope == "workload":
+        fact = workload_fact(key)
+        return ("Workload", fact) if fact else None
+    fact = scenario_fact(path)
+    return ("", fact) if fact else None
+
+
+def path_label(document: dict, path: str) -> str:
+    """ "Lambda 8x H100 SXM: Price", "Workload: Acceptance rate", "Discount rate"; the path itself if unknown."""
+    found = path_fact(document, path)
+    if found is None:
+        return path
+    owner, fact = found
+    return f"{owner}: {fact.label}" if owner else fact.label
+
+
+def path_words(document: dict, path: str, value: Any) -> str:
+    """The value of an engine input path in words (the ranges' low / likely / high, the tornado's swings)."""
+    found = path_fact(document, path)
+    if found is None:
+        return _number_text(value) if _is_number(value) else str(value)
+    return value_words(found[1], value, document.get("currency") or "USD")
+
+
+def input_words(fact: InputFact, value: Any, currency: str) -> str:
+    """ "Label: value", e.g. "Capex (whole option): $2,222,222" (``value_words`` says how a value reads)."""
+    return f"{fact.label}: {value_words(fact, value, currency)}"
+
+
+def value_words(fact: InputFact, value: Any, currency: str) -> str:
+    """One value as the pages write it, its unit included: money with the currency ("$2,222,222", "EUR 2.49 per
+    GPU-hour"; totals in whole units unless they have cents, prices with at least their cents), rates as
+    percentages ("8% per year"), counts and numbers with separators and their unit ("60 months", "81.6 kW"), a
+    choice in its words ("On demand"). An omitted value is the default in words ("0 (default)")."""
+    if value is None or value == "":
+        return f"{fact.default_text} (default)" if fact.default_text else "blank"
+    if fact.value_type == "choice":
+        return dict(fact.choices).get(str(value), str(value).replace("_", " "))
+    if fact.value_type == "text" or not _is_number(value):
+        return _text(value)
+    unit = fact.unit.replace("{c}", currency)
+    if fact.value_type == "money":
+        number = round_half_up(_decimal(value), MAX_PLACES)  # what is left beyond is float noise
+        if fact.per_unit:
+            places = max(2, _places(round_half_up(number, PRICE_PLACES)))
+        else:
+            places = 0 if number == number.to_integral() else 2
+        return _joined(format_money(number, currency, places=places), unit.removeprefix(currency))
+    if fact.value_type == "rate":
+        return _joined(_percent_text(value), unit.removeprefix("fraction"))
+    return _joined(_number_text(value), _unit_for(unit, value))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return f"{len(value)} values"
+    if isinstance(value, dict):  # a Market price's provenance
+        parts = [value.get("provider"), value.get("offering"), value.get("observed_on")]
+        return " · ".join(str(part) for part in parts if part) or DASH
+    return str(value)
+
+
+def _joined(text: str, unit: str) -> str:
+    unit = unit.strip()
+    return f"{text} {unit}" if unit and unit != "ratio" else text
+
+
+def _unit_for(unit: str, value: Any) -> str:
+    """ "1 GPU", "1 year", "1 month", but "2 GPUs"."""
+    if _decimal(value) == 1 and unit in ("GPUs", "years", "months", "tokens"):
+        return unit[:-1]
+    return unit
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
+def _decimal(value: Any) -> Decimal:
+    return value if isinstance(value, Decimal) else Decimal(str(value))
+
+
+def _places(number: Decimal) -> int:
+    """Decimals a typed-in number has (at most MAX_PLACES: what is left is float noise)."""
+    exponent = number.normalize().as_tuple().exponent
+    return min(max(0, -int(exponent)), MAX_PLACES)
+
+
+def _plain(number: Decimal) -> str:
+    """A Decimal with thousands separators and no trailing zeros, never in e-notation."""
+    number = number.normalize()
+    places = max(0, -int(number.as_tuple().exponent))
+    return f"{number:,.{places}f}"
+
+
+def _number_text(value: Any) -> str:
+    number = _decimal(value)
+    text = _plain(round_half_up(number, _places(number)))
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def _percent_text(value: Any) -> str:
+    percent = round_half_up(_decimal(value) * 100, PERCENT_PLACES)
+    text = _plain(percent)
+    return (MINUS + text[1:] if text.startswith("-") else text) + "%"
+
+
+def _row(applies_to: str, kind: str, fact: InputFact, source: dict, currency: str) -> dict:
+    present = source.get(fact.key) is not None
+    value = source[fact.key] if present else None
     return {
         "applies_to": applies_to,
         "kind": kind,
-        "key": key,
-        "label": label,
+        "key": fact.key,
+        "label": fact.export_label,  # the spreadsheet's label; ``title`` is the page's
+        "title": fact.label,
         "value": value,
-        "unit": unit,
-        "unit_text": unit_text(unit, c) if present and not isinstance(value, str) else "",
-        "text": text,
+        "unit": fact.unit.replace("{c}", currency),
+        "text": value_words(fact, value, currency),
         "is_default": not present,
     }
-
-
-def unit_text(unit: str, currency: str) -> str:
-    """The unit beside a formatted value, minus what the value already says: "$24,000 per year", "8.0% per year"."""
-    return unit.removeprefix("fraction").removeprefix(currency).strip()
 
 
 def utilization_summary(utilization: list[float]) -> dict:
@@ -83,21 +280,25 @@ def utilization_summary(utilization: list[float]) -> dict:
     return {"mean": sum(utilization) / len(utilization), "low": min(utilization), "high": max(utilization)}
 
 
+SCENARIO_ROWS = ("horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
+
+
 def input_groups(document: dict) -> list[dict]:
-    """Inputs grouped for reading: the scenario, the workload, then each option in document order."""
+    """Inputs grouped for reading: the scenario, the workload, then each option in document order. Each row has
+    the page's ``title`` and ``text`` (value with unit) and the spreadsheet's ``label``, ``value`` and ``unit``."""
     c = document.get("currency", "USD")
     forecast = utilization_summary(list(document["utilization"]))
-    scenario_rows = [_row("scenario", "", key, *rest, document, c) for key, *rest in SCENARIO_INPUTS]
+    scenario_rows = [_row("scenario", "", SCENARIO_FACTS[key], document, c) for key in SCENARIO_ROWS]
     shown = ("mean",) if len(document["utilization"]) == 1 else ("mean", "low", "high")
     utilization_rows = [
         {
             "applies_to": "scenario",
             "kind": "",
             "key": f"utilization_{key}",
-            "label": UTILIZATION_LABELS[key],
+            "label": UTILIZATION_LABELS[key][:1].lower() + UTILIZATION_LABELS[key][1:],
+            "title": UTILIZATION_LABELS[key],
             "value": forecast[key],
             "unit": "fraction",
-            "unit_text": "",
             "text": format_pct(forecast[key]),
             "is_default": False,
         }
@@ -107,12 +308,12 @@ def input_groups(document: dict) -> list[dict]:
     groups = [{"title": "Scenario", "kind": "", "kind_label": "", "rows": scenario_rows}]
     workload = document.get("workload")
     if workload:
-        rows = [_row("workload", "", key, *rest, workload, c) for key, *rest in WORKLOAD_INPUTS]
+        rows = [_row("workload", "", fact, workload, c) for fact in WORKLOAD_FACTS.values()]
         groups.append({"title": "Workload", "kind": "", "kind_label": "", "rows": rows})
     for option in document["options"]:
         rows = [
-            _row(option["name"], option["kind"], f.name, f.export_label, f.unit, f.default_text, option, c)
-            for f in option_fields(option["kind"])
+            _row(option["name"], option["kind"], option_fact(entry.name), option, c)
+            for entry in option_fields(option["kind"])
         ]
         if option.get("billing", "on_demand") != "committed":
             rows = [row for row in rows if row["key"] != "committed_gpus"]
@@ -129,3 +330,29 @@ def input_rows(document: dict) -> list[dict]:
         for group in input_groups(document)
         for row in group["rows"]
     ]
+
+
+def flat_inputs(document: dict) -> dict[str, tuple[str, str]]:
+    """Every input of a document in words, keyed by where it is (options by name, so their order does not matter):
+    ``{key: (label, value)}``, e.g. ``("Lambda 8x H100 SXM: Price", "$3.99 per GPU-hour")``."""
+    c = document.get("currency") or "USD"
+    flat: dict[str, tuple[str, str]] = {}
+    for key in ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour"):
+        fact = SCENARIO_FACTS[key]
+        flat[key] = (fact.label, value_words(fact, document.get(key), c))
+    months = document["utilization"]
+    mean = sum(months) / len(months)
+    shape = "flat" if len(months) == 1 else f"mean of {len(months)} months"
+    flat["utilization"] = ("Utilization forecast", f"{format_pct(mean)} {shape}")
+    workload = document.get("workload") or {}
+    for key, fact in WORKLOAD_FACTS.items():
+        if workload:
+            flat[f"workload.{key}"] = (f"Workload: {fact.label}", value_words(fact, workload.get(key), c))
+    for option in document["options"]:
+        for key in ("kind", *(entry.name for entry in option_fields(option["kind"]))):
+            fact = option_fact(key)
+            flat[f"{option['name']}: {key}"] = (
+                f"{option['name']}: {fact.label}",
+                value_words(fact, option.get(key), c),
+            )
+    return flat

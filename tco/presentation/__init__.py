@@ -6,6 +6,7 @@ Number formatting and kind words are the shared library's (``lib.formatting``, `
 from __future__ import annotations
 
 from .headline import headline
+from .life import life_note, life_notes
 from .rows import break_even_rows, break_even_verdict, option_rows
 
-__all__ = ["break_even_rows", "break_even_verdict", "headline", "option_rows"]
+__all__ = ["break_even_rows", "break_even_verdict", "headline", "life_note", "life_notes", "option_rows"]

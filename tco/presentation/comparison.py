@@ -8,53 +8,26 @@ amount is in one currency (``in_currency`` converts a result); the inputs that d
 
 from __future__ import annotations
 
-from typing import Any
-
-from lib.formatting import format_pct
 from tco.engine.results import MONEY_RESULTS, MONEY_SERIES
+from tco.exports.inputs import flat_inputs
 
 from .headline import headline
 from .uncertainty import probability_headline
 
 MIN_SCENARIOS, MAX_SCENARIOS = 2, 4
-SCENARIO_FIELDS = ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:,.6g}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return str(value)
-
-
-def flat_inputs(document: dict) -> dict[str, str]:
-    """Every input of a document in words, keyed by where it is: ``discount_rate``, ``workload.acceptance_rate``,
-    ``utilization``, ``Lambda 8x H100 SXM: price_per_gpu_hour`` (options by name, so order does not matter)."""
-    flat = {key: _text(document.get(key)) for key in SCENARIO_FIELDS}
-    months = document["utilization"]
-    mean = sum(months) / len(months)
-    flat["utilization"] = format_pct(mean) + (" flat" if len(months) == 1 else f" mean of {len(months)} months")
-    for key, value in (document.get("workload") or {}).items():
-        flat[f"workload.{key}"] = _text(value)
-    for option in document["options"]:
-        for key, value in option.items():
-            if key not in ("name", "price_source"):
-                flat[f"{option['name']}: {key}"] = _text(value)
-    return flat
 
 
 def input_differences(documents: list[dict]) -> list[dict]:
-    """The inputs whose value is not the same in every scenario ("—": the scenario does not have it)."""
+    """The inputs whose value is not the same in every scenario, in words (``tco.exports.inputs.flat_inputs``);
+    "—": the scenario does not have it (an option it lacks)."""
     flats = [flat_inputs(document) for document in documents]
     keys = list(dict.fromkeys(key for flat in flats for key in flat))
     rows = []
     for key in keys:
-        values = [flat.get(key, "—") for flat in flats]
+        values = [flat[key][1] if key in flat else "—" for flat in flats]
         if len(set(values)) > 1:
-            rows.append({"input": key, "values": values})
+            label = next(flat[key][0] for flat in flats if key in flat)
+            rows.append({"input": label, "values": values})
     return rows
 
 

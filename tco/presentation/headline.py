@@ -5,6 +5,7 @@ from __future__ import annotations
 from lib.formatting import PRESENT_VALUE, format_money, format_money_compact, format_months, format_pct, round_half_up
 from lib.kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
 
+from .life import life_notes
 from .rows import break_even_row
 
 
@@ -91,7 +92,8 @@ def headline(document: dict, result: dict) -> dict:
     55.0%."), ``cheapest`` and ``runner_up`` cards (None when there is a single option), ``savings`` (the
     runner-up's present value of cost minus the cheapest's, None without a runner-up) with ``savings_compact``,
     ``tie`` (savings round to 0), ``break_even`` (the quoted pair as a break_even_rows row, or None),
-    ``forecast_mean``, ``horizon_months`` (+ ``horizon_text``) and ``currency``. Templates format the numbers
+    ``forecast_mean``, ``horizon_months`` (+ ``horizon_text``), ``currency`` and ``life_notes`` (owned hardware
+    whose life ends inside the horizon: ``tco.presentation.life``). Templates format the numbers
     with lib's filters (``headline.savings|money:headline.currency``).
     """
     currency = result.get("currency", "USD")
@@ -139,4 +141,5 @@ def headline(document: dict, result: dict) -> dict:
         "horizon_months": result["horizon_months"],
         "horizon_text": months,
         "currency": currency,
+        "life_notes": life_notes(document),
     }

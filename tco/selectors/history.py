@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from lib.caching import kept
+from tco.exports.inputs import InputFact, option_fact, path_fact, scenario_fact, value_words, workload_fact
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
 from tco.presentation.currency import conversion_text
 
@@ -39,28 +41,78 @@ class HistoryLine:
     new: str = ""
 
 
-def _show(value: Any) -> str:
-    if value is None or value == "":
-        return "blank"
-    if isinstance(value, Decimal):
-        text = format(value.normalize(), "f")
-        return text
-    if isinstance(value, list):
-        return f"{len(value)} values"
-    if isinstance(value, dict):
-        return " · ".join(str(v) for k, v in value.items() if v and k in ("provider", "offering", "observed_on"))
-    return str(value)
+# A model field in words: its label and how its value reads (tco.exports.inputs), for the currency of the moment.
+Shown = Callable[[Any, str], str]
 
 
-def _tracked_fields(model: type) -> list[tuple[str, str]]:
-    return [
-        (f.attname, str(f.verbose_name)[:1].upper() + str(f.verbose_name)[1:])
-        for f in model._meta.concrete_fields
-        if f.name not in SKIPPED_FIELDS and f.attname not in SKIPPED_FIELDS
-    ]
+def _choice_words(field: Any) -> Shown:
+    labels = {str(value): str(label) for value, label in field.flatchoices}
+    return lambda value, currency: labels.get(str(value), str(value)) if value not in (None, "") else "blank"
 
 
-def _lines(records: list, fields: list[tuple[str, str]], subject_of, *, show_created: bool = True) -> list[HistoryLine]:
+def _fact_words(fact: InputFact) -> Shown:
+    return lambda value, currency: value_words(fact, value, currency)
+
+
+def _model_fact(model: type, attname: str) -> InputFact | None:
+    if model is Scenario:
+        if attname.startswith("workload_"):
+            return workload_fact(attname.removeprefix("workload_"))
+        return scenario_fact(attname)
+    if model is ScenarioOption:
+        return option_fact(attname)
+    return None
+
+
+def _tracked_fields(model: type) -> Fields:
+    """(attribute, label, how its value reads) of every field a change is reported for."""
+    tracked = []
+    for field in model._meta.concrete_fields:
+        if field.name in SKIPPED_FIELDS or field.attname in SKIPPED_FIELDS:
+            continue
+        fact = _model_fact(model, field.attname)
+        if fact is not None:
+            tracked.append((field.attname, fact.label, _fact_words(fact)))
+            continue
+        label = str(field.verbose_name)[:1].upper() + str(field.verbose_name)[1:]
+        if field.flatchoices:
+            tracked.append((field.attname, label, _choice_words(field)))
+        else:
+            tracked.append(
+                (field.attname, label, lambda value, currency: "blank" if value in (None, "") else str(value))
+            )
+    return tracked
+
+
+class Currencies:
+    """The scenario's currency at any moment of its history, from its history rows (a money input reads in the
+    currency it was in then: a conversion shows "$320,000 → EUR 296,296.30"). Before the oldest row read, that
+    row's currency."""
+
+    def __init__(self, scenario_rows: list, current: str) -> None:
+        rows = sorted(scenario_rows, key=lambda row: row.history_date)
+        self._dates = [row.history_date for row in rows]
+        self._codes = [row.currency or "USD" for row in rows]
+        self._current = current
+
+    def at(self, when: datetime) -> str:
+        if not self._codes:
+            return self._current
+        index = bisect.bisect_right(self._dates, when) - 1
+        return self._codes[max(index, 0)]
+
+
+Fields = list[tuple[str, str, Shown]]
+
+
+def _lines(
+    records: list,
+    fields: Fields | Callable[[Any], Fields],
+    subject_of,
+    currencies: Currencies,
+    *,
+    show_created: bool = True,
+) -> list[HistoryLine]:
     by_object: dict[int, list] = {}
     for record in sorted(records, key=lambda r: r.history_id):
         by_object.setdefault(record.id, []).append(record)
@@ -76,14 +128,36 @@ def _lines(records: list, fields: list[tuple[str, str]], subject_of, *, show_cre
             elif record.history_type == "-" and show_created:
                 lines.append(HistoryLine(record.history_date, who, subject, "deleted"))
             elif previous is not None:
-                for attname, label in fields:
+                before, after = currencies.at(previous.history_date), currencies.at(record.history_date)
+                for attname, label, shown in fields(record) if callable(fields) else fields:
                     old, new = getattr(previous, attname), getattr(record, attname)
                     if old != new:
                         lines.append(
-                            HistoryLine(record.history_date, who, subject, "changed", label, _show(old), _show(new))
+                            HistoryLine(
+                                record.history_date,
+                                who,
+                                subject,
+                                "changed",
+                                label,
+                                shown(old, before),
+                                shown(new, after),
+                            )
                         )
             previous = record
     return lines
+
+
+def _range_fact(record: Any) -> InputFact | None:
+    if record.option_id:
+        return option_fact(record.field)
+    found = path_fact({}, record.field)
+    return found[1] if found else None
+
+
+def _range_fields(record: Any) -> Fields:
+    fact = _range_fact(record)
+    shown = _fact_words(fact) if fact else (lambda value, currency: str(value))
+    return [("low", "Low", shown), ("likely", "Likely", shown), ("high", "High", shown)]
 
 
 def _conversion_lines(records: list) -> list[HistoryLine]:
@@ -102,16 +176,15 @@ def _conversion_lines(records: list) -> list[HistoryLine]:
     return lines
 
 
-def _scenario_lines(records: list) -> list[HistoryLine]:
-    return _lines(records, _tracked_fields(Scenario), lambda r: "scenario") + _conversion_lines(records)
-
-
-RANGE_FIELDS = [("low", "Low"), ("likely", "Likely"), ("high", "High")]
+def _scenario_lines(records: list, currencies: Currencies) -> list[HistoryLine]:
+    return _lines(records, _tracked_fields(Scenario), lambda r: "scenario", currencies) + _conversion_lines(records)
 
 
 def _range_subject(record: Any, option_names: dict[int, str]) -> str:
+    fact = _range_fact(record)
+    label = fact.label if fact else record.field.replace("_", " ")
     where = f" of “{option_names.get(record.option_id, '?')}”" if record.option_id else ""
-    return f"the range of {record.field.replace('_', ' ')}{where}"
+    return f"the range of {label}{where}"
 
 
 HISTORY_TIMEOUT = 7 * 24 * 3600  # seconds; a version's history never changes, this only bounds what the cache keeps
@@ -144,13 +217,15 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
         if option_names
         else []
     )
-    lines = _scenario_lines(scenario_rows)
-    lines += _lines(option_rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”")
-    item_fields = [(a, label) for a, label in _tracked_fields(SecondaryDiligenceItem) if a != "key"]
+    currencies = Currencies(scenario_rows, scenario.currency_code)
+    lines = _scenario_lines(scenario_rows, currencies)
+    lines += _lines(option_rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”", currencies)
+    item_fields = [field for field in _tracked_fields(SecondaryDiligenceItem) if field[0] != "key"]
     lines += _lines(
         item_rows,
         item_fields,
         lambda r: f"checklist “{r.get_key_display()}” of “{option_names.get(r.option_id, '?')}”",
+        currencies,
         show_created=False,
     )
     range_rows = list(
@@ -158,6 +233,6 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
         .select_related("history_user")
         .order_by("-history_id")[:window]
     )
-    lines += _lines(range_rows, RANGE_FIELDS, lambda r: _range_subject(r, option_names))
+    lines += _lines(range_rows, _range_fields, lambda r: _range_subject(r, option_names), currencies)
     lines.sort(key=lambda line: line.when, reverse=True)
     return lines[:limit]

@@ -359,7 +359,7 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
         _report(run, SIMULATION_SHARE + TORNADO_SHARE, "fleet plan")
         plan, plan_note = _fleet_plan(run.document, run.load_profile)
         result = {"simulation": simulation, "tornado": tornado, "fleet_plan": plan, "fleet_plan_note": plan_note}
-        figures = uncertainty_figures(result, run.document.get("currency", "USD"))
+        figures = uncertainty_figures(result, run.document)
     except RunCancelled:
         progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)
         run.finish(UncertaintyStatus.CANCELLED, stage="cancelled", progress=progress, engine_version=ENGINE_VERSION)

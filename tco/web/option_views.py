@@ -3,12 +3,15 @@ its inputs with a Django form and answers with the workspace as it now is."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
-from pricing.selectors import market_prices
+from pricing.selectors import market_price_count, market_prices
 from tco.models import ScenarioOption, SecondaryDiligenceItem
+from tco.presentation.picker import PICKER_PAGE, picker_offset, picker_page
 from tco.services import (
     PriceChoiceError,
     VersionConflict,
@@ -64,8 +67,11 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     scenario = get_scenario_for_user(request, pk, write=True)
     option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
     query = {key: request.GET.get(key, "").strip()[:100] for key in ("gpu", "provider", "term")}
-    rows = market_prices(**query)  # every currency: a price in another one is converted when picked
-    context = {"scenario": scenario, "option": option, "rows": rows, "query": query}
+    total = market_price_count(**query)  # every currency: a price in another one is converted when picked
+    offset = picker_offset(request.GET.get("offset", ""), total)
+    rows = list(market_prices(**query, limit=PICKER_PAGE, offset=offset))
+    context = {"scenario": scenario, "option": option, "rows": rows, "query": query, "query_string": urlencode(query)}
+    context["page"] = picker_page(offset, len(rows), total)
     return render(request, "tco/_price_picker.html", context)
 
 

@@ -7,14 +7,15 @@ from typing import Any
 
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
 from tco.engine import ScenarioError, entered_values, validate
-from tco.engine.fields import fmt
-from tco.engine.variants import resolve
+from tco.exports.inputs import path_label, path_words
 from tco.models import Scenario, UncertaintyStatus
 from tco.presentation.uncertainty import (
+    PERCENTILES_NOTE,
     budget_lanes,
     probability_headline,
     simulation_rows,
     spread_sentence,
+    tornado_rows,
 )
 from tco.selectors.uncertainty import (
     is_current,
@@ -35,11 +36,13 @@ class UncertaintyAnswer:
 
     headline: str
     spread: str
+    percentiles_note: str
     trials: int
     currency: str
     rows: list[dict]
     figures: list[tuple[str, str, dict]]  # (key, element id, figure); the fleet plan's is drawn with its table
-    tornado: list[dict]
+    tornado: list[dict]  # the rows that move the answer, in words
+    tornado_no_effect: str  # "3 inputs with no effect on owned minus rental: ..." ("" when every row moves it)
     tornado_base: float | None
     plan: dict | None
     lanes: list[dict]
@@ -49,8 +52,9 @@ class UncertaintyAnswer:
 
 
 def range_rows(document: dict, uncertainty: dict) -> list[dict]:
-    """The ranges a run used, labelled for people ("Lambda 8x H100 SXM: Price per GPU-hour"), each with the
-    input's value as entered (``entered``) and whether its likely value is set apart from it (``differs``)."""
+    """The ranges a run used, in words ("Lambda 8x H100 SXM: Price", low / likely / high as "$2.10 per GPU-hour"),
+    each with the input's value as entered (``entered``, ``entered_text``) and whether its likely value is set apart
+    from it (``differs``)."""
     try:
         doc = validate(document)
     except ScenarioError:
@@ -58,18 +62,26 @@ def range_rows(document: dict, uncertainty: dict) -> list[dict]:
     entered = entered_values(doc, uncertainty)
     rows = []
     for path, spec in uncertainty.items():
-        item, _ = resolve(doc, path)
         value = entered[path]
-        differs = value is not None and not likely_is_input(spec["likely"], value)
-        rows.append({"path": path, "label": item.label if item else path, **spec, "entered": value, "differs": differs})
+        rows.append(
+            {
+                "path": path,
+                "label": path_label(document, path),
+                **spec,
+                **{f"{key}_text": path_words(document, path, spec[key]) for key in ("low", "likely", "high")},
+                "entered": value,
+                "entered_text": path_words(document, path, value) if value is not None else "",
+                "differs": value is not None and not likely_is_input(spec["likely"], value),
+            }
+        )
     return rows
 
 
 def differing_notes(rows: list[dict]) -> list[str]:
     """One sentence per range whose likely is not its input: the simulation and the deterministic answer differ."""
     return [
-        f"{row['label']}: the simulation draws around a likely {fmt(row['likely'])}, not the input "
-        f"{fmt(row['entered'])}; the answer and the tornado's “as entered” use {fmt(row['entered'])}."
+        f"{row['label']}: the simulation draws around a likely {row['likely_text']}, not the input "
+        f"{row['entered_text']}; the answer and the tornado's “as entered” use {row['entered_text']}."
         for row in rows
         if row["differs"]
     ]
@@ -89,14 +101,17 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         notes.append("No input has a range yet, so every trial is the scenario as entered: give ranges with ±.")
     ranges = range_rows(document, data["uncertainty"])
     notes += differing_notes(ranges)
+    tornado = tornado_rows(document, result.get("tornado") or {})
     return UncertaintyAnswer(
         headline=probability_headline(result["simulation"]),
-        spread=spread_sentence(result["simulation"], currency),
+        spread=spread_sentence(result["simulation"], document),
+        percentiles_note=PERCENTILES_NOTE,
         trials=result["simulation"]["trials"],
         currency=currency,
         rows=simulation_rows(result["simulation"]),
         figures=[(k, f"fig-{k}-{element_suffix}", figures[k]) for k in UNCERTAINTY_FIGURE_ORDER if k in figures],
-        tornado=(result.get("tornado") or {}).get("rows", []),
+        tornado=tornado["rows"],
+        tornado_no_effect=tornado["no_effect_text"],
         tornado_base=(result.get("tornado") or {}).get("base"),
         plan=plan,
         lanes=data["lanes"] if "lanes" in data else (budget_lanes(plan, data["load_profile"]) if plan else []),

@@ -125,7 +125,8 @@ def test_every_option_has_its_own_colour_the_same_in_every_chart_and_on_the_deci
     assert brief.locator("link[rel=icon]").get_attribute("href").endswith("/img/favicon.svg")
 
 
-BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')].map((el) => {
+BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')]
+  .filter((el) => el.getClientRects().length).map((el) => {
   const box = (selector) => { const node = el.querySelector(selector); if (!node) return null;
     const r = node.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
   const entries = [...el.querySelectorAll('.legend .traces')].map((node) => node.getBoundingClientRect());
@@ -147,13 +148,19 @@ def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
 
     page.emulate_media(media="print")
     page.wait_for_function(
-        "() => [...document.querySelectorAll('.brief-chart [data-figure]')]"
+        "() => [...document.querySelectorAll('.brief-chart [data-figure]')].filter((el) => el.getClientRects().length)"
         ".every((el) => el.querySelector('.main-svg').getBoundingClientRect().width >= 650)"
     )
     charts = page.evaluate(BOXES_JS)
     pdf = page.pdf(format="A4", print_background=True)
 
-    assert len(charts) == 5
+    # Every chart but the utilization forecast month by month (on the web page; the assumptions say it: issue 16).
+    assert [chart["id"] for chart in charts] == [
+        "chart-annual_cost",
+        "chart-cumulative",
+        "chart-cost_per_output",
+        "chart-break_even_map",
+    ]
     for chart in charts:
         name, svg, plot, title, legend = chart["id"], chart["svg"], chart["plot"], chart["title"], chart["legend"]
         assert 650 <= svg["right"] - svg["left"] <= A4_CONTENT_WIDTH, f"{name} is not page-wide: {svg}"

@@ -127,7 +127,7 @@ def test_the_workbook_has_inputs_monthly_cost_and_results_sheets_with_units_in_h
     ]
     assert book["Monthly cost"].max_row == 13
     inputs = {(row[0], row[2]): (row[3], row[4]) for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
-    assert inputs[("Own 8x H100", "capex")] == (300000, "USD")
+    assert inputs[("Own 8x H100", "capex (whole option)")] == (300000, "USD")
     assert inputs[("Lambda rental", "price")] == (3.99, "USD per GPU-hour")
     assert inputs[("scenario", "discount rate")] == (0.08, "fraction per year")
     be = book["Break-even"]

@@ -119,3 +119,37 @@ def test_region_labels_do_not_overlap_when_regions_meet():
         for b in boxes[i + 1 :]:
             # Rows 17 px, columns 28 px apart on the page: the boxes (16 px high, 6.5 px a character) are apart.
             assert abs(a[0] - b[0]) >= 1.2 or abs(a[1] - b[1]) >= (a[2] + b[2]) / 2, (a, b)
+
+
+def test_region_labels_keep_clear_of_the_forecast_and_current_price_labels():
+    """The issue's map: a region whose centre sits where "Current price" is written (left edge, just above the price
+    line) and one under "Forecast mean" (top, right of the forecast line) are named elsewhere in their regions."""
+    names = ["Rental", "Small", "Top"]
+    factors = [0.25 + 2.25 * step / 20 for step in range(21)]  # tco.charts.build's price grid: today's price = row 6.67
+    grid = [
+        [
+            "Small" if 5 <= row <= 9 and column <= 8 else "Top" if row >= 17 and 10 <= column <= 16 else "Rental"
+            for column in range(21)
+        ]
+        for row in range(21)
+    ]
+    sweep = {
+        "x": {"path": "utilization", "values": [step / 20 for step in range(21)]},
+        "y": {"path": "options[0].price_per_gpu_hour", "values": [2.0 * f for f in factors]},
+        "cheapest": grid,
+        "owned_minus_rental": [[0.0] * 21 for _ in range(21)],
+    }
+    figure = break_even_map(
+        sweep, names, option_kinds=["neocloud"] * 3, forecast_utilization=0.5, current_price=2.0, rental_name="Rental"
+    )
+    x, y = figure["data"][0]["x"], figure["data"][0]["y"]
+    placed = {text: (y.index(label_y), x.index(label_x)) for label_y, label_x, text in _label_boxes(figure)}
+    # "Current price $2.00" is written from the left edge over rows 6.67 up to about 8.5, some 7 columns wide.
+    if "Small" in placed:
+        row, column = placed["Small"]
+        assert not (6 <= row <= 9 and column <= 8), placed
+    # "Forecast mean 50.0%" hangs from the top of the plot, right of column 10, over the top rows.
+    if "Top" in placed:
+        row, column = placed["Top"]
+        assert not (row >= 18 and column >= 10), placed
+    assert "Rental" in placed

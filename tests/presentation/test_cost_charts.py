@@ -147,6 +147,19 @@ def test_it_shows_cost_per_million_accepted_tokens_per_option_labelled_by_kind()
     assert figure["layout"]["xaxis"]["title"]["text"] == "Cost per million accepted output tokens (USD)"
 
 
+def test_the_axis_leaves_room_for_the_longest_bars_label():
+    """A label written past the end of the longest bar ("EUR 4.12") is not cut at the chart's edge: the axis runs on
+    past that bar by at least the label's share of a 300 px plot (7 px a character), the narrowest printed plot."""
+    result = _result()
+    result["currency"] = "EUR"
+    figure = cost_per_accepted_output(result)
+    bars = [(x, text) for trace in figure["data"] for x, text in zip(trace["x"], trace["text"], strict=True)]
+    longest, label = max(bars)
+    assert label == "EUR 3.57"
+    assert figure["layout"]["xaxis"]["range"][0] == 0
+    assert figure["layout"]["xaxis"]["range"][1] >= longest * (1 + len(label) * 7 / 300)
+
+
 def test_it_gives_each_bar_its_options_colour_and_its_kinds_pattern():
     figure = cost_per_accepted_output(_result())
     styles = {

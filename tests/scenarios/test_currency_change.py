@@ -103,7 +103,9 @@ def test_converting_rewrites_every_money_input_to_the_cent_in_one_version_record
         in_eur("1.5", UNIT),
     )
     lines = {(line.subject, line.field, line.old, line.new) for line in scenario_history(fresh)}
-    assert ("option “Own 8x H100 (new)”", "Capex", "320000", "296296.3") in lines
+    # Each value in the currency it was in: before the conversion dollars, after it euros.
+    assert ("option “Own 8x H100 (new)”", "Capex (whole option)", "$320,000", "EUR 296,296.30") in lines
+    assert ("scenario", "Burst price", "$6.16 per GPU-hour", "EUR 5.7037 per GPU-hour") in lines
     assert any(line[1:] == ("Currency", "USD", "EUR") for line in lines)
     rate_line = (
         "scenario",
@@ -114,7 +116,7 @@ def test_converting_rewrites_every_money_input_to_the_cent_in_one_version_record
     )
     assert rate_line in lines
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
-    assert "Capex, EUR" in page
+    assert "Capex for the whole option (all its GPUs), EUR" in page
     assert "1 USD = 0.925925925926 EUR (ECB euro reference rates, 2026-11-02)" in page  # the history entry
 
 

@@ -163,8 +163,8 @@ def test_a_save_without_a_version_is_treated_as_stale(editor_client, scenario):
 def test_history_shows_who_changed_which_field_from_what_to_what(editor_client, scenario):
     html = _field(editor_client, scenario, "fleet_gpus", "16").content.decode()
     assert re.search(
-        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet \(GPUs\)</em>: <code>8</code> → "
-        r"<code>16</code>",
+        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet</em>: <code>8 GPUs</code> → "
+        r"<code>16 GPUs</code>",
         html,
     )
 
@@ -174,8 +174,8 @@ def test_option_changes_appear_in_the_history_on_the_page(editor_client, scenari
     _option_field(editor_client, scenario, option, "price_per_gpu_hour", "3.5")
     html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert (
-        "changed option “Lambda 8x H100 SXM” <em>Price (per GPU-hour)</em>: <code>3.99</code> → <code>3.5</code>"
-        in html
+        "changed option “Lambda 8x H100 SXM” <em>Price</em>: <code>$3.99 per GPU-hour</code> → "
+        "<code>$3.50 per GPU-hour</code>" in html
     )
 
 
@@ -357,3 +357,27 @@ def test_a_currency_that_is_not_iso_4217_is_refused_and_nothing_is_saved(editor_
     assert "XYZ is not an ISO 4217 currency code" in response.content.decode()
     scenario.refresh_from_db()
     assert (scenario.currency, scenario.version) == ("USD", 1)
+
+
+def test_the_price_picker_says_how_many_offers_match_and_pages_through_them(editor_client, scenario):
+    """30 offers match: the picker shows the 25 cheapest, says "1 to 25 of 30 matching offers", and its next page the
+    other 5 (issue 16: it used to show 25 of 110 without saying so)."""
+    for n in range(30):
+        factories.observation(provider="Lambda", price=f"{2 + n / 100:.2f}", offering=f"Offer {n:02d}")
+    option = scenario.options.get(kind="neocloud")
+    url = reverse("tco:price_picker", args=[scenario.pk, option.pk])
+    first = editor_client.get(url, {"gpu": "h100"}, **HTMX).content.decode()
+    assert "1 to 25 of 30 matching offers, cheapest first" in first
+    assert first.count("Use this price") == 25 and "Offer 24" in first and "Offer 25" not in first
+    assert re.search(r'hx-get="[^"]*\?gpu=h100&amp;provider=&amp;term=&amp;offset=25"[^>]*>Next 5', first)
+    second = editor_client.get(url, {"gpu": "h100", "offset": "25"}, **HTMX).content.decode()
+    assert "26 to 30 of 30 matching offers, cheapest first" in second
+    assert second.count("Use this price") == 5 and "Offer 25" in second and "Offer 29" in second
+    assert re.search(r'offset=0"[^>]*>← Previous 25', second) and "Next" not in second
+    factories.observation(provider="CoreWeave", price="6.16", offering="HGX H100")
+    one = editor_client.get(url, {"gpu": "h100", "provider": "core"}, **HTMX).content.decode()
+    assert "1 matching offer." in one and "Next" not in one and "Previous" not in one
+    none = editor_client.get(url, {"gpu": "h100", "provider": "nobody"}, **HTMX).content.decode()
+    assert "No Market prices match" in none
+    for bad in ("-5", "abc", "999999999999999999999"):
+        assert editor_client.get(url, {"gpu": "h100", "offset": bad}, **HTMX).status_code == 200

@@ -49,3 +49,17 @@ def test_every_prefilled_figure_is_marked_as_an_assumption():
     prefill = _h100()
     assert set(prefill.assumed_fields) == set(prefill.values) - {"gpu_count"}
     assert "not a quote" in prefill.note
+
+
+def test_capex_and_power_are_for_the_whole_option_as_its_labels_say():
+    """The engine takes capex (C) and power (P_max, P_idle) for the whole option (docs/money-math.md); the prefill fills
+    them for all its GPUs, its note says so, and so do the labels of those inputs."""
+    from tco.engine.catalogue import OPTION_FIELD
+
+    eight, sixty_four = _h100().values, _h100(count=64).values
+    for key in ("capex", "power_kw", "idle_power_kw"):
+        assert sixty_four[key] == eight[key] * 8, key
+    assert "whole option" in OPTION_FIELD["capex"].label and "all its GPUs" in OPTION_FIELD["capex"].label
+    for key in ("power_kw", "idle_power_kw"):
+        assert "whole option" in OPTION_FIELD[key].label and "whole option" in OPTION_FIELD[key].export_label
+    assert "for the whole option: all 64 GPUs (8 servers of 8)" in _h100(count=64).note

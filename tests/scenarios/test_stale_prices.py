@@ -57,4 +57,4 @@ def test_one_click_updates_the_price_and_the_history_records_it(editor_client, s
     assert (rental.price_per_gpu_hour, rental.price_source["observed_on"]) == (Decimal("2.99"), "2026-11-01")
     assert f'id="newer-price-{rental.pk}"' not in html
     lines = {(line.field, line.old, line.new) for line in scenario_history(scenario)}
-    assert ("Price (per GPU-hour)", "3.99", "2.99") in lines
+    assert ("Price", "$3.99 per GPU-hour", "$2.99 per GPU-hour") in lines

@@ -113,7 +113,8 @@ def test_results_of_an_earlier_version_are_shown_as_stale_with_what_they_wait_fo
     page = _option_field(editor_client, scenario, owned, "capex", "", 1)  # cleared: a gap, saved
     assert ScenarioOption.objects.get(pk=owned.pk).capex is None
     results = page.text("results")
-    assert "Waiting for 1 input" in results and "Own 8x H100 (new) → Capex, USD" in results
+    assert "Waiting for 1 input" in results
+    assert "Own 8x H100 (new) → Capex for the whole option (all its GPUs), USD" in results
     assert "the results below are for version 1" in page.text("stale-note")
     assert "stale" in page.attrs("answer")["class"]
 

@@ -61,10 +61,10 @@ def test_the_tornado_bars_start_at_the_scenarios_own_difference():
     rows = sensitivity(DESIGN_EXAMPLE)
     npvs = {o["name"]: o["npv"] for o in evaluate(DESIGN_EXAMPLE)["options"]}
     base = npvs["Own 8x H100 (new)"] - min(npvs["Lambda 8x H100 SXM"], npvs["Hosted model API"])
-    figure = tornado(rows, base, "USD")
+    figure = tornado({"rows": rows, "base": base}, DESIGN_EXAMPLE)
     go.Figure(figure)
     low = figure["data"][0]
-    assert low["y"][0] == rows[0]["label"]
+    assert low["y"][0] == "Lambda 8x H100 SXM: Price" and rows[0]["path"] == "options[1].price_per_gpu_hour"
     assert math.isclose(low["base"][0] + low["x"][0], rows[0]["difference_at_low"], abs_tol=1)
 
 
@@ -82,8 +82,8 @@ def test_the_comparison_lists_only_the_inputs_that_differ():
     other["discount_rate"] = 0.1
     rows = input_differences([DESIGN_EXAMPLE, other])
     assert {row["input"]: row["values"] for row in rows} == {
-        "discount_rate": ["0.08", "0.1"],
-        "Lambda 8x H100 SXM: price_per_gpu_hour": ["3.99", "2.5"],
+        "Discount rate": ["8% per year", "10% per year"],
+        "Lambda 8x H100 SXM: Price": ["$3.99 per GPU-hour", "$2.50 per GPU-hour"],
     }
 
 
@@ -98,5 +98,5 @@ def test_the_comparison_has_a_card_and_an_npv_column_per_scenario():
     assert [card["name"] for card in data["scenarios"]] == ["A", "B"]
     api = next(row for row in data["npv_rows"] if row["option"] == "Hosted model API")
     assert api["npv"][1]["value"] is None and api["npv"][0]["value"] == entries[0]["result"]["options"][2]["npv"]
-    assert data["differences"][0]["input"] == "Hosted model API: kind"
+    assert data["differences"][0] == {"input": "Hosted model API: Kind", "values": ["Managed model API", "—"]}
     go.Figure(cumulative_comparison(entries, "USD"))  # plotly accepts it

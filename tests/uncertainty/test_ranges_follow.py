@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from lib.formatting import format_money_compact
+from lib.formatting import format_money
 from tco.engine import evaluate
 from tco.engine.kinds import OWNED_KINDS
 from tco.forecast import Forecast
@@ -105,7 +105,7 @@ def test_a_range_centred_on_the_price_follows_an_edit_and_the_simulation_and_tor
     base = owned_minus_rental(evaluate(entered))
     assert run.result["tornado"]["base"] == pytest.approx(base, rel=1e-12)
     annotation = run.figures["tornado"]["layout"]["annotations"][0]["text"]
-    assert annotation == f"As entered {format_money_compact(base, 'USD')}"
+    assert annotation == f"As entered {format_money(base, 'USD')}"  # whole units, as the tables (issue 16)
     row = next(r for r in run.result["tornado"]["rows"] if r["path"] == "options[1].price_per_gpu_hour")
     assert (row["low"], row["high"]) == (1.5789, 3.1579)
     html = editor_client.get(f"/scenarios/{scenario.pk}/").content.decode()
@@ -127,8 +127,8 @@ def test_a_range_set_apart_from_its_input_stays_and_says_so_everywhere(editor_cl
     run_simulation(editor_client, scenario, run_jobs)
     panel = editor_client.get(f"/scenarios/{scenario.pk}/uncertainty/", **HX).content.decode()
     said = (
-        "Lambda 8x H100 SXM: Price per GPU-hour: the simulation draws around a likely 3.5, not the input 5; "
-        "the answer and the tornado&#x27;s “as entered” use 5."
+        "Lambda 8x H100 SXM: Price: the simulation draws around a likely $3.50 per GPU-hour, not the input "
+        "$5.00 per GPU-hour; the answer and the tornado&#x27;s “as entered” use $5.00 per GPU-hour."
     )
     assert said in panel
 

@@ -171,8 +171,8 @@ def test_range_changes_are_in_the_scenario_history(scenario, editor, run_jobs):
         set_price_range(change.scenario, editor, low="2", likely="3.99", high="6")
     lines = [line for line in scenario_history(scenario) if line.subject.startswith("the range")]
     assert [(line.action, line.field, line.old, line.new) for line in lines] == [
-        ("changed", "Low", "3", "2"),
+        ("changed", "Low", "$3.00 per GPU-hour", "$2.00 per GPU-hour"),  # in words, as the input reads
         ("created", "", "", ""),
     ]
-    assert lines[0].subject == "the range of price per gpu hour of “Lambda 8x H100 SXM”"
+    assert lines[0].subject == "the range of Price of “Lambda 8x H100 SXM”"
     assert lines[0].who == editor.username

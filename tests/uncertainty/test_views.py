@@ -210,7 +210,8 @@ def test_compare_two_scenarios(editor_client, scenario, editor, run_jobs):
     assert response.status_code == 200
     assert 'id="compare-npv"' in html and 'id="compare-cumulative"' in html
     differences = re.search(r'<table id="compare-differences">(.*?)</table>', html, re.S)[1]
-    assert "discount_rate" in differences and "Lambda" not in differences
+    assert "<td>Discount rate</td><td>8% per year</td><td>10% per year</td>" in differences
+    assert "discount_rate" not in differences and "Lambda" not in differences
 
 
 def test_compare_needs_two_to_four_scenarios(editor_client, scenario):

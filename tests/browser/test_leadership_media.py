@@ -1,0 +1,288 @@
+"""What leadership reads, on paper and on a phone (issue 16), for the scenario of the issue: 60 months, own 64 H100,
+a rental at 2.49, a used option, three ranges and a simulation, in euros, with a decision link comparing it with a
+36-month scenario.
+
+- The brief prints on at most 3 A4 pages, every chart (brief, simulation, comparison) at the page's full width,
+  nothing past the page's right edge, the break-even map's labels apart, every bar label whole.
+- The scenario page prints its inputs and answer without clipping.
+- At 390 px the scenario page, the decision link and compare are no wider than the phone.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from tco.models import BRIEF_KEYS
+from tco.services import scenario_create_from_document
+from tco.services.decisions import brief_update, decision_record, link_create
+from tco.services.uncertainty import range_set, uncertainty_run_queue
+from tests.browser.test_scenario_workspace import PASSWORD, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+# A4 is 210 mm wide; less print.css's 11 mm margins that is 188 mm, 710 CSS px at 96 px per inch.
+A4_CONTENT_WIDTH = int(188 / 25.4 * 96)
+OWNED = {
+    "gpu_count": 64,
+    "residual_value": 259_200,
+    "cost_of_capital": 0.08,
+    "power_kw": 81.6,
+    "idle_power_kw": 20,
+    "pue": 1.4,
+    "electricity_per_kwh": 0.12,
+    "facility_per_year": 190_944,
+    "support_per_year": 228_000,
+    "operations_per_year": 432_000,
+}
+ISSUE_SCENARIO = {
+    "schema": "tco-scenario/1",
+    "name": "64x H100, 60 months",
+    "currency": "EUR",
+    "horizon_months": 60,
+    "discount_rate": 0.08,
+    "fleet_gpus": 64,
+    "utilization": [0.55],
+    "burst_price_per_gpu_hour": 6.16,
+    "workload": {
+        "tokens_per_second_per_gpu": 850,
+        "output_tokens_per_response": 350,
+        "input_tokens_per_response": 1200,
+        "acceptance_rate": 0.9,
+    },
+    "options": [
+        {"name": "Own 64x H100", "kind": "owned", **OWNED, "capex": 2_222_222.22, "useful_life_years": 5},
+        {"name": "Hyperstack H100", "kind": "neocloud", "price_per_gpu_hour": 2.49, "billing": "on_demand"},
+        {"name": "Used 64x H100", "kind": "secondary", **OWNED, "capex": 1_222_222, "useful_life_years": 3},
+        {"name": "Committed H100", "kind": "neocloud", "price_per_gpu_hour": 2.1, "billing": "committed"},
+        {
+            "name": "Hosted API",
+            "kind": "api",
+            "price_per_million_input_tokens": 0.5,
+            "price_per_million_output_tokens": 1.5,
+        },
+    ],
+}
+ISSUE_SCENARIO["options"][3]["committed_gpus"] = 48
+
+
+@pytest.fixture
+def analyst(transactional_db) -> User:
+    user = User.objects.create_user("print-analyst", password=PASSWORD)
+    user.groups.add(Group.objects.get_or_create(name="editors")[0])
+    return user
+
+
+@pytest.fixture
+def issue(analyst) -> dict:
+    """The issue's scenario with ranges and a simulation, a 36-month variant, and a link comparing the two."""
+    scenario = scenario_create_from_document(document=copy.deepcopy(ISSUE_SCENARIO), user=analyst)
+    shorter = copy.deepcopy(ISSUE_SCENARIO)
+    shorter.update(name="64x H100, 36 months", horizon_months=36)
+    other = scenario_create_from_document(document=shorter, user=analyst)
+    options = list(scenario.options.all())
+    for option, field, low, likely, high in (
+        (None, "utilization", "0.3", "0.55", "0.8"),
+        (options[0], "capex", "2000000", "2222222.22", "2600000"),
+        (options[1], "price_per_gpu_hour", "2", "2.49", "3.5"),
+    ):
+        scenario.refresh_from_db()
+        range_set(
+            scenario=scenario,
+            user=analyst,
+            expected_version=scenario.version,
+            option=option,
+            field=field,
+            low=Decimal(low),
+            likely=Decimal(likely),
+            high=Decimal(high),
+        )
+    scenario.refresh_from_db()
+    uncertainty_run_queue(scenario=scenario, user=analyst, trials=2_000)
+    scenario.refresh_from_db()
+    _, token = link_create(scenario=scenario, user=analyst, compare_with=[other])
+    return {"scenario": scenario, "other": other, "token": token, "analyst": analyst}
+
+
+def _decide_with_a_brief(issue: dict) -> str:
+    """The same scenario decided, with a rationale, a workload brief and four of the seven questions answered: the
+    brief a leader usually opens. Returns its link's token."""
+    scenario, analyst = issue["scenario"], issue["analyst"]
+    answers = dict.fromkeys(BRIEF_KEYS, "")
+    for key in BRIEF_KEYS[:4]:
+        answers[key] = "Settled with the platform team: see the capacity plan of 2026-11, section 3, for the detail."
+    brief_update(
+        scenario=scenario,
+        user=analyst,
+        expected_version=None,
+        question="Rent or own the inference fleet for the next five years?",
+        workload_brief="A 70B model in FP8 serving the support assistant: 350 output tokens per answer, 90 % kept.",
+        answers=answers,
+    )
+    decision_record(
+        scenario=scenario,
+        user=analyst,
+        option_name="Hyperstack H100",
+        rationale="Renting is cheaper at the forecast utilization in every simulated case we looked at; we revisit "
+        "the decision when utilization stays above 80 % for a quarter.",
+    )
+    _, token = link_create(scenario=scenario, user=analyst, compare_with=[issue["other"]])
+    return token
+
+
+@pytest.fixture
+def new_page(browser):
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def _wait_for_charts(page) -> None:
+    page.wait_for_function(
+        "() => { const charts = [...document.querySelectorAll('[data-figure]')];"
+        " return charts.length > 0 && charts.every((el) => el.querySelector('.main-svg')); }"
+    )
+
+
+# Elements whose right edge is past the layout width, outside any scroll box (what a page or a printout cuts).
+PAST_THE_EDGE_JS = """(width) => [...document.querySelectorAll('body *')].filter((el) => {
+  const box = el.getBoundingClientRect();
+  if (box.width === 0 || box.right <= width + 1 || el.closest('.sr-only')) return false;
+  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    // A box that scrolls or clips inside the page keeps it in: CLIPPED_JS finds those.
+    if (getComputedStyle(a).overflowX !== 'visible' && a.getBoundingClientRect().right <= width + 1) return false;
+  }
+  return true;
+}).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.getAttribute('class') || ''}`
+  + ` ${Math.round(el.getBoundingClientRect().right)}`)"""
+# Boxes that scroll or clip their content sideways (on paper a scroll box prints its first columns only).
+CLIPPED_JS = """(width) => [...document.querySelectorAll('body *')].filter((el) => {
+  if (el.closest('.sr-only, .js-plotly-plot') || !el.getClientRects().length) return false;
+  const style = getComputedStyle(el);
+  return style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1;
+}).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.getAttribute('class') || ''}`
+  + ` ${el.scrollWidth}>${el.clientWidth}`)"""
+# Every drawn chart: its box, its annotations (the break-even map's labels) and its bar labels.
+CHART_BOXES_JS = """() => [...document.querySelectorAll('[data-figure]')]
+  .filter((el) => el.getClientRects().length).map((el) => {
+  const svg = el.querySelector('.main-svg').getBoundingClientRect();
+  const notes = [...el.querySelectorAll('.annotation')].map((n) => n.getBoundingClientRect())
+    .map((r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom}));
+  const barTexts = [...el.querySelectorAll('.bartext')].map((t) => { const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: r.left, right: r.right}; });
+  const rows = new Set(el._fullData.filter((t) => t.type === 'bar' && t.orientation === 'h').flatMap((t) => t.y)).size;
+  const rowLabels = el.querySelectorAll('.yaxislayer-above .ytick text').length;
+  return {id: el.id, left: svg.left, right: svg.right, width: svg.width, notes, barTexts, rows, rowLabels};
+})"""
+
+
+def _overlapping(boxes: list[dict]) -> list[tuple[int, int]]:
+    return [
+        (i, j)
+        for i, a in enumerate(boxes)
+        for j, b in enumerate(boxes)
+        if i < j
+        and min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
+        and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+    ]
+
+
+def _pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+
+
+@pytest.mark.parametrize("state", ["open", "decided"])
+def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_full_width(
+    live_server, issue, new_page, state
+):
+    """Open (the issue's), or decided with a rationale and answers (what a leader usually opens)."""
+    token = issue["token"] if state == "open" else _decide_with_a_brief(issue)
+    page = new_page(viewport={"width": 1366, "height": 900})  # a laptop: the charts are first drawn for its screen
+    page.goto(f"{live_server.url}/d/{token}")
+    assert page.locator("#frozen-comparison").count() == 1 and page.locator("#frozen-uncertainty").count() == 1
+    _wait_for_charts(page)
+
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-figure]')].filter((el) => el.getClientRects().length)"
+        ".every((el) => el.querySelector('.main-svg').getBoundingClientRect().width >= 650)"
+    )
+    page.wait_for_timeout(300)
+    charts = page.evaluate(CHART_BOXES_JS)
+    # Four brief charts (the forecast month by month is left off paper, as the comparison's chart of every option of
+    # every scenario: the page says where they are), the simulation's histogram and tornado.
+    assert [chart["id"] for chart in charts] == [
+        "chart-annual_cost",
+        "chart-cumulative",
+        "chart-cost_per_output",
+        "chart-break_even_map",
+        "u-chart-outcome_histogram",
+        "u-chart-tornado",
+    ]
+    for chart in charts:
+        assert 650 <= chart["width"] <= A4_CONTENT_WIDTH + 1, f"{chart['id']} is not page-wide: {chart['width']}"
+        for text in chart["barTexts"]:
+            assert chart["left"] <= text["left"] and text["right"] <= chart["right"], f"{chart['id']}: {text} cut"
+        if chart["rows"]:  # a horizontal bar chart (bars per option, the tornado) names every row
+            named = f"{chart['id']} names {chart['rowLabels']} of its {chart['rows']} rows"
+            assert chart["rowLabels"] == chart["rows"], named
+    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
+    assert past_the_edge == [], "\n".join(past_the_edge)
+    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
+    assert clipped == [], "\n".join(clipped)
+    heat_map = next(chart for chart in charts if chart["id"] == "chart-break_even_map")
+    assert len(heat_map["notes"]) >= 3 and _overlapping(heat_map["notes"]) == [], heat_map["notes"]
+
+    pages = _pages(page.pdf(format="A4", print_background=True))
+    assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
+
+
+def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_server, analyst, issue, new_page):
+    page = new_page(viewport={"width": 1366, "height": 900})
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{issue['scenario'].pk}/")
+    _wait_for_charts(page)
+
+    page.emulate_media(media="print")
+    # As a print dialog does: the charts drawn for the laptop's screen are redrawn for paper before it lays out.
+    page.wait_for_function(
+        "(width) => [...document.querySelectorAll('[data-figure]')].filter((el) => el.getClientRects().length)"
+        ".every((el) => el.querySelector('.main-svg').getBoundingClientRect().width <= width)",
+        arg=A4_CONTENT_WIDTH,
+    )
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_timeout(500)
+    assert page.locator("#inputs").is_visible() and page.locator("#option-table").is_visible()
+    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
+    assert past_the_edge == [], "\n".join(past_the_edge)
+    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
+    assert clipped == [], "\n".join(clipped)
+    assert _pages(page.pdf(format="A4", print_background=True)) >= 1
+
+
+@pytest.mark.parametrize("where", ["scenario", "decision link", "compare"])
+def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, issue, new_page, where):
+    page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    log_in(page, live_server, analyst)
+    url = {
+        "scenario": f"/scenarios/{issue['scenario'].pk}/",  # its links table lists the decision link
+        "decision link": f"/d/{issue['token']}",
+        "compare": f"/scenarios/compare/?s={issue['scenario'].pk}&s={issue['other'].pk}",
+    }[where]
+    page.goto(live_server.url + url)
+    _wait_for_charts(page)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the {where} page is {width} px wide: {page.evaluate(PAST_THE_EDGE_JS, 390)}"

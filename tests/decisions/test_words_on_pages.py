@@ -1,0 +1,194 @@
+"""Every label and value in the page's own words (issue 16, "What leadership reads"): the decision link, compare's
+"inputs that differ" and the scenario history never show a document key (``cost_of_capital``), a choice's code
+(``on_demand``) or a float in e-notation (``2.22222e+06``), for a scenario touching every catalogued field.
+
+The checks loop over the engine catalogue, so a field added to it is covered without touching this file."""
+
+from __future__ import annotations
+
+import copy
+import html
+import re
+from decimal import Decimal
+
+import pytest
+from django.template.loader import render_to_string
+
+from tco.engine.catalogue import OPTION_FIELDS
+from tco.engine.fields import TOP_NUMBERS, WORKLOAD_NUMBERS
+from tco.exports.inputs import option_fact
+from tco.models import Scenario
+from tco.selectors.history import scenario_history
+from tco.services import scenario_create_from_document
+from tco.services.decisions import link_create
+from tco.services.uncertainty import range_set, uncertainty_run_queue
+
+E_NOTATION = re.compile(r"\b\d+(?:\.\d+)?[eE][+-]?\d+\b")
+RAW_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+# Document keys of more than one word (a one-word key such as capex is a word sentences use: "pay capex in month 1").
+KEYS = sorted(
+    key
+    for key in {e.name for e in OPTION_FIELDS} | set(TOP_NUMBERS) | set(WORKLOAD_NUMBERS) | {"on_demand"}
+    if "_" in key
+)
+
+OWNED = {
+    "gpu_count": 64,
+    "capex": 2222222.22,
+    "residual_value": 259200,
+    "useful_life_years": 5,
+    "cost_of_capital": 0.08,
+    "power_kw": 81.6,
+    "idle_power_kw": 20,
+    "pue": 1.4,
+    "electricity_per_kwh": 0.135,
+    "facility_per_year": 190944,
+    "network_per_year": 96000,
+    "software_per_year": 12000,
+    "support_per_year": 228000,
+    "operations_per_year": 432000,
+    "tokens_per_second_per_gpu": 900,
+    "acceptance_rate": 0.92,
+}
+RENTAL = {
+    "price_per_gpu_hour": 2.49,
+    "billing": "committed",
+    "committed_gpus": 48,
+    "extras_per_year": 12000,
+    "price_change_per_year": -0.1,
+    "tokens_per_second_per_gpu": 800,
+    "acceptance_rate": 0.9,
+}
+EVERY_FIELD = {
+    "schema": "tco-scenario/1",
+    "name": "Every field, A",
+    "currency": "USD",
+    "horizon_months": 60,
+    "discount_rate": 0.08,
+    "fleet_gpus": 64,
+    "utilization": [0.55],
+    "burst_price_per_gpu_hour": 6.16,
+    "workload": {
+        "tokens_per_second_per_gpu": 850,
+        "output_tokens_per_response": 350,
+        "input_tokens_per_response": 1200,
+        "acceptance_rate": 0.9,
+    },
+    "options": [
+        {"name": "Own 64x H100", "kind": "owned", **OWNED},
+        {"name": "Used 64x H100", "kind": "secondary", **OWNED, "capex": 1222222.22, "useful_life_years": 3},
+        {"name": "Committed neocloud", "kind": "neocloud", **RENTAL},
+        {"name": "Hyperscaler", "kind": "hyperscaler", **RENTAL, "billing": "on_demand", "price_per_gpu_hour": 6.88},
+        {"name": "Marketplace", "kind": "marketplace", **RENTAL, "billing": "on_demand", "price_per_gpu_hour": 1.99},
+        {
+            "name": "Hosted API",
+            "kind": "api",
+            "price_per_million_input_tokens": 0.5,
+            "price_per_million_output_tokens": 1.5,
+            "extras_per_year": 1000,
+            "acceptance_rate": 0.85,
+        },
+    ],
+}
+
+
+def _other() -> dict:
+    """The same options with every input changed (numbers by a sixth, billing switched)."""
+    other = copy.deepcopy(EVERY_FIELD)
+    other.update(name="Every field, B", horizon_months=36, discount_rate=0.07, fleet_gpus=60)
+    other["burst_price_per_gpu_hour"] = 7.2
+    other["workload"] = {key: value * 0.9 for key, value in other["workload"].items()}
+    for option in other["options"]:
+        for key, value in list(option.items()):
+            if isinstance(value, float | int) and not isinstance(value, bool):
+                option[key] = round(value * 5 / 6, 4) if key != "price_change_per_year" else -0.05
+                if key in ("gpu_count", "committed_gpus"):
+                    option[key] = int(value) - 4
+                if key == "useful_life_years":
+                    option[key] = value + 1
+                if key == "pue":
+                    option[key] = 1.3
+        if "billing" in option:
+            option["billing"] = "on_demand" if option["billing"] == "committed" else "committed"
+            option.setdefault("committed_gpus", 32)
+    return other
+
+
+def _visible(page: str) -> str:
+    """What a reader sees: no scripts (figure data), no tags or attributes."""
+    page = re.sub(r"<script\b.*?</script>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def _raw(text: str) -> list[str]:
+    return sorted(set(RAW_KEY.findall(text)) | {key for key in KEYS if key in text} | set(E_NOTATION.findall(text)))
+
+
+@pytest.fixture
+def pair(editor, run_jobs) -> tuple[Scenario, Scenario]:
+    with run_jobs():
+        first = scenario_create_from_document(document=copy.deepcopy(EVERY_FIELD), user=editor)
+        second = scenario_create_from_document(document=_other(), user=editor)
+    options = list(first.options.all())
+    ranges = [(None, "utilization", "0.3", "0.55", "0.8"), (options[0], "capex", "2000000", "2222222.22", "2600000")]
+    ranges += [
+        (options[0], "cost_of_capital", "0.06", "0.08", "0.1"),
+        (options[2], "price_per_gpu_hour", "2", "2.49", "3"),
+    ]
+    for option, field, low, likely, high in ranges:
+        first.refresh_from_db()
+        with run_jobs():
+            range_set(
+                scenario=first,
+                user=editor,
+                expected_version=first.version,
+                option=option,
+                field=field,
+                low=Decimal(low),
+                likely=Decimal(likely),
+                high=Decimal(high),
+            )
+    first.refresh_from_db()
+    with run_jobs():
+        uncertainty_run_queue(scenario=first, user=editor, trials=1_000)
+    return first, second
+
+
+def test_the_decision_link_says_every_input_in_words(pair, editor, anon):
+    first, second = pair
+    _, token = link_create(scenario=first, user=editor, compare_with=[second])
+    page = anon.get(f"/d/{token}").content.decode()
+    assert 'id="frozen-comparison"' in page and 'id="frozen-uncertainty"' in page and 'id="u-ranges-table"' in page
+    assert _raw(_visible(page)) == []
+    differences = _visible(re.search(r'<table id="compare-differences">.*?</table>', page, re.S)[0])
+    assert "Own 64x H100: Capex (whole option) $2,222,222.22 $1,851,851.85" in " ".join(differences.split())
+    assert [entry.name for entry in OPTION_FIELDS if option_fact(entry.name).label not in differences] == []
+
+
+def test_compare_says_the_inputs_that_differ_in_words(pair, editor_client):
+    first, second = pair
+    page = editor_client.get(f"/scenarios/compare/?s={first.pk}&s={second.pk}").content.decode()
+    differences = _visible(re.search(r'<table id="compare-differences">.*?</table>', page, re.S)[0])
+    assert _raw(differences) == []
+    assert [entry.name for entry in OPTION_FIELDS if option_fact(entry.name).label not in differences] == []
+    words = " ".join(differences.split())
+    assert "Committed neocloud: Billing Committed On demand" in words
+    assert "Horizon 60 months 36 months" in words and "Own 64x H100: Cost of capital 8% per year" in words
+
+
+def test_the_history_says_every_change_in_words(pair, editor):
+    first, second = pair
+    changed = {option.name: option for option in second.options.all()}
+    for option in first.options.all():
+        for entry in OPTION_FIELDS:
+            if option.kind in entry.kinds:
+                setattr(option, entry.name, getattr(changed[option.name], entry.name))
+        option._history_user = editor
+        option.save()
+    lines = scenario_history(Scenario.objects.get(pk=first.pk), limit=1_000)
+    rendered = render_to_string("tco/scenario_detail.html#history", {"history": lines})
+    assert _raw(_visible(rendered)) == []
+    fields = {line.field for line in lines if line.action == "changed"}
+    assert [entry.name for entry in OPTION_FIELDS if option_fact(entry.name).label not in fields] == []
+    capex = next(line for line in lines if line.subject == "option “Own 64x H100”" and line.field.startswith("Capex"))
+    assert (capex.field, capex.old, capex.new) == ("Capex (whole option)", "$2,222,222.22", "$1,851,851.85")
