@@ -9,11 +9,10 @@ from django.urls import reverse
 
 from tco.engine import entered_values
 from tco.engine.fields import fmt
-from tco.models import InputRange, Scenario, ScenarioOption
+from tco.models import InputRange, Scenario
 from tco.selectors.uncertainty import (
     SCENARIO_RANGE_PATHS,
     likely_is_input,
-    option_range_fields,
     range_key,
     range_path,
     scenario_ranges,
@@ -66,29 +65,10 @@ def range_view(
     return view
 
 
-def entered_input(scenario: Scenario, found: InputRange | None) -> float | None:
-    """The value of the input a saved range belongs to, as the model uses it (two queries; None without a range)."""
-    if found is None:
-        return None
-    options = list(scenario.options.all())
-    path = range_path(found, options)
-    return None if path is None else entered_values(scenario.to_document(options), [path])[path]
-
-
-def range_for_field(scenario: Scenario, option: ScenarioOption | None, view: Any) -> RangeView | None:
-    """The RangeView of one field view (one query, two more when it has a range), or None when its input takes no
-    range: for a field re-rendered alone, e.g. with a message about what was typed."""
-    if option is None and view.name not in SCENARIO_RANGE_PATHS:
-        return None
-    if option is not None and view.name not in option_range_fields(option):
-        return None
-    found = InputRange.objects.filter(scenario=scenario, option=option, field=view.name).first()
-    return range_view(scenario, view.key, view.name, view.label, found, entered_input(scenario, found))
-
-
-def attach_ranges(context: dict[str, Any], scenario: Scenario) -> None:
-    """Give every field view that takes a range its RangeView (one query), and the forecast its own."""
-    found = {range_key(item): item for item in scenario_ranges(scenario)}
+def attach_ranges(context: dict[str, Any], scenario: Scenario, ranges: list[InputRange] | None = None) -> None:
+    """Give every field view that takes a range its RangeView, and the forecast its own; ``ranges`` are the
+    scenario's input ranges (read when not given: one query)."""
+    found = {range_key(item): item for item in (scenario_ranges(scenario) if ranges is None else ranges)}
     options = [view.option for view in context["option_views"]]
     paths = {key: range_path(item, options) for key, item in found.items()}
     values = entered_values(context["document"], [path for path in paths.values() if path]) if found else {}
