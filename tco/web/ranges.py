@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.urls import reverse
 
@@ -28,12 +29,14 @@ class RangeView:
     key: str  # the input's editor key: s-discount_rate, o12-capex
     field: str
     label: str
-    url: str
+    url: str  # where the range is saved
+    editor_url: str  # where the page fetches the disclosure's inputs when it is opened
     low: str = ""
     likely: str = ""
     high: str = ""
     error: str = ""
     entered: str = ""  # the input's value as the model uses it, when the range's likely is not that value
+    loaded: bool = False  # its inputs are rendered (the editor asked for), not only its summary
 
     @property
     def differs(self) -> bool:
@@ -57,7 +60,10 @@ def range_view(
     scenario: Scenario, key: str, field: str, label: str, found: InputRange | None, entered: float | None = None
 ) -> RangeView:
     """``entered`` is the input's value as the model uses it: the view says so when the range's likely is not it."""
-    view = RangeView(key=key, field=field, label=label, url=reverse("tco:input_range", args=[scenario.pk]))
+    editor_url = f"{reverse('tco:input_range_editor', args=[scenario.pk])}?{urlencode({'target': key})}"
+    view = RangeView(
+        key=key, field=field, label=label, url=reverse("tco:input_range", args=[scenario.pk]), editor_url=editor_url
+    )
     if found is not None:
         view.low, view.likely, view.high = (input_text(getattr(found, name)) for name in ("low", "likely", "high"))
         if entered is not None and not likely_is_input(found.likely, entered):

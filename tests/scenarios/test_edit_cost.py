@@ -1,5 +1,6 @@
 """What one edit costs (issue 4's bench/edit_bench.py, issue 16's "23 queries, 64 kB per edit"): the queries of an
-edit with its evaluation, and of the figures the page fetches next."""
+edit with its evaluation, and of the figures the page fetches next; the bytes of its answer. The "±" range
+disclosures are sent as their summary: their inputs are fetched when one is opened."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tco.demos import demo
+from tco.models import InputRange
 from tco.services import scenario_create_from_document
+from tests.scenarios.workspace_html import Workspace
 
 # As in the embedded mode (and the bench): each commit runs its evaluation at once, so an edit answers with its results.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -52,3 +55,48 @@ def test_the_figures_the_page_fetches_after_an_edit_take_three_queries(editor_cl
         figures = editor_client.get(url)
     assert figures.status_code == 200 and set(figures.json()) >= {"annual_cost", "cumulative", "break_even_map"}
     assert len(queries) == 3  # sign-in, role, the run's id and finish: the figures were serialised with its answer
+
+
+def test_an_edits_answer_is_at_most_80_kB(editor_client, bench_scenario):
+    answer, _ = _edit_price(editor_client, bench_scenario)
+    assert len(answer.content) <= 80_000
+
+
+def test_an_edits_answer_carries_each_range_summary_and_no_range_inputs(editor_client, bench_scenario):
+    answer, _ = _edit_price(editor_client, bench_scenario)
+    html = answer.content.decode()
+    page = Workspace(html)
+    owned = bench_scenario.options.get(kind="owned")
+    disclosure = page.attrs(f"range-o{owned.pk}-capex")
+    assert disclosure["hx-get"] == f"/scenarios/{bench_scenario.pk}/ranges/editor/?target=o{owned.pk}-capex"
+    assert "data-lazy" in page.attrs(f"range-o{owned.pk}-capex-inputs")
+    assert 'name="low"' not in html and "Save range" not in html
+
+
+def test_an_opened_range_fetches_its_inputs_with_the_stored_values(editor_client, bench_scenario, editor):
+    owned = bench_scenario.options.get(kind="owned")
+    InputRange.objects.create(scenario=bench_scenario, option=owned, field="capex", low=3, likely=4, high=6)
+    url = reverse("tco:input_range_editor", args=[bench_scenario.pk])
+    editor = Workspace(editor_client.get(url, {"target": f"o{owned.pk}-capex"}, **HTMX).content.decode())
+    inputs = editor.attrs(f"range-o{owned.pk}-capex-inputs")
+    assert "data-lazy" not in inputs
+    assert "Save range" in editor.text(f"range-o{owned.pk}-capex-inputs")
+    assert "Clear" in editor.text(f"range-o{owned.pk}-capex-inputs")
+    html = editor_client.get(url, {"target": f"o{owned.pk}-capex"}, **HTMX).content.decode()
+    assert re.search(r'name="low" value="3"', html) and re.search(r'name="high" value="6"', html)
+    percent = editor_client.get(url, {"target": "s-discount_rate"}, **HTMX).content.decode()
+    assert "(0.05 or 5%)" in percent and 'name="likely" value=""' in percent
+
+
+def test_a_viewer_reads_a_ranges_inputs_read_only(viewer_client, bench_scenario):
+    url = reverse("tco:input_range_editor", args=[bench_scenario.pk])
+    html = viewer_client.get(url, {"target": "s-discount_rate"}, **HTMX).content.decode()
+    assert 'name="low" value="" inputmode="decimal" autocomplete="off" size="8" readonly' in html
+    assert "Save range" not in html
+
+
+def test_an_input_without_a_range_has_no_range_inputs(editor_client, bench_scenario):
+    url = reverse("tco:input_range_editor", args=[bench_scenario.pk])
+    rental = bench_scenario.options.get(name="Lambda 8\u00d7 H100 SXM")
+    for target in ("s-horizon_months", f"o{rental.pk}-billing", "o999999-capex", "nonsense"):
+        assert editor_client.get(url, {"target": target}).status_code == 404, target
