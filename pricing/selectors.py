@@ -8,13 +8,14 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery
 
 from pricing import fx
 from pricing.charts import PricePoint
 from pricing.fx import Rate
 from pricing.importers import Catalog, ProviderRef
 from pricing.models import (
+    CurrentPrice,
     ExchangeRate,
     GpuAlias,
     GpuModel,
@@ -40,12 +41,6 @@ def import_catalog() -> Catalog:
     return Catalog(gpu_names=gpu_names, providers=providers, provider_aliases=aliases)
 
 
-def _newer_same_offering() -> QuerySet[PriceObservation]:
-    return PriceObservation.objects.filter(
-        **{name: OuterRef(name) for name in OFFERING_FIELDS}, observed_on__gt=OuterRef("observed_on")
-    )
-
-
 def latest_prices(
     *,
     gpu_model_id: int | None = None,
@@ -54,18 +49,23 @@ def latest_prices(
     region: str = "",
     descending: bool = False,
 ) -> QuerySet[PriceObservation]:
-    """The latest observation of every offering (its natural key without the date), cheapest first."""
-    rows = PriceObservation.objects.filter(~Exists(_newer_same_offering()))
+    """The latest observation of every offering (its natural key without the date), cheapest first; ties by
+    provider name, offering, region, then id, so that pages never overlap.
+
+    Read from the current-price table the imports keep (one row per offering, its filter and order columns copied
+    from the observation), whatever the number of observations: the observations are joined by primary key."""
+    rows = PriceObservation.objects.filter(current__isnull=False)
     if gpu_model_id:
-        rows = rows.filter(gpu_model_id=gpu_model_id)
+        rows = rows.filter(current__gpu_model_id=gpu_model_id)
     if provider_kind:
         rows = rows.filter(provider__kind=provider_kind)
     if pricing_term:
-        rows = rows.filter(pricing_term=pricing_term)
+        rows = rows.filter(current__pricing_term=pricing_term)
     if region:
-        rows = rows.filter(region__icontains=region)
-    price = "-price_per_gpu_hour" if descending else "price_per_gpu_hour"
-    return rows.select_related("provider", "gpu_model").order_by(price, "provider__name", "offering", "region")
+        rows = rows.filter(current__region__icontains=region)
+    price = "-current__price_per_gpu_hour" if descending else "current__price_per_gpu_hour"
+    order = (price, "provider__name", "current__offering", "current__region", "current__observation_id")
+    return rows.select_related("provider", "gpu_model").order_by(*order)
 
 
 def offering_history(*, observation: PriceObservation) -> QuerySet[PriceObservation]:
@@ -196,7 +196,7 @@ def snapshot_diff(*, old: PriceSnapshot, new: PriceSnapshot) -> SnapshotDiff:
 
 
 def gpu_models_with_prices() -> QuerySet[GpuModel]:
-    return GpuModel.objects.filter(Exists(PriceObservation.objects.filter(gpu_model=OuterRef("pk")))).order_by("name")
+    return GpuModel.objects.filter(Exists(CurrentPrice.objects.filter(gpu_model=OuterRef("pk")))).order_by("name")
 
 
 def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> QuerySet:
@@ -285,23 +285,20 @@ def _rate(row: ExchangeRate) -> Rate:
 
 def newer_observations(observation_ids: Iterable[int]) -> dict[int, PriceObservation]:
     """For each observation id, the latest observation of the same offering (provider, offering, GPU model and
-    count, region, term) dated after it, when there is one (two queries)."""
-    rows = PriceObservation.objects.filter(pk__in=set(observation_ids))
-    picked = list(rows.values("pk", "observed_on", *OFFERING_FIELDS))
-    if not picked:
+    count, region, term) when it is dated after it: the offering's current price (two queries)."""
+    newer = CurrentPrice.objects.filter(
+        **{name: OuterRef(name) for name in OFFERING_FIELDS}, observed_on__gt=OuterRef("observed_on")
+    ).values("observation_id")
+    pairs = dict(
+        PriceObservation.objects.filter(pk__in=set(observation_ids))
+        .annotate(newer_id=Subquery(newer))
+        .filter(newer_id__isnull=False)
+        .values_list("pk", "newer_id")
+    )
+    if not pairs:
         return {}
-    match = Q()
-    for row in picked:
-        match |= Q(**{name: row[name] for name in OFFERING_FIELDS}, observed_on__gt=row["observed_on"])
-    latest: dict[tuple, PriceObservation] = {}
-    for observation in PriceObservation.objects.filter(match).select_related("provider").order_by("observed_on"):
-        latest[tuple(getattr(observation, name) for name in OFFERING_FIELDS)] = observation
-    found = {}
-    for row in picked:
-        newer = latest.get(tuple(row[name] for name in OFFERING_FIELDS))
-        if newer is not None and newer.observed_on > row["observed_on"]:
-            found[row["pk"]] = newer
-    return found
+    found = PriceObservation.objects.select_related("provider").in_bulk(set(pairs.values()))
+    return {pk: found[newer_id] for pk, newer_id in pairs.items()}
 
 
 def market_revision() -> tuple:

@@ -31,6 +31,7 @@ from pricing.models import (
     UnmappedName,
 )
 from pricing.selectors import import_catalog
+from pricing.services.current_prices import current_prices_record
 
 MAX_STORED_SKIPS = 2000
 MAX_STORED_ERRORS = 100
@@ -182,8 +183,10 @@ def _create_providers(snapshot: PriceSnapshot, result: ParseResult, new_rows: li
 
 
 def _store(snapshot: PriceSnapshot, new_rows: list[PriceRow], *, known_ids: list[int]) -> None:
-    """Store the new observations, then record every row of the file (new and known) as the snapshot's contents."""
+    """Store the new observations, make them current where they are their offering's latest, then record every row
+    of the file (new and known) as the snapshot's contents."""
     created = PriceObservation.objects.bulk_create(_observations(snapshot, new_rows), batch_size=BULK_BATCH_SIZE)
+    current_prices_record(observations=created)
     created_ids = [observation.pk for observation in created]  # SQLite and PostgreSQL return the new ids
     SnapshotObservation.objects.bulk_create(
         [SnapshotObservation(snapshot_id=snapshot.pk, observation_id=pk) for pk in known_ids + created_ids],
