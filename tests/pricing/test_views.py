@@ -77,8 +77,8 @@ def test_the_market_answers_htmx_with_the_results_region_only(viewer_client):
     run_import(canonical(ROW.format(date="2026-11-01")))
     response = viewer_client.get(reverse("pricing:market"), {"term": "on_demand"}, headers={"HX-Request": "true"})
     html = response.content.decode()
-    assert html.lstrip().startswith('<div id="market-results">')
-    assert "<html" not in html
+    assert "gpu_8x_h100" in html and 'id="market-results"' in html
+    assert "<html" not in html and 'class="filters' not in html
 
 
 def test_the_market_chart_compares_providers_grouped_by_kind(viewer_client):
