@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from lib.statement_timeout import statement_timeout_lifted
 from pricing.importers import Catalog, ParseResult, PriceRow, RowError, parse_prices
 from pricing.models import (
     PriceImportFile,
@@ -231,6 +232,7 @@ def _record_unmapped(snapshot: PriceSnapshot, result: ParseResult, catalog: Cata
     UnmappedName.objects.filter(pk__in=resolved).delete()
 
 
+@statement_timeout_lifted()  # a 200,000-row file on a big table is not a web request; the job has its own limit
 def price_snapshot_run(
     *, snapshot: PriceSnapshot, content: bytes, new_providers: frozenset[str] = frozenset()
 ) -> PriceSnapshot:
