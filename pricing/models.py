@@ -345,8 +345,8 @@ class CurrentPrice(models.Model):
 
     Derived from the observations and kept by every import in the transaction that stores them
     (``pricing.services.current_prices_record``): the newest ``observed_on`` wins (an older catalog imported
-    after a newer one changes nothing), ties by observation id. The filter and order columns are copied from the
-    observation so the Market reads this table alone and joins the observations of one page only."""
+    after a newer one changes nothing), ties by observation id. The columns the Market filters, orders, counts and
+    charts by are copied from the observation, so it reads this table and joins the observations of one page."""
 
     provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="+", db_index=False)
     offering = models.CharField(max_length=200)
@@ -357,6 +357,7 @@ class CurrentPrice(models.Model):
     observation = models.OneToOneField(PriceObservation, on_delete=models.CASCADE, related_name="current")
     observed_on = models.DateField()
     price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6)
+    currency = models.CharField(max_length=3)
 
     class Meta:
         constraints = [

@@ -48,24 +48,25 @@ def latest_prices(
     pricing_term: str = "",
     region: str = "",
     descending: bool = False,
-) -> QuerySet[PriceObservation]:
-    """The latest observation of every offering (its natural key without the date), cheapest first; ties by
-    provider name, offering, region, then id, so that pages never overlap.
+) -> QuerySet[CurrentPrice]:
+    """The current price of every offering (its latest observation, read with it), cheapest first; ties by provider
+    name, offering, region, then observation id, so that pages never overlap.
 
-    Read from the current-price table the imports keep (one row per offering, its filter and order columns copied
-    from the observation), whatever the number of observations: the observations are joined by primary key."""
-    rows = PriceObservation.objects.filter(current__isnull=False)
+    The current-price table the imports keep: one row per offering whatever the number of observations, filtered,
+    counted, ordered and sliced on its own columns; the observations of the rows read come in one more query, by
+    primary key (so the last page costs what the first does)."""
+    rows = CurrentPrice.objects.all()
     if gpu_model_id:
-        rows = rows.filter(current__gpu_model_id=gpu_model_id)
+        rows = rows.filter(gpu_model_id=gpu_model_id)
     if provider_kind:
         rows = rows.filter(provider__kind=provider_kind)
     if pricing_term:
-        rows = rows.filter(current__pricing_term=pricing_term)
+        rows = rows.filter(pricing_term=pricing_term)
     if region:
-        rows = rows.filter(current__region__icontains=region)
-    price = "-current__price_per_gpu_hour" if descending else "current__price_per_gpu_hour"
-    order = (price, "provider__name", "current__offering", "current__region", "current__observation_id")
-    return rows.select_related("provider", "gpu_model").order_by(*order)
+        rows = rows.filter(region__icontains=region)
+    price = "-price_per_gpu_hour" if descending else "price_per_gpu_hour"
+    order = (price, "provider__name", "offering", "region", "observation_id")
+    return rows.select_related("provider", "gpu_model").prefetch_related("observation").order_by(*order)
 
 
 def offering_history(*, observation: PriceObservation) -> QuerySet[PriceObservation]:
@@ -97,17 +98,10 @@ def comparison_points(
     rows = latest_prices(
         gpu_model_id=gpu_model_id, pricing_term=pricing_term, provider_kind=provider_kind, region=region
     )
+    columns = ("provider__name", "provider__kind", "offering", "region", "gpus_per_instance")
     return [
-        PricePoint(
-            o.provider.name,
-            o.provider.kind,
-            o.offering,
-            o.region,
-            o.gpus_per_instance,
-            float(o.price_per_gpu_hour),
-            o.currency,
-        )
-        for o in rows
+        PricePoint(*values[:5], float(values[5]), values[6])
+        for values in rows.values_list(*columns, "price_per_gpu_hour", "currency")
     ]
 
 
@@ -201,7 +195,7 @@ def gpu_models_with_prices() -> QuerySet[GpuModel]:
 
 def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> QuerySet:
     """Observations as canonical-format values, for `export_prices`; with `snapshot_id`, every row of that file."""
-    rows = latest_prices() if latest else PriceObservation.objects.all()
+    rows = PriceObservation.objects.filter(current__isnull=False) if latest else PriceObservation.objects.all()
     if snapshot_id is not None:
         rows = rows.filter(memberships__snapshot_id=snapshot_id)
     return rows.order_by("observed_on", "provider__name", "offering", "region", "pricing_term", "id").values_list(
@@ -222,18 +216,19 @@ def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> Quer
 
 def market_prices(
     *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25
-) -> QuerySet:
-    """Latest observation per offering for the price picker, cheapest first, filtered by the search."""
-    rows = latest_prices()
+) -> QuerySet[PriceObservation]:
+    """The latest observation of each offering for the price picker, cheapest first, filtered by the search."""
+    rows = PriceObservation.objects.filter(current__isnull=False)
     if gpu:
-        rows = rows.filter(gpu_model__name__icontains=gpu)
+        rows = rows.filter(current__gpu_model__name__icontains=gpu)
     if provider:
-        rows = rows.filter(provider__name__icontains=provider)
+        rows = rows.filter(current__provider__name__icontains=provider)
     if term:
-        rows = rows.filter(pricing_term=term)
+        rows = rows.filter(current__pricing_term=term)
     if currency:
-        rows = rows.filter(currency=currency)
-    return rows.select_related("snapshot")[:limit]
+        rows = rows.filter(current__currency=currency)
+    order = ("current__price_per_gpu_hour", "provider__name", "offering", "region", "id")
+    return rows.select_related("provider", "gpu_model", "snapshot").order_by(*order)[:limit]
 
 
 def exchange_rate(base: str, quote: str, *, on: date | None = None) -> Rate | None:

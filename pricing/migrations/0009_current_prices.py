@@ -8,17 +8,16 @@ OFFERING = "provider_id, offering, gpu_model_id, gpus_per_instance, region, pric
 
 def fill_current_prices(apps, schema_editor):
     """The latest observation of every offering already stored: one statement, portable SQL. Each offering has at
-    most one observation a day (the natural key), so the row of its latest date is the one."""
+    most one observation a day (the natural key), so the row of its latest date is the one. Millions of rows take
+    longer than DATABASE_STATEMENT_TIMEOUT_MS: migrations run without it (lib.statement_timeout)."""
     current = apps.get_model("pricing", "CurrentPrice")._meta.db_table
     observations = apps.get_model("pricing", "PriceObservation")._meta.db_table
     same = " AND ".join(f"o.{column} = n.{column}" for column in OFFERING.split(", "))
     with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL statement_timeout = 0")  # millions of rows may take longer than a web request
         cursor.execute(
-            f"INSERT INTO {current} ({OFFERING}, observation_id, observed_on, price_per_gpu_hour) "
+            f"INSERT INTO {current} ({OFFERING}, observation_id, observed_on, price_per_gpu_hour, currency) "
             f"SELECT {', '.join('o.' + column for column in OFFERING.split(', '))}, o.id, o.observed_on, "
-            f"o.price_per_gpu_hour FROM {observations} o "
+            f"o.price_per_gpu_hour, o.currency FROM {observations} o "
             f"JOIN (SELECT {OFFERING}, MAX(observed_on) AS newest FROM {observations} GROUP BY {OFFERING}) n "
             f"ON {same} AND o.observed_on = n.newest"
         )
@@ -41,6 +40,7 @@ class Migration(migrations.Migration):
                 ('pricing_term', models.CharField(choices=[('on_demand', 'On demand'), ('spot', 'Spot'), ('reserved_1y', 'Reserved 1 year'), ('reserved_3y', 'Reserved 3 years'), ('committed', 'Committed contract')], max_length=20)),
                 ('observed_on', models.DateField()),
                 ('price_per_gpu_hour', models.DecimalField(decimal_places=6, max_digits=14)),
+                ('currency', models.CharField(max_length=3)),
                 ('gpu_model', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='pricing.gpumodel')),
                 ('observation', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='current', to='pricing.priceobservation')),
                 ('provider', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='pricing.provider')),

@@ -14,8 +14,8 @@ from django.db import connection
 from pricing.models import CurrentPrice, PriceObservation
 
 OFFERING_COLUMNS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
-COPIED_COLUMNS = ("observation_id", "observed_on", "price_per_gpu_hour")
-UPSERT_BATCH_SIZE = 500  # rows per statement: 4,500 parameters, within SQLite's and PostgreSQL's limits
+COPIED_COLUMNS = ("observation_id", "observed_on", "price_per_gpu_hour", "currency")
+UPSERT_BATCH_SIZE = 500  # rows per statement: 5,000 parameters, within SQLite's and PostgreSQL's limits
 
 
 def _upsert_sql(rows: int) -> str:
@@ -43,7 +43,7 @@ def current_prices_record(*, observations: Iterable[PriceObservation]) -> int:
         kept = newest.get(key)
         if kept is None or (observation.observed_on, observation.pk) > (kept.observed_on, kept.pk):
             newest[key] = observation  # one row per offering in a statement: PostgreSQL refuses two
-    rows = [(*key, o.pk, o.observed_on, o.price_per_gpu_hour) for key, o in newest.items()]
+    rows = [(*key, o.pk, o.observed_on, o.price_per_gpu_hour, o.currency) for key, o in newest.items()]
     with connection.cursor() as cursor:
         for start in range(0, len(rows), UPSERT_BATCH_SIZE):
             batch = rows[start : start + UPSERT_BATCH_SIZE]

@@ -41,9 +41,9 @@ def _random_catalogs(seed: int) -> list[list[str]]:
         for day in rng.sample(range(6), rng.randint(1, 4)):
             observed_on = FIRST + timedelta(days=7 * day)
             key = (provider, gpu, gpus, offering, region, term, observed_on)
-            price = rng.choice(PRICES)
+            price, currency = rng.choice(PRICES), rng.choice(["USD", "USD", "EUR"])
             rows.setdefault(
-                key, f'{provider},{kind},{gpu},{gpus},{offering},"{region}",{term},,{price},USD,{observed_on},'
+                key, f'{provider},{kind},{gpu},{gpus},{offering},"{region}",{term},,{price},{currency},{observed_on},'
             )
     files: list[list[str]] = [[] for _ in range(4)]
     for row in rows.values():
@@ -80,8 +80,8 @@ def _expected(rows, *, descending: bool = False) -> list[int]:
 def test_latest_prices_match_a_brute_force_reading_of_every_observation(seed):
     _import_all(_random_catalogs(seed))
     latest = list(_brute_force_latest().values())
-    assert [o.pk for o in selectors.latest_prices()] == _expected(latest)
-    assert [o.pk for o in selectors.latest_prices(descending=True)] == _expected(latest, descending=True)
+    assert [o.observation_id for o in selectors.latest_prices()] == _expected(latest)
+    assert [o.observation_id for o in selectors.latest_prices(descending=True)] == _expected(latest, descending=True)
     h100 = GpuModel.objects.get(name="H100 SXM")
     filters = [
         ({"gpu_model_id": h100.pk}, lambda o: o.gpu_model_id == h100.pk),
@@ -94,17 +94,23 @@ def test_latest_prices_match_a_brute_force_reading_of_every_observation(seed):
         ),
     ]
     for query, keep in filters:
-        assert [o.pk for o in selectors.latest_prices(**query)] == _expected(filter(keep, latest)), query
+        assert [o.observation_id for o in selectors.latest_prices(**query)] == _expected(filter(keep, latest)), query
 
 
 @pytest.mark.parametrize("seed", [4, 5])
 def test_the_current_table_holds_one_row_per_offering_pointing_at_its_latest_observation(seed):
     _import_all(_random_catalogs(seed))
     current = {
-        tuple(getattr(row, name) for name in KEY): (row.observation_id, row.observed_on, row.price_per_gpu_hour)
+        tuple(getattr(row, name) for name in KEY): (
+            row.observation_id,
+            row.observed_on,
+            row.price_per_gpu_hour,
+            row.currency,
+        )
         for row in CurrentPrice.objects.all()
     }
-    expected = {key: (o.pk, o.observed_on, o.price_per_gpu_hour) for key, o in _brute_force_latest().items()}
+    latest = _brute_force_latest().items()
+    expected = {key: (o.pk, o.observed_on, o.price_per_gpu_hour, o.currency) for key, o in latest}
     assert current == expected
 
 
@@ -143,9 +149,10 @@ def _backfill() -> RunPython:
 
 def test_the_migration_fills_the_current_table_from_the_observations_already_stored():
     _import_all(_random_catalogs(6))
-    expected = set(CurrentPrice.objects.values_list(*KEY, "observation_id", "observed_on", "price_per_gpu_hour"))
+    columns = (*KEY, "observation_id", "observed_on", "price_per_gpu_hour", "currency")
+    expected = set(CurrentPrice.objects.values_list(*columns))
     CurrentPrice.objects.all().delete()  # as a database migrated from before the table existed
     _backfill().code(apps, SimpleNamespace(connection=connection))  # it needs the editor's connection alone
-    filled = set(CurrentPrice.objects.values_list(*KEY, "observation_id", "observed_on", "price_per_gpu_hour"))
+    filled = set(CurrentPrice.objects.values_list(*columns))
     assert filled == expected
-    assert {row[-3] for row in filled} == {o.pk for o in _brute_force_latest().values()}
+    assert {row[-4] for row in filled} == {o.pk for o in _brute_force_latest().values()}

@@ -22,6 +22,7 @@ US = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,,3.99,USD,
 EU = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,eu-west-1,on_demand,,2.49,USD,2026-11-01,"
 SPOT = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,eu-west-1,spot,,1.49,USD,2026-11-01,"
 TOKEN = re.compile(r"\b[A-Za-z0-9]{64}\b")
+PRICE_READ = re.compile(r'FROM "pricing_(currentprice|priceobservation)"(?! U\d)')  # not the GPU list's EXISTS
 LATER = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,,3.49,USD,2026-11-20,"
 
 
@@ -35,7 +36,7 @@ def _price_reads(client, **query) -> list[str]:
     """The statements a Market view ran that read prices (the table, its count and the chart)."""
     with CaptureQueriesContext(connection) as queries:
         _market(client, **query)
-    return [q["sql"] for q in queries if 'FROM "pricing_priceobservation"' in q["sql"]]
+    return [q["sql"] for q in queries if PRICE_READ.search(q["sql"])]
 
 
 def test_a_repeat_view_reads_no_prices_and_renders_the_same_page(viewer_client):
