@@ -88,7 +88,9 @@ def failed_snapshots(limit: int = 10) -> QuerySet[PriceSnapshot]:
 
 
 def snapshot_list() -> QuerySet[PriceSnapshot]:
-    return PriceSnapshot.objects.select_related("created_by").defer("skipped").order_by("-created_at", "-id")
+    """Every import, newest first, without the row lists (skipped, merged, held back) only its own page shows."""
+    rows = PriceSnapshot.objects.select_related("created_by").defer("skipped", "merged", "held_back")
+    return rows.order_by("-created_at", "-id")
 
 
 def comparison_points(

@@ -28,6 +28,8 @@ DEFAULT_CHART_GPU = "H100 SXM"
 # process with Redis. A new revision makes new keys, so nothing is invalidated; an entry left behind expires.
 RESULTS_CACHE_SECONDS = 10 * 60
 KEPT_PAGES = 10  # deeper pages, and free-text region searches, are rendered each time: each would be one more entry
+DIFF_ROWS_SHOWN = 500  # of each kind (changed, added, removed); the counts are whole
+SNAPSHOTS_OFFERED = 200  # in each snapshot picker, newest first
 
 
 @require_GET
@@ -115,7 +117,8 @@ def price_history(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def snapshot_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.snapshot_list(), 50).get_page(request.GET.get("page"))
-    context = {"page": page, "diff_form": SnapshotDiffForm(), "can_import": is_editor(request.user)}
+    form = SnapshotDiffForm(offered=SNAPSHOTS_OFFERED)
+    context = {"page": page, "diff_form": form, "can_import": is_editor(request.user)}
     return render(request, "pricing/snapshots.html", context)
 
 
@@ -142,11 +145,11 @@ def snapshot_status(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def snapshot_diff(request: HttpRequest) -> HttpResponse:
-    form = SnapshotDiffForm(request.GET or None)
+    form = SnapshotDiffForm(request.GET or None, offered=SNAPSHOTS_OFFERED)
     diff = None
     if form.is_valid():
         diff = selectors.snapshot_diff(old=form.cleaned_data["a"], new=form.cleaned_data["b"])
-    return render(request, "pricing/diff.html", {"form": form, "diff": diff})
+    return render(request, "pricing/diff.html", {"form": form, "diff": diff, "shown": DIFF_ROWS_SHOWN})
 
 
 @require_http_methods(["GET", "POST"])
