@@ -307,7 +307,8 @@ def market_revision() -> tuple:
 
 def market_revision_sql() -> str:
     """SQL select-list columns (for a stamp query) that change whenever what other pages show of the Market does:
-    a new observation (observations are append-only: no code path and no admin page edits or deletes them), a
+    a new observation (observations are append-only: no code path and no admin page edits or deletes them; imports
+    store one at a time, so MAX(id) moves with every commit), a
     provider renamed, or a GPU model added, edited or removed. Providers and GPU models with observations cannot be
     deleted (PROTECT). Portable SQL."""
     observations, providers, gpu_models = (m._meta.db_table for m in (PriceObservation, Provider, GpuModel))

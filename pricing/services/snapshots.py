@@ -283,6 +283,7 @@ def price_snapshot_run(
     known_ids = [known[row.key()][0] for row in result.rows if row.key() in known]
     try:
         with transaction.atomic():
+            _take_turns_to_store()
             _create_providers(snapshot, result, new_rows)
             _store(snapshot, new_rows, known_ids=known_ids)
             _finish(snapshot, status, **counts)
@@ -294,6 +295,15 @@ def price_snapshot_run(
     if len(new_rows) >= ANALYZE_AFTER_ROWS:
         _analyze_price_tables()
     return snapshot
+
+
+def _take_turns_to_store() -> None:
+    """Imports store one after the other (PostgreSQL; SQLite writes one transaction at a time anyway), so that
+    observation ids grow in commit order and the Market's revision (MAX(id) among others) moves with every commit.
+    Reads are not blocked; two imports still parse and check their files at the same time."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {PriceObservation._meta.db_table} IN SHARE ROW EXCLUSIVE MODE")
 
 
 def _analyze_price_tables() -> None:
