@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import statistics
 import sys
 import time
@@ -314,7 +315,8 @@ def report(total: int, offerings: int, client) -> bool:
     """Measure and print one size; True when the Market met the target."""
     base_p50, base_p95 = measure(baseline_request())
     views, others = pages(client)
-    print(f"\n{total:,} observations, {offerings:,} offerings (the current-price table's rows)")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"\n{total:,} observations, {offerings:,} offerings (the current-price table's rows); load average {load}")
     print(f"  {'page':<30} {'p50 ms':>8} {'p95 ms':>8} {'p95 ratio':>10} {'slowest SQL ms':>15}  sequential scans")
     print(f"  {'baseline: indexed SELECT':<30} {base_p50:>8.2f} {base_p95:>8.2f} {1:>9.1f}x")
     met = True
@@ -341,6 +343,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the database at the end (to look at plans)")
     args = parser.parse_args(argv)
     sizes = sorted(size(text) for text in args.sizes.split(","))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: still drop the database
     why = reachable(args.server)
     if why:
         print(f"market bench skipped: PostgreSQL is not reachable at {args.server} ({why})")
