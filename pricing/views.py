@@ -27,7 +27,8 @@ DEFAULT_CHART_GPU = "H100 SXM"
 # The table and chart of one Market revision, filters and role (~60 kB): kept in Django's cache, shared by every web
 # process with Redis. A new revision makes new keys, so nothing is invalidated; an entry left behind expires.
 RESULTS_CACHE_SECONDS = 10 * 60
-KEPT_PAGES = 10  # deeper pages, and free-text region searches, are rendered each time: each would be one more entry
+KEPT_PAGES = {str(number) for number in range(1, 11)}  # deeper pages and free-text region searches are rendered
+# each time: each would be one more entry
 DIFF_ROWS_SHOWN = 500  # of each kind (changed, added, removed); the counts are whole
 SNAPSHOTS_OFFERED = 200  # in each snapshot picker, newest first
 
@@ -54,7 +55,7 @@ def market(request: HttpRequest) -> HttpResponse:
 
 def _results_key(revision: tuple, filters: dict, page: str, can_import: bool) -> str | None:
     """The cache key of one table and chart, or None when it is not kept (a region search, an unusual page)."""
-    if filters.get("region") or not (page.isascii() and page.isdigit() and 1 <= int(page) <= KEPT_PAGES):
+    if filters.get("region") or page not in KEPT_PAGES:
         return None
     # Rendered after the revision was read, a table is never older than its key.
     shown = (revision, _filter_query(filters), int(page), can_import)
