@@ -251,7 +251,7 @@ def _nodes(node: dict):
         yield from _nodes(child)
 
 
-def pages(client) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
+def pages(client, dates: int) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
     """(Market views, other Market pages) as (label, request) pairs."""
     from django.urls import reverse
 
@@ -282,7 +282,7 @@ def pages(client) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
     observation = CurrentPrice.objects.order_by("price_per_gpu_hour", "id").values_list("observation_id", flat=True)[0]
     newest, before = PriceSnapshot.objects.order_by("-id").values_list("id", flat=True)[:2]
     others = [
-        ("price history (365 days)", get(reverse("pricing:price_history", args=[observation]))),
+        (f"price history ({dates} days)", get(reverse("pricing:price_history", args=[observation]))),
         ("snapshot list", get(reverse("pricing:snapshot_list"))),
         ("snapshot page", get(reverse("pricing:snapshot_detail", args=[newest]))),
         ("diff of two daily snapshots", get(reverse("pricing:snapshot_diff"), {"a": before, "b": newest})),
@@ -311,10 +311,10 @@ def baseline_request():
     return request
 
 
-def report(total: int, offerings: int, client) -> bool:
+def report(total: int, offerings: int, dates: int, client) -> bool:
     """Measure and print one size; True when the Market met the target."""
     base_p50, base_p95 = measure(baseline_request())
-    views, others = pages(client)
+    views, others = pages(client, dates)
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"\n{total:,} observations, {offerings:,} offerings (the current-price table's rows); load average {load}")
     print(f"  {'page':<30} {'p50 ms':>8} {'p95 ms':>8} {'p95 ratio':>10} {'slowest SQL ms':>15}  sequential scans")
@@ -395,7 +395,7 @@ def run(args: argparse.Namespace, sizes: list[int]) -> int:
         client = Client()
         client.force_login(viewer)
         with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}):
-            met = report(offerings * args.dates, offerings, client) and met
+            met = report(offerings * args.dates, offerings, args.dates, client) and met
         with connection.cursor() as cursor:
             cursor.execute("SET statement_timeout = 0")
     verdict = "met" if met else "MISSED"

@@ -3,6 +3,7 @@ imports keep: checked against a brute-force reading of every observation, whatev
 
 from __future__ import annotations
 
+import math
 import random
 from datetime import date, timedelta
 from decimal import Decimal
@@ -13,6 +14,7 @@ from django.apps import apps
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.operations import RunPython
+from django.urls import reverse
 
 from pricing import selectors
 from pricing.models import CurrentPrice, GpuModel, PriceObservation, SnapshotStatus
@@ -156,3 +158,19 @@ def test_the_migration_fills_the_current_table_from_the_observations_already_sto
     filled = set(CurrentPrice.objects.values_list(*columns))
     assert filled == expected
     assert {row[-4] for row in filled} == {o.pk for o in _brute_force_latest().values()}
+
+
+@pytest.mark.parametrize("sort", ["", "-price"])
+def test_every_market_page_is_its_slice_of_the_whole_order_first_to_last(viewer_client, monkeypatch, sort):
+    """Pages past the middle are read from the other end (a deep offset would walk every row before it)."""
+    from pricing import views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 4)
+    _import_all(_random_catalogs(7))
+    ordered = [o.observation_id for o in selectors.latest_prices(descending=sort == "-price")]
+    pages = math.ceil(len(ordered) / 4)
+    assert pages >= 5
+    for number in range(1, pages + 1):
+        response = viewer_client.get(reverse("pricing:market"), {"page": number, "sort": sort})
+        shown = [row.observation_id for row in response.context["page"].object_list]
+        assert shown == ordered[(number - 1) * 4 : number * 4], number
