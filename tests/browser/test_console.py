@@ -91,3 +91,28 @@ def test_the_editor_market_decision_link_and_compare_log_no_error(page, live_ser
     page.goto(f"{live_server.url}/scenarios/compare/?s={scenario.pk}&s={other.pk}")
     page.wait_for_load_state("networkidle")
     _clean(page)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ({"status": 503, "content_type": "text/html", "body": "<h1>This page took too long</h1>"}, "took too long"),
+        ({"status": 500, "content_type": "text/html", "body": "<h1>Server error</h1>"}, "went wrong on our side"),
+        ({"status": 400, "content_type": "text/plain", "body": "capex cannot be edited here."}, "cannot be edited"),
+    ],
+)
+def test_an_edit_the_server_refuses_or_fails_says_so_instead_of_nothing(page, live_server, analyst, answer, said):
+    """htmx swaps no error answer: without a word the page would look as if the edit had been saved."""
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    owned = ScenarioOption.objects.get(scenario=scenario, kind="owned")
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.route(f"**/scenarios/{scenario.pk}/options/{owned.pk}/field/", lambda route: route.fulfill(**answer))
+
+    field = page.locator(f"#f-o{owned.pk}-capex-input")
+    field.fill("300,000")
+    field.press("Tab")
+
+    alert = page.locator("#request-problem")
+    alert.wait_for()
+    assert said in alert.inner_text() and "not saved" in alert.inner_text().lower()
