@@ -5,12 +5,11 @@ disallowed, so no code path may need it (an hx-trigger filter, hx-on, js: values
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group, User
 
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
-from tests.browser.test_scenario_workspace import PASSWORD, log_in
+from tests.browser.helpers import log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
@@ -28,23 +27,9 @@ for (const name of ["htmx:evalDisallowedError", "htmx:oobErrorNoTarget", "htmx:t
 
 
 @pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("console-analyst", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(15_000)
-    context.add_init_script(RECORD)
-    tab = context.new_page()
-    tab.console_errors = []
-    tab.on("console", lambda message: message.type == "error" and tab.console_errors.append(message.text))
-    tab.on("pageerror", lambda error: tab.console_errors.append(f"uncaught {error}"))
-    yield tab
-    context.close()
+def page(page):
+    page.context.add_init_script(RECORD)  # for every page the tab opens from now on
+    return page
 
 
 def _clean(page) -> None:
