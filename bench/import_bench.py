@@ -11,8 +11,9 @@ SQLite database, migrates it and loads the reference data, then for each file ti
   one per spot price, as many observations as an import of the file can store at most).
 
 Files: the largest SkyPilot sample, a generated AWS-like SkyPilot file (20,000+ rows: GPU, CPU and
-Inferentia instance types, four zones per region, zone-level spot prices, AWS's GpuInfo dictionaries)
-and a generated canonical CSV. Each is run a few times on an empty price table and the best time is
+Inferentia instance types, four zones per region, zone-level spot prices, AWS's GpuInfo dictionaries),
+the same with GPU names no alias maps (every GPU row held back, with the closest known names) and a
+generated canonical CSV. Each is run a few times on an empty price table and the best time is
 kept. Target: import at most 3 times the baseline. Peak memory (tracemalloc) of one more, untimed run
 of each is printed too.
 """
@@ -95,8 +96,9 @@ AWS_SIZES = [("xlarge", 1), ("2xlarge", 1), ("4xlarge", 1), ("8xlarge", 1), ("12
 AWS_SIZES += [("24xlarge", 4), ("48xlarge", 8)]
 
 
-def generate_aws_like(path: Path, regions: int) -> int:
-    """A SkyPilot AWS vms.csv look-alike: every family and size in every zone of `regions` regions."""
+def generate_aws_like(path: Path, regions: int, *, unknown_gpus: bool = False) -> int:
+    """A SkyPilot AWS vms.csv look-alike: every family and size in every zone of `regions` regions. With
+    `unknown_gpus`, each accelerator has a name no alias maps (`H100-NEXT`): every GPU row is held back."""
     header = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
     header += "AvailabilityZone,Arch"
     rows = 0
@@ -105,6 +107,8 @@ def generate_aws_like(path: Path, regions: int) -> int:
         for region_number in range(regions):
             region = f"xx-region-{region_number}"
             for family, accelerator, most, mib, top_price in AWS_FAMILIES:
+                if accelerator and unknown_gpus and accelerator != "Inferentia2":
+                    accelerator += "-NEXT"
                 for size, gpus in AWS_SIZES:
                     gpus = min(gpus, most)
                     price = (Decimal(top_price) * gpus / 8 * (1 + Decimal(region_number % 7) / 20)).quantize(
@@ -230,6 +234,8 @@ def main(argv: list[str]) -> int:
         generate_canonical(generated, GENERATED_ROWS)
         aws_like = Path(folder) / "aws-like-vms.csv"
         aws_rows = generate_aws_like(aws_like, regions=64)
+        held_back = Path(folder) / "aws-like-unknown-gpus-vms.csv"
+        generate_aws_like(held_back, regions=64, unknown_gpus=True)
         cases = [
             (
                 f"SkyPilot {sample.parent.name}/{sample.name}",
@@ -240,6 +246,12 @@ def main(argv: list[str]) -> int:
             (
                 f"SkyPilot AWS-like, {aws_rows:,} rows",
                 aws_like,
+                True,
+                {"format": "skypilot", "provider_name": "aws", "observed_on": date(2026, 11, 1)},
+            ),
+            (
+                f"AWS-like, {aws_rows:,} rows, held back",
+                held_back,
                 True,
                 {"format": "skypilot", "provider_name": "aws", "observed_on": date(2026, 11, 1)},
             ),

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.RequestLogMiddleware",
+    "lib.statement_timeout.StatementTimeoutMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.middleware.PermissionsPolicyMiddleware",
@@ -95,6 +96,12 @@ DATABASES = {
         else sqlite_database(str(BASE_DIR / "db.sqlite3"))
     )
 }
+# PostgreSQL cancels any statement running longer (0: no limit); the reader gets a page saying so
+# (lib/statement_timeout.py). Imports and migrations lift it.
+DATABASE_STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", 10_000, minimum=0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _options = DATABASES["default"].setdefault("OPTIONS", {})  # after any the URL gave
+    _options["options"] = f"{_options.get('options', '')} -c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -10,5 +10,8 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-not-for-production")
+# A busy CI machine must not cancel a test's statement (bulk inserts, the end-of-test constraint checks) at the
+# production default of 10 s; tests of the timeout itself set their own.
+os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT_MS", "60000")
 
 from config.settings import *  # noqa: F403

@@ -107,6 +107,9 @@ class PriceObservationAdmin(admin.ModelAdmin):
     list_filter = ["pricing_term", "provider__kind", "gpu_model"]
     list_select_related = ["provider", "gpu_model", "channel"]
     search_fields = ["offering", "provider__name", "region"]
+    # Newest first through the primary key: the model's price order would sort millions of rows for each page.
+    ordering = ["-id"]
+    show_full_result_count = False  # a filtered list does not count every observation again
 
     # History is never overwritten: prices arrive only through imports and are never edited or deleted.
     def has_add_permission(self, request) -> bool:

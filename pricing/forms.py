@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.db.models import Q
 
 from pricing.importers import registry
 from pricing.models import (
@@ -76,13 +77,27 @@ class SnapshotDiffForm(forms.Form):
     a = forms.ModelChoiceField(queryset=PriceSnapshot.objects.none(), label="Older snapshot")
     b = forms.ModelChoiceField(queryset=PriceSnapshot.objects.none(), label="Newer snapshot")
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, offered: int = 200, **kwargs) -> None:
+        """Any diffable snapshot is accepted (by number in the URL too); the pickers offer the latest `offered` and
+        those chosen: a year of daily catalogs would make pickers of thousands of options."""
         super().__init__(*args, **kwargs)
         # A duplicate file's rows are all known (recorded as its contents), so it compares like any import.
         diffable = [SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE]
-        snapshots = PriceSnapshot.objects.filter(status__in=diffable).order_by("-created_at", "-id")
-        self.fields["a"].queryset = self.fields["b"].queryset = snapshots
-        self.fields["a"].label_from_instance = self.fields["b"].label_from_instance = _snapshot_label
+        snapshots = (
+            PriceSnapshot.objects.filter(status__in=diffable)
+            .only("id", "source", "created_at", "status")
+            .order_by("-created_at", "-id")
+        )
+        chosen = {self.data.get(name, "") for name in ("a", "b")}
+        listed = snapshots.filter(Q(pk__in=snapshots[:offered].values("pk")) | Q(pk__in=_ids(chosen)))
+        choices = [("", "---------"), *((snapshot.pk, _snapshot_label(snapshot)) for snapshot in listed)]
+        for name in ("a", "b"):
+            self.fields[name].queryset = snapshots
+            self.fields[name].widget.choices = choices
+
+
+def _ids(values: set[str]) -> list[int]:
+    return [int(value) for value in values if value.isascii() and value.isdigit() and len(value) < 19]
 
 
 def _snapshot_label(snapshot: PriceSnapshot) -> str:

@@ -320,6 +320,42 @@ class PriceObservation(models.Model):
         return f"{self.provider} {self.offering} {self.region} {self.pricing_term} {self.observed_on}"
 
 
+class CurrentPrice(models.Model):
+    """The latest observation of one offering (an observation's natural key without its date): what the Market,
+    the price picker and the newer-price notices read, one row per offering however many dates were imported.
+
+    Derived from the observations and kept by every import in the transaction that stores them
+    (``pricing.services.current_prices_record``): the newest ``observed_on`` wins (an older catalog imported
+    after a newer one changes nothing), ties by observation id. The columns the Market filters, orders, counts and
+    charts by are copied from the observation, so it reads this table and joins the observations of one page."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="+", db_index=False)
+    offering = models.CharField(max_length=200)
+    gpu_model = models.ForeignKey(GpuModel, on_delete=models.CASCADE, related_name="+", db_index=False)
+    gpus_per_instance = models.PositiveSmallIntegerField()
+    region = models.CharField(max_length=100, blank=True)
+    pricing_term = models.CharField(max_length=20, choices=PricingTerm.choices)
+    observation = models.OneToOneField(PriceObservation, on_delete=models.CASCADE, related_name="current")
+    observed_on = models.DateField()
+    price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6)
+    currency = models.CharField(max_length=3)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["provider", "offering", "gpu_model", "gpus_per_instance", "region", "pricing_term"],
+                name="current_price_offering",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["price_per_gpu_hour"], name="current_price_price"),
+            models.Index(fields=["gpu_model", "pricing_term", "price_per_gpu_hour"], name="current_price_model_term"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider_id} {self.offering} {self.region} {self.pricing_term}: {self.observed_on}"
+
+
 class UnmappedName(models.Model):
     """A GPU or provider name third-party catalogs use that no alias maps yet; its rows were held back.
 

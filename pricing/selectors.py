@@ -8,13 +8,14 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery
 
 from pricing import fx
 from pricing.charts import PricePoint
 from pricing.fx import Rate
 from pricing.importers import Catalog, ProviderRef
 from pricing.models import (
+    CurrentPrice,
     ExchangeRate,
     GpuAlias,
     GpuModel,
@@ -40,12 +41,6 @@ def import_catalog() -> Catalog:
     return Catalog(gpu_names=gpu_names, providers=providers, provider_aliases=aliases)
 
 
-def _newer_same_offering() -> QuerySet[PriceObservation]:
-    return PriceObservation.objects.filter(
-        **{name: OuterRef(name) for name in OFFERING_FIELDS}, observed_on__gt=OuterRef("observed_on")
-    )
-
-
 def latest_prices(
     *,
     gpu_model_id: int | None = None,
@@ -53,9 +48,14 @@ def latest_prices(
     pricing_term: str = "",
     region: str = "",
     descending: bool = False,
-) -> QuerySet[PriceObservation]:
-    """The latest observation of every offering (its natural key without the date), cheapest first."""
-    rows = PriceObservation.objects.filter(~Exists(_newer_same_offering()))
+) -> QuerySet[CurrentPrice]:
+    """The current price of every offering (its latest observation, read with it), cheapest first; ties by provider
+    name, offering, region, then observation id, so that pages never overlap.
+
+    The current-price table the imports keep: one row per offering whatever the number of observations, filtered,
+    counted, ordered and sliced on its own columns; the observations of the rows read come in one more query, by
+    primary key (so the last page costs what the first does)."""
+    rows = CurrentPrice.objects.all()
     if gpu_model_id:
         rows = rows.filter(gpu_model_id=gpu_model_id)
     if provider_kind:
@@ -65,7 +65,8 @@ def latest_prices(
     if region:
         rows = rows.filter(region__icontains=region)
     price = "-price_per_gpu_hour" if descending else "price_per_gpu_hour"
-    return rows.select_related("provider", "gpu_model").order_by(price, "provider__name", "offering", "region")
+    order = (price, "provider__name", "offering", "region", "observation_id")
+    return rows.select_related("provider", "gpu_model").prefetch_related("observation").order_by(*order)
 
 
 def offering_history(*, observation: PriceObservation) -> QuerySet[PriceObservation]:
@@ -87,7 +88,9 @@ def failed_snapshots(limit: int = 10) -> QuerySet[PriceSnapshot]:
 
 
 def snapshot_list() -> QuerySet[PriceSnapshot]:
-    return PriceSnapshot.objects.select_related("created_by").defer("skipped").order_by("-created_at", "-id")
+    """Every import, newest first, without the row lists (skipped, merged, held back) only its own page shows."""
+    rows = PriceSnapshot.objects.select_related("created_by").defer("skipped", "merged", "held_back")
+    return rows.order_by("-created_at", "-id")
 
 
 def comparison_points(
@@ -97,17 +100,10 @@ def comparison_points(
     rows = latest_prices(
         gpu_model_id=gpu_model_id, pricing_term=pricing_term, provider_kind=provider_kind, region=region
     )
+    columns = ("provider__name", "provider__kind", "offering", "region", "gpus_per_instance")
     return [
-        PricePoint(
-            o.provider.name,
-            o.provider.kind,
-            o.offering,
-            o.region,
-            o.gpus_per_instance,
-            float(o.price_per_gpu_hour),
-            o.currency,
-        )
-        for o in rows
+        PricePoint(*values[:5], float(values[5]), values[6])
+        for values in rows.values_list(*columns, "price_per_gpu_hour", "currency")
     ]
 
 
@@ -196,12 +192,12 @@ def snapshot_diff(*, old: PriceSnapshot, new: PriceSnapshot) -> SnapshotDiff:
 
 
 def gpu_models_with_prices() -> QuerySet[GpuModel]:
-    return GpuModel.objects.filter(Exists(PriceObservation.objects.filter(gpu_model=OuterRef("pk")))).order_by("name")
+    return GpuModel.objects.filter(Exists(CurrentPrice.objects.filter(gpu_model=OuterRef("pk")))).order_by("name")
 
 
 def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> QuerySet:
     """Observations as canonical-format values, for `export_prices`; with `snapshot_id`, every row of that file."""
-    rows = latest_prices() if latest else PriceObservation.objects.all()
+    rows = PriceObservation.objects.filter(current__isnull=False) if latest else PriceObservation.objects.all()
     if snapshot_id is not None:
         rows = rows.filter(memberships__snapshot_id=snapshot_id)
     return rows.order_by("observed_on", "provider__name", "offering", "region", "pricing_term", "id").values_list(
@@ -220,26 +216,28 @@ def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> Quer
     )
 
 
-def _market_rows(*, gpu: str, provider: str, term: str, currency: str) -> QuerySet:
-    rows = latest_prices()
+def _market_rows(*, gpu: str, provider: str, term: str, currency: str) -> QuerySet[PriceObservation]:
+    """The latest observation of each offering matching the price picker's search (the current-price table's)."""
+    rows = PriceObservation.objects.filter(current__isnull=False)
     if gpu:
-        rows = rows.filter(gpu_model__name__icontains=gpu)
+        rows = rows.filter(current__gpu_model__name__icontains=gpu)
     if provider:
-        rows = rows.filter(provider__name__icontains=provider)
+        rows = rows.filter(current__provider__name__icontains=provider)
     if term:
-        rows = rows.filter(pricing_term=term)
+        rows = rows.filter(current__pricing_term=term)
     if currency:
-        rows = rows.filter(currency=currency)
+        rows = rows.filter(current__currency=currency)
     return rows
 
 
 def market_prices(
     *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25, offset: int = 0
-) -> QuerySet:
+) -> QuerySet[PriceObservation]:
     """Latest observation per offering for the price picker, cheapest first, filtered by the search: ``limit`` of
     them from the ``offset``-th (``market_price_count`` says how many match)."""
     rows = _market_rows(gpu=gpu, provider=provider, term=term, currency=currency)
-    return rows.select_related("snapshot")[offset : offset + limit]
+    order = ("current__price_per_gpu_hour", "provider__name", "offering", "region", "id")
+    return rows.select_related("provider", "gpu_model", "snapshot").order_by(*order)[offset : offset + limit]
 
 
 def market_price_count(*, gpu: str = "", provider: str = "", term: str = "", currency: str = "") -> int:
@@ -296,23 +294,20 @@ def _rate(row: ExchangeRate) -> Rate:
 
 def newer_observations(observation_ids: Iterable[int]) -> dict[int, PriceObservation]:
     """For each observation id, the latest observation of the same offering (provider, offering, GPU model and
-    count, region, term) dated after it, when there is one (two queries)."""
-    rows = PriceObservation.objects.filter(pk__in=set(observation_ids))
-    picked = list(rows.values("pk", "observed_on", *OFFERING_FIELDS))
-    if not picked:
+    count, region, term) when it is dated after it: the offering's current price (two queries)."""
+    newer = CurrentPrice.objects.filter(
+        **{name: OuterRef(name) for name in OFFERING_FIELDS}, observed_on__gt=OuterRef("observed_on")
+    ).values("observation_id")
+    pairs = dict(
+        PriceObservation.objects.filter(pk__in=set(observation_ids))
+        .annotate(newer_id=Subquery(newer))
+        .filter(newer_id__isnull=False)
+        .values_list("pk", "newer_id")
+    )
+    if not pairs:
         return {}
-    match = Q()
-    for row in picked:
-        match |= Q(**{name: row[name] for name in OFFERING_FIELDS}, observed_on__gt=row["observed_on"])
-    latest: dict[tuple, PriceObservation] = {}
-    for observation in PriceObservation.objects.filter(match).select_related("provider").order_by("observed_on"):
-        latest[tuple(getattr(observation, name) for name in OFFERING_FIELDS)] = observation
-    found = {}
-    for row in picked:
-        newer = latest.get(tuple(row[name] for name in OFFERING_FIELDS))
-        if newer is not None and newer.observed_on > row["observed_on"]:
-            found[row["pk"]] = newer
-    return found
+    found = PriceObservation.objects.select_related("provider").in_bulk(set(pairs.values()))
+    return {pk: found[newer_id] for pk, newer_id in pairs.items()}
 
 
 def market_revision() -> tuple:
@@ -324,7 +319,8 @@ def market_revision() -> tuple:
 
 def market_revision_sql() -> str:
     """SQL select-list columns (for a stamp query) that change whenever what other pages show of the Market does:
-    a new observation (observations are append-only: no code path and no admin page edits or deletes them), a
+    a new observation (observations are append-only: no code path and no admin page edits or deletes them; imports
+    store one at a time, so MAX(id) moves with every commit), a
     provider renamed, or a GPU model added, edited or removed. Providers and GPU models with observations cannot be
     deleted (PROTECT). Portable SQL."""
     observations, providers, gpu_models = (m._meta.db_table for m in (PriceObservation, Provider, GpuModel))

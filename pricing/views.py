@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HTMX_STOP_POLLING
 
 from config.roles import is_editor
 from lib.jobs import unstick
-from lib.lru import LruCache
 from pricing import charts, selectors, services
 from pricing.export import write_canonical_template
 from pricing.forms import MarketFilterForm, PriceUploadForm, SnapshotDiffForm
@@ -21,30 +24,51 @@ from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTer
 from pricing.presentation import import_result
 
 PAGE_SIZE = 100
-_market_results: LruCache[str] = LruCache(128)  # one is ~60 kB
 DEFAULT_CHART_GPU = "H100 SXM"
+# The table and chart of one Market revision, filters and role (~60 kB): kept in Django's cache, shared by every web
+# process with Redis. A new revision makes new keys, so nothing is invalidated; an entry left behind expires.
+RESULTS_CACHE_SECONDS = 10 * 60
+KEPT_PAGES = {str(number) for number in range(1, 11)}  # deeper pages and free-text region searches are rendered
+# each time: each would be one more entry
+DIFF_ROWS_SHOWN = 500  # of each kind (changed, added, removed); the counts are whole
+SNAPSHOTS_OFFERED = 200  # in each snapshot picker, newest first
 
 
 @require_GET
 def market(request: HttpRequest) -> HttpResponse:
-    """The latest prices. Their table and chart are kept per process for each Market revision, query and role
-    (the Market changes only with an import or a reference-data edit): a repeat view renders only the filters."""
+    """The latest prices. Their table and chart are kept per Market revision, filters and role (the Market changes
+    only with an import or a reference-data edit): a repeat view renders only the filters."""
     revision = selectors.market_revision()
     gpu_models = selectors.gpu_models_with_prices()
     form = MarketFilterForm(request.GET or None, gpu_models=gpu_models)
     can_import = is_editor(request.user)
-    results = _market_results.get_or_build(
-        (revision, request.GET.urlencode(), can_import),
-        lambda: _market_results_html(request, form, list(gpu_models), can_import),
-        keep=lambda: selectors.market_revision() == revision,  # nothing was imported while it was rendered
-    )
+    filters = form.cleaned_data if form.is_valid() else {}
+    key = _results_key(revision, filters, request.GET.get("page", "1"), can_import)
+    results = cache.get(key) if key else None
+    if results is None:
+        results = _results_html(request, filters, list(gpu_models), can_import)
+        if key:
+            cache.set(key, results, RESULTS_CACHE_SECONDS)
     if request.htmx:
         return HttpResponse(results)
     return render(request, "pricing/market.html", {"form": form, "results": results, "can_import": can_import})
 
 
-def _market_results_html(request: HttpRequest, form: MarketFilterForm, gpu_models: list, can_import: bool) -> str:
-    filters = form.cleaned_data if form.is_valid() else {}
+def _results_key(revision: tuple, filters: dict, page: str, can_import: bool) -> str | None:
+    """The cache key of one table and chart, or None when it is not kept (a region search, an unusual page)."""
+    if filters.get("region") or page not in KEPT_PAGES:
+        return None
+    # Rendered after the revision was read, a table is never older than its key.
+    shown = (revision, _filter_query(filters), int(page), can_import)
+    return "market-results:" + hashlib.sha256(repr(shown).encode()).hexdigest()
+
+
+def _filter_query(filters: dict) -> str:
+    """The filters as the pager's links carry them: cleaned, so the kept pager is the same for every spelling."""
+    return urlencode({name: getattr(value, "pk", value) for name, value in filters.items() if value})
+
+
+def _results_html(request: HttpRequest, filters: dict, gpu_models: list, can_import: bool) -> str:
     gpu = filters.get("gpu")
     rows = selectors.latest_prices(
         gpu_model_id=gpu.pk if gpu else None,
@@ -53,15 +77,28 @@ def _market_results_html(request: HttpRequest, form: MarketFilterForm, gpu_model
         region=filters.get("region", ""),
         descending=filters.get("sort") == "-price",
     )
-    query = request.GET.copy()
-    query.pop("page", None)
     context = {
-        "page": Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
+        "page": MirroredPaginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
         "figure": _comparison_figure(gpu or _default_chart_gpu(gpu_models), filters),
-        "query": query.urlencode(),
+        "query": _filter_query(filters),
         "can_import": can_import,
     }
     return render_to_string("pricing/_market_results.html", context)
+
+
+class MirroredPaginator(Paginator):
+    """Pages past the middle are read from the other end, in the reversed order and turned back: a deep OFFSET
+    makes PostgreSQL walk every row before it (the last of 200,000 offerings took 0.5 s, now what page 1 takes).
+    The Market's order is total (it ends with the observation id), so the reversed order is its mirror."""
+
+    def page(self, number) -> Page:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = min(bottom + self.per_page, self.count)
+        if bottom <= self.count // 2:
+            return super().page(number)
+        rows = list(self.object_list.reverse()[self.count - top : self.count - bottom])
+        return self._get_page(rows[::-1], number, self)
 
 
 def _default_chart_gpu(gpu_models: list[GpuModel]) -> GpuModel | None:
@@ -97,7 +134,8 @@ def price_history(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def snapshot_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.snapshot_list(), 50).get_page(request.GET.get("page"))
-    context = {"page": page, "diff_form": SnapshotDiffForm(), "can_import": is_editor(request.user)}
+    form = SnapshotDiffForm(offered=SNAPSHOTS_OFFERED)
+    context = {"page": page, "diff_form": form, "can_import": is_editor(request.user)}
     return render(request, "pricing/snapshots.html", context)
 
 
@@ -123,11 +161,11 @@ def snapshot_status(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def snapshot_diff(request: HttpRequest) -> HttpResponse:
-    form = SnapshotDiffForm(request.GET or None)
+    form = SnapshotDiffForm(request.GET or None, offered=SNAPSHOTS_OFFERED)
     diff = None
     if form.is_valid():
         diff = selectors.snapshot_diff(old=form.cleaned_data["a"], new=form.cleaned_data["b"])
-    return render(request, "pricing/diff.html", {"form": form, "diff": diff})
+    return render(request, "pricing/diff.html", {"form": form, "diff": diff, "shown": DIFF_ROWS_SHOWN})
 
 
 @require_http_methods(["GET", "POST"])

@@ -10,7 +10,6 @@ from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
 from lib import caching
-from lib.lru import LruCache
 from tco.services import scenario_create_from_document
 from tests.documents import DESIGN_EXAMPLE
 
@@ -34,10 +33,8 @@ def _jobs_in_process_unless_integration(request):
 
 
 @pytest.fixture(autouse=True)
-def _empty_per_process_caches():
-    """Each test starts as a fresh process would: pages and panels kept in memory belong to a database state that
-    the previous test's rollback undid, and the ids in their keys may be used again."""
-    LruCache.clear_all()
+def _cache_asked_again():
+    """Each test starts with the cache asked again: a test that took it down left lib.caching pausing it."""
     caching.resume()
 
 

@@ -163,6 +163,9 @@ class Catalog:
             if name in by_name:
                 self._providers.setdefault(normalise_name(alias), by_name[name])
         self._gpu_cache: dict[str, tuple[int, str] | None] = {}
+        # Known names close to a name, per (kind, normalised name): a file naming one unknown GPU on 20,000 rows
+        # searches once, not 20,000 times. Provider entries are dropped when the file adds a provider.
+        self._close: dict[tuple[str, str], list[str]] = {}
         self._provisional = 0
 
     def gpu(self, raw: str) -> tuple[int, str] | None:
@@ -174,8 +177,18 @@ class Catalog:
             self._gpu_cache[raw] = found
             return found
 
+    def _closest(self, kind: str, raw: str) -> list[str]:
+        key = (kind, normalise_name(raw))
+        if key not in self._close:
+            if kind == "gpu":
+                self._close[key] = close_names(raw, {k: ref[1] for k, ref in self._gpus.items()})
+            else:
+                limit_of = typo_limit if kind == "provider typo" else hint_limit
+                self._close[key] = close_names(raw, {k: p.name for k, p in self._providers.items()}, limit_of=limit_of)
+        return self._close[key]
+
     def gpu_error(self, raw: str) -> str:
-        names = close_names(raw, {key: ref[1] for key, ref in self._gpus.items()})
+        names = self._closest("gpu", raw)
         hint = f"; closest known: {', '.join(names)}" if names else ""
         return f"unknown GPU model {raw!r}{hint}. If it is another name for a known model, add an alias in the admin."
 
@@ -184,10 +197,10 @@ class Catalog:
 
     def provider_lookalikes(self, raw: str) -> list[str]:
         """Known providers `raw` may be a typo of (the guard before a file adds a provider)."""
-        return close_names(raw, {key: p.name for key, p in self._providers.items()}, limit_of=typo_limit)
+        return self._closest("provider typo", raw)
 
     def provider_error(self, raw: str) -> str:
-        names = close_names(raw, {key: p.name for key, p in self._providers.items()})
+        names = self._closest("provider", raw)
         hint = f"; closest known: {', '.join(names)}" if names else ""
         return (
             f"unknown provider {raw!r}{hint}. Add it (or an alias for it) in the admin under Providers, "
@@ -199,6 +212,7 @@ class Catalog:
         self._provisional -= 1
         ref = ProviderRef(self._provisional, name, kind)
         self._providers[normalise_name(name)] = ref
+        self._close = {key: names for key, names in self._close.items() if key[0] == "gpu"}
         return ref
 
 

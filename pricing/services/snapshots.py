@@ -15,11 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from lib.statement_timeout import statement_timeout_lifted
 from pricing.importers import Catalog, ParseResult, PriceRow, RowError, parse_prices
 from pricing.models import (
+    CurrentPrice,
     PriceImportFile,
     PriceObservation,
     PriceSnapshot,
@@ -30,10 +32,12 @@ from pricing.models import (
     UnmappedName,
 )
 from pricing.selectors import import_catalog
+from pricing.services.current_prices import current_prices_record
 
 MAX_STORED_SKIPS = 2000
 MAX_STORED_ERRORS = 100
 BULK_BATCH_SIZE = 2000
+ANALYZE_AFTER_ROWS = 10_000  # new observations that make an import big enough to refresh the planner's statistics
 
 
 def _worker_label() -> str:
@@ -181,8 +185,10 @@ def _create_providers(snapshot: PriceSnapshot, result: ParseResult, new_rows: li
 
 
 def _store(snapshot: PriceSnapshot, new_rows: list[PriceRow], *, known_ids: list[int]) -> None:
-    """Store the new observations, then record every row of the file (new and known) as the snapshot's contents."""
+    """Store the new observations, make them current where they are their offering's latest, then record every row
+    of the file (new and known) as the snapshot's contents."""
     created = PriceObservation.objects.bulk_create(_observations(snapshot, new_rows), batch_size=BULK_BATCH_SIZE)
+    current_prices_record(observations=created)
     created_ids = [observation.pk for observation in created]  # SQLite and PostgreSQL return the new ids
     SnapshotObservation.objects.bulk_create(
         [SnapshotObservation(snapshot_id=snapshot.pk, observation_id=pk) for pk in known_ids + created_ids],
@@ -227,6 +233,7 @@ def _record_unmapped(snapshot: PriceSnapshot, result: ParseResult, catalog: Cata
     UnmappedName.objects.filter(pk__in=resolved).delete()
 
 
+@statement_timeout_lifted()  # a 200,000-row file on a big table is not a web request; the job has its own limit
 def price_snapshot_run(
     *, snapshot: PriceSnapshot, content: bytes, new_providers: frozenset[str] = frozenset()
 ) -> PriceSnapshot:
@@ -275,6 +282,7 @@ def price_snapshot_run(
     known_ids = [known[row.key()][0] for row in result.rows if row.key() in known]
     try:
         with transaction.atomic():
+            _take_turns_to_store()
             _create_providers(snapshot, result, new_rows)
             _store(snapshot, new_rows, known_ids=known_ids)
             _finish(snapshot, status, **counts)
@@ -282,7 +290,28 @@ def price_snapshot_run(
     except IntegrityError:
         reason = "another import stored some of the same prices at the same moment; import the file again"
         _finish(snapshot, SnapshotStatus.FAILED, errors=[{"line": 0, "column": "", "value": "", "reason": reason}])
+        return snapshot
+    if len(new_rows) >= ANALYZE_AFTER_ROWS:
+        _analyze_price_tables()
     return snapshot
+
+
+def _take_turns_to_store() -> None:
+    """Imports store one after the other (PostgreSQL; SQLite writes one transaction at a time anyway), so that
+    observation ids grow in commit order and the Market's revision (MAX(id) among others) moves with every commit.
+    Reads are not blocked; two imports still parse and check their files at the same time."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {PriceObservation._meta.db_table} IN SHARE ROW EXCLUSIVE MODE")
+
+
+def _analyze_price_tables() -> None:
+    """Refresh PostgreSQL's statistics of the tables an import grew, now rather than when autovacuum comes by: on
+    stale ones, the first Market views after a 190,000-row import were planned as if the tables were small."""
+    if connection.vendor == "postgresql":
+        tables = (PriceObservation, CurrentPrice, SnapshotObservation)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE " + ", ".join(model._meta.db_table for model in tables))
 
 
 def price_snapshot_import(*, content: bytes, new_providers: frozenset[str] = frozenset(), **options) -> PriceSnapshot:

@@ -4,6 +4,7 @@ build `playwright install chromium` downloaded (`.ci/ensure-chromium`, run by `m
 from __future__ import annotations
 
 import os
+import pathlib
 
 import pytest
 
@@ -32,13 +33,46 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture(autouse=True)
-def _roles_after_flush(request):
-    """transactional_db (live_server) empties every table after each test, the roles migration's groups
-    included; put the `editors` and `viewers` groups back so every browser test starts the same."""
-    if "live_server" in request.fixturenames or "transactional_db" in request.fixturenames:
-        request.getfixturevalue("transactional_db")
-        from django.contrib.auth.models import Group
+def pytest_collection_modifyitems(items):
+    """Every browser test runs on committed rows (the live server's thread reads them) and gets them back as the
+    migrations left them (serialized rollback): a plain transactional test's flush would run post_migrate, which
+    creates the role groups again with new ids, and the next serialized test's restore would then collide with them."""
+    here = pathlib.Path(__file__).parent
+    for item in items:
+        if here in pathlib.Path(item.fspath).parents and item.get_closest_marker("django_db") is None:
+            item.add_marker(pytest.mark.django_db(transaction=True, serialized_rollback=True))
 
-        for name in ("viewers", "editors"):
-            Group.objects.get_or_create(name=name)
+
+@pytest.fixture
+def analyst(transactional_db):
+    """An editor who signs in with tests.browser.helpers.PASSWORD (live_server needs committed rows)."""
+    from django.contrib.auth.models import Group, User
+
+    from tests.browser.helpers import PASSWORD
+
+    user = User.objects.create_user("browser-analyst", password=PASSWORD)
+    user.groups.add(Group.objects.get(name="editors"))
+    return user
+
+
+@pytest.fixture
+def scenario(analyst):
+    """The worked example as a scenario of the analyst's."""
+    from tco.services import scenario_create_from_document
+    from tests.documents import DESIGN_EXAMPLE
+
+    return scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh context and tab on the session's shared Chromium; what the page logs as an error, or throws, is
+    collected in ``page.console_errors``."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    tab.console_errors = []
+    tab.on("console", lambda message: message.type == "error" and tab.console_errors.append(message.text))
+    tab.on("pageerror", lambda error: tab.console_errors.append(f"uncaught {error}"))
+    yield tab
+    context.close()

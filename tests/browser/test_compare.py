@@ -10,13 +10,13 @@ import pytest
 
 from pricing.models import ExchangeRate
 from tco.services import scenario_create_from_document
-from tests.browser.test_scenario_workspace import analyst, log_in, page, scenario  # noqa: F401 (fixtures)
+from tests.browser.helpers import log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
 
 
-def test_four_scenarios_compare_in_one_currency_in_readable_panels(page, live_server, analyst, scenario):  # noqa: F811
+def test_four_scenarios_compare_in_one_currency_in_readable_panels(page, live_server, analyst, scenario):
     ExchangeRate.objects.create(
         base="EUR", quote="USD", rate=Decimal("1.08"), rate_date=date(2026, 11, 2), source="ECB euro reference rates"
     )

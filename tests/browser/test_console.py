@@ -5,12 +5,11 @@ disallowed, so no code path may need it (an hx-trigger filter, hx-on, js: values
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group, User
 
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
-from tests.browser.test_scenario_workspace import PASSWORD, log_in
+from tests.browser.helpers import log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
@@ -28,23 +27,9 @@ for (const name of ["htmx:evalDisallowedError", "htmx:oobErrorNoTarget", "htmx:t
 
 
 @pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("console-analyst", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(15_000)
-    context.add_init_script(RECORD)
-    tab = context.new_page()
-    tab.console_errors = []
-    tab.on("console", lambda message: message.type == "error" and tab.console_errors.append(message.text))
-    tab.on("pageerror", lambda error: tab.console_errors.append(f"uncaught {error}"))
-    yield tab
-    context.close()
+def page(page):
+    page.context.add_init_script(RECORD)  # for every page the tab opens from now on
+    return page
 
 
 def _clean(page) -> None:
@@ -91,3 +76,28 @@ def test_the_editor_market_decision_link_and_compare_log_no_error(page, live_ser
     page.goto(f"{live_server.url}/scenarios/compare/?s={scenario.pk}&s={other.pk}")
     page.wait_for_load_state("networkidle")
     _clean(page)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ({"status": 503, "content_type": "text/html", "body": "<h1>This page took too long</h1>"}, "took too long"),
+        ({"status": 500, "content_type": "text/html", "body": "<h1>Server error</h1>"}, "went wrong on our side"),
+        ({"status": 400, "content_type": "text/plain", "body": "capex cannot be edited here."}, "cannot be edited"),
+    ],
+)
+def test_an_edit_the_server_refuses_or_fails_says_so_instead_of_nothing(page, live_server, analyst, answer, said):
+    """htmx swaps no error answer: without a word the page would look as if the edit had been saved."""
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    owned = ScenarioOption.objects.get(scenario=scenario, kind="owned")
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.route(f"**/scenarios/{scenario.pk}/options/{owned.pk}/field/", lambda route: route.fulfill(**answer))
+
+    field = page.locator(f"#f-o{owned.pk}-capex-input")
+    field.fill("300,000")
+    field.press("Tab")
+
+    alert = page.locator("#request-problem")
+    alert.wait_for()
+    assert said in alert.inner_text() and "not saved" in alert.inner_text().lower()

@@ -4,11 +4,10 @@ violation (plotly draws and redraws, htmx swaps, the new link's URL is selected 
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group, User
 
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
-from tests.browser.test_scenario_workspace import PASSWORD, log_in
+from tests.browser.helpers import log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
@@ -27,19 +26,9 @@ CHARTS_DRAWN = (
 
 
 @pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("csp-analyst", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(15_000)
-    context.add_init_script(RECORD_VIOLATIONS)
-    yield context.new_page()
-    context.close()
+def page(page):
+    page.context.add_init_script(RECORD_VIOLATIONS)  # for every page the tab opens from now on
+    return page
 
 
 def test_the_workspace_and_a_decision_link_run_under_the_policy(page, live_server, analyst):
@@ -48,7 +37,8 @@ def test_the_workspace_and_a_decision_link_run_under_the_policy(page, live_serve
     log_in(page, live_server, analyst)
 
     response = page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
-    assert "script-src 'self';" in response.headers["content-security-policy"]
+    directives = dict(part.strip().split(" ", 1) for part in response.headers["content-security-policy"].split(";"))
+    assert directives["script-src"] == "'self'"
     page.wait_for_function(CHARTS_DRAWN)
     page.hover("#chart-annual_cost .nsewdrag")  # plotly's hover labels
     field = page.locator(f"#f-o{rental.pk}-price_per_gpu_hour-input")

@@ -9,12 +9,12 @@ import pytest
 
 from pricing.models import ExchangeRate
 from tco.models import Scenario, ScenarioOption
-from tests.browser.test_scenario_workspace import analyst, log_in, page, scenario  # noqa: F401 (fixtures)
+from tests.browser.helpers import log_in
 
 pytestmark = [pytest.mark.browser]
 
 
-def test_changing_the_currency_converts_every_money_input_at_the_named_rate(page, live_server, analyst, scenario):  # noqa: F811
+def test_changing_the_currency_converts_every_money_input_at_the_named_rate(page, live_server, analyst, scenario):
     ExchangeRate.objects.create(
         base="EUR", quote="USD", rate=Decimal("1.08"), rate_date=date(2026, 11, 2), source="ECB euro reference rates"
     )

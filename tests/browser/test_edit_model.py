@@ -9,36 +9,17 @@ import re
 
 import numpy_financial as npf
 import pytest
-from django.contrib.auth.models import Group, User
 
 from lib.formatting import format_money, format_pct, format_unit_money
 from pricing.services import reference_data_load
 from tco.engine import evaluate
 from tco.models import Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
-from tests.browser.test_scenario_workspace import PASSWORD, ROOT, log_in
+from tests.browser.helpers import log_in
+from tests.browser.test_scenario_workspace import ROOT
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
-
-
-@pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("model-analyst", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.set_default_timeout(15_000)
-    tab = context.new_page()
-    tab.console_errors = []
-    tab.on("console", lambda message: message.type == "error" and tab.console_errors.append(message.text))
-    tab.on("pageerror", lambda error: tab.console_errors.append(f"uncaught {error}"))
-    yield tab
-    context.close()
 
 
 def _wait_for_version(page, version: int) -> None:

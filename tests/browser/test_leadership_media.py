@@ -15,13 +15,12 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Group, User
 
 from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
 from tco.services.decisions import brief_update, decision_record, link_create
 from tco.services.uncertainty import range_set, uncertainty_run_queue
-from tests.browser.test_scenario_workspace import PASSWORD, log_in
+from tests.browser.helpers import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -68,13 +67,6 @@ ISSUE_SCENARIO = {
     ],
 }
 ISSUE_SCENARIO["options"][3]["committed_gpus"] = 48
-
-
-@pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("print-analyst", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
 
 
 @pytest.fixture

@@ -6,11 +6,10 @@ import copy
 import re
 
 import pytest
-from django.contrib.auth.models import Group, User
 
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
-from tests.browser.test_scenario_workspace import PASSWORD, log_in
+from tests.browser.helpers import log_in
 from tests.decisions.conftest import DOCUMENT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -36,13 +35,6 @@ def _five_options() -> dict:
     ]
     assert [option["name"] for option in document["options"]] == OPTION_NAMES
     return document
-
-
-@pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("media-analyst", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
 
 
 @pytest.fixture

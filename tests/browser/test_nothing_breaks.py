@@ -9,12 +9,9 @@ import io
 import pytest
 
 from tco.models import Scenario, ScenarioOption
-from tests.browser import test_scenario_workspace as workspace
+from tests.browser.helpers import log_in
 
 pytestmark = [pytest.mark.browser]
-
-# The workspace tests' fixtures: an editor, the example scenario, a fresh tab.
-analyst, scenario, page, log_in = workspace.analyst, workspace.scenario, workspace.page, workspace.log_in
 
 BAD_HORIZONS = ["0", "-1", "32768", "1E999999999", "1,2,3", "\u0661\u0660", "twelve"]
 

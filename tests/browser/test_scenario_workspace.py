@@ -8,46 +8,15 @@ from pathlib import Path
 
 import numpy_financial as npf
 import pytest
-from django.contrib.auth.models import Group, User
 
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
+from tests.browser.helpers import log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORD = "browser-test-pw-1"
-
-
-@pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("ana-analyst", password=PASSWORD)
-    # transactional_db empties every table between tests, the roles migration's groups included
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
-
-
-@pytest.fixture
-def scenario(analyst):
-    return scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
-
-
-@pytest.fixture
-def page(browser):
-    """A fresh context and tab on the session's shared Chromium (tests/browser/conftest.py)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(15_000)
-    yield context.new_page()
-    context.close()
-
-
-def log_in(page, live_server, user: User) -> None:
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r".*/$"))
 
 
 def owned_break_even(price_per_gpu_hour: float) -> float:

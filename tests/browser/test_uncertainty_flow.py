@@ -7,21 +7,13 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from django.contrib.auth.models import Group, User
 
 from tco.models import InputRange, ScenarioOption, UncertaintyRun
 from tco.services import scenario_create_from_document
-from tests.browser.test_scenario_workspace import PASSWORD, log_in
+from tests.browser.helpers import log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
-
-
-@pytest.fixture
-def analyst(transactional_db) -> User:
-    user = User.objects.create_user("una-analyst", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name="editors")[0])
-    return user
 
 
 @pytest.fixture

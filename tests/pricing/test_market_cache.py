@@ -1,18 +1,18 @@
-"""The Market's table and chart are kept per Market revision, query and role (pricing.views.market): a repeat view
-renders only the filters, and an import or a reference-data edit shows at once."""
+"""The Market's table and chart are kept in Django's cache (Redis with REDIS_URL: shared by every web process) per
+Market revision, filters and role: a repeat view renders only the filters, and an import or a reference-data edit
+shows at once."""
 
 from __future__ import annotations
 
 import re
-from unittest import mock
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from pricing import views
 from pricing.models import GpuModel, Provider
 from tests.pricing.conftest import canonical, run_import
 
@@ -20,7 +20,9 @@ pytestmark = pytest.mark.usefixtures("reference")
 
 US = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,,3.99,USD,2026-11-01,"
 EU = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,eu-west-1,on_demand,,2.49,USD,2026-11-01,"
+SPOT = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,eu-west-1,spot,,1.49,USD,2026-11-01,"
 TOKEN = re.compile(r"\b[A-Za-z0-9]{64}\b")
+PRICE_READ = re.compile(r'FROM "pricing_(currentprice|priceobservation)"(?! U\d)')  # not the GPU list's EXISTS
 LATER = "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,,3.49,USD,2026-11-20,"
 
 
@@ -30,19 +32,46 @@ def _market(client, **query) -> str:
     return response.content.decode()
 
 
-def test_a_repeat_view_reads_no_prices_and_renders_the_same_table(viewer_client):
+def _price_reads(client, **query) -> list[str]:
+    """The statements a Market view ran that read prices (the table, its count and the chart)."""
+    with CaptureQueriesContext(connection) as queries:
+        _market(client, **query)
+    return [q["sql"] for q in queries if PRICE_READ.search(q["sql"])]
+
+
+def test_a_repeat_view_reads_no_prices_and_renders_the_same_page(viewer_client):
     run_import(canonical(US, EU))
-    with mock.patch("pricing.views._market_results_html", wraps=views._market_results_html) as build:
-        first = _market(viewer_client, region="us")
-        with CaptureQueriesContext(connection) as queries:
-            second = _market(viewer_client, region="us")
-        # the session, the user with roles, the Market's revision, the GPU models of the filter
-        assert len(queries) == 4, [q["sql"][:80] for q in queries]
-        assert not [q for q in queries if q["sql"].startswith(('SELECT "pricing_priceobservation"', "SELECT COUNT"))]
-        assert "$2.49" in _market(viewer_client, region="eu")  # another query: its own table
-    assert build.call_count == 2
+    first = _market(viewer_client, term="on_demand")
+    with CaptureQueriesContext(connection) as queries:
+        second = _market(viewer_client, term="on_demand")
+    # the session, the user with roles, the Market's revision, the GPU models of the filter
+    assert len(queries) == 4, [q["sql"][:80] for q in queries]
     assert TOKEN.sub("", first) == TOKEN.sub("", second)  # the same page but for the CSRF token
-    assert "$3.99" in second and "$2.49" not in second
+    assert "$2.49" in first and "$3.99" in first
+
+
+def test_the_table_is_kept_in_the_cache_every_web_process_shares(viewer_client):
+    run_import(canonical(US, EU))
+    _market(viewer_client, term="on_demand")
+    assert _price_reads(viewer_client, term="on_demand") == []
+    cache.clear()  # as a cache another process filled and that was emptied since
+    assert _price_reads(viewer_client, term="on_demand") != []
+
+
+def test_each_filter_gets_its_own_table_and_parameters_the_market_ignores_share_one(viewer_client):
+    run_import(canonical(US, EU, SPOT))
+    assert "$1.49" not in _market(viewer_client, term="on_demand")
+    spot = _market(viewer_client, term="spot")
+    assert "$1.49" in spot and "$2.49" not in spot
+    assert _price_reads(viewer_client, term="on_demand", utm_source="mail") == []
+    assert _price_reads(viewer_client, term="on_demand", page="1") == []
+
+
+def test_a_free_text_region_search_is_not_kept(viewer_client):
+    """Each spelling would be another entry that anyone signed in could add: such a table is rendered each time."""
+    run_import(canonical(US, EU))
+    assert "$2.49" in _market(viewer_client, region="eu")
+    assert _price_reads(viewer_client, region="eu") != []
 
 
 def test_an_import_and_reference_data_edits_show_at_once(viewer_client):
@@ -79,4 +108,6 @@ def test_htmx_gets_the_kept_table_alone(viewer_client):
     full = _market(viewer_client, term="on_demand")
     partial = viewer_client.get(reverse("pricing:market"), {"term": "on_demand"}, headers={"HX-Request": "true"})
     html = partial.content.decode()
-    assert html.lstrip().startswith('<div id="market-results">') and html in full
+    assert "$3.99" in html and 'id="market-results"' in html
+    assert "<html" not in html and 'class="filters' not in html  # neither the page around it nor the filters
+    assert html.strip() in full

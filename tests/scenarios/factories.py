@@ -6,6 +6,7 @@ import datetime
 from decimal import Decimal
 
 from pricing.models import GpuModel, PriceObservation, PriceSnapshot, Provider
+from pricing.services.current_prices import current_prices_record
 
 
 def gpu_model(name: str = "H100 SXM") -> GpuModel:
@@ -24,17 +25,18 @@ def observation(
     observed_on: datetime.date = datetime.date(2026, 9, 1),
     offering: str = "8-GPU instance",
     term: str = "on_demand",
+    region: str = "us-east-1",
     currency: str = "USD",
 ) -> PriceObservation:
     snapshot = PriceSnapshot.objects.create(source="test", format="csv", sha256=f"{provider}{price}{observed_on}")
     provider_row, _ = Provider.objects.get_or_create(name=provider, defaults={"kind": kind})
-    return PriceObservation.objects.create(
+    created = PriceObservation.objects.create(
         snapshot=snapshot,
         provider=provider_row,
         offering=offering,
         gpu_model=gpu_model(),
         gpus_per_instance=8,
-        region="us-east-1",
+        region=region,
         pricing_term=term,
         observed_on=observed_on,
         price_per_instance_hour=Decimal(price) * 8,
@@ -42,3 +44,5 @@ def observation(
         currency=currency,
         source_url="https://example.com/prices",
     )
+    current_prices_record(observations=[created])  # as an import does
+    return created

@@ -7,7 +7,6 @@ from decimal import Decimal
 
 from django.urls import reverse
 
-from pricing.models import PriceObservation
 from tco.models import ScenarioOption
 from tco.selectors.history import scenario_history
 from tco.services import option_pick_price
@@ -43,8 +42,7 @@ def test_the_option_names_both_prices_and_dates_when_a_newer_one_exists(editor_c
 def test_another_region_or_term_is_not_a_newer_price_of_this_offering(editor_client, scenario, editor):
     rental = _picked(scenario, editor)
     factories.observation(price="2.99", observed_on=NOVEMBER, term="spot")
-    newer = factories.observation(price="2.49", observed_on=NOVEMBER + datetime.timedelta(days=1))
-    PriceObservation.objects.filter(pk=newer.pk).update(region="eu-west-1")
+    factories.observation(price="2.49", observed_on=NOVEMBER + datetime.timedelta(days=1), region="eu-west-1")
     assert f'id="newer-price-{rental.pk}"' not in _page(editor_client, scenario)
 
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('pricing', '0008_provider_and_gpu_model_updated_at'),
+        ('pricing', '0009_current_prices'),
     ]
 
     operations = [

@@ -1,0 +1,83 @@
+"""PostgreSQL's statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS, set on every connection in config/settings.py):
+a web request's statement past it is cancelled and the reader told so; imports and migrations lift it.
+
+A slow statement must not hold a gunicorn worker until gunicorn kills it (a bare 500 after 30 s, the others
+queued behind it). Work that is meant to be long (an import of 200,000 rows, a migration over millions) runs
+without the limit and under its own: the job's time limit, the operator's watch.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+QUERY_CANCELED = "57014"  # SQLSTATE of a statement cancelled by statement_timeout (or by an administrator)
+logger = logging.getLogger(__name__)
+
+
+def is_statement_timeout(error: BaseException) -> bool:
+    return isinstance(error, OperationalError) and getattr(error.__cause__, "sqlstate", None) == QUERY_CANCELED
+
+
+class StatementTimeoutMiddleware:
+    """A view whose statement was cancelled answers 503 with a page that says what happened and what to try."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not is_statement_timeout(exception):
+            return None
+        logger.warning("statement timeout on %s %s: %s", request.method, request.path, exception)
+        seconds = settings.DATABASE_STATEMENT_TIMEOUT_MS / 1000
+        # Rendered without the database (the request's transaction may be aborted), like the 500 page.
+        html = render_to_string("statement_timeout.html", {"seconds": f"{seconds:g}"})
+        return HttpResponse(html, status=503, headers={"Retry-After": "30"})
+
+
+@contextmanager
+def statement_timeout_lifted() -> Iterator[None]:
+    """No statement timeout on this connection inside the block (on PostgreSQL); the one before is given back."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('statement_timeout')")
+        (before,) = cursor.fetchone()
+        cursor.execute("SET statement_timeout = 0")
+    try:
+        yield
+    finally:
+        if not connection.needs_rollback:  # a transaction being rolled back undoes the SET by itself
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('statement_timeout', %s, false)", [before])
+
+
+_before_migrations: dict[str, str] = {}  # database alias -> its statement_timeout while migrations run
+
+
+def lift_for_migrations(*, using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
+    """pre_migrate (sent once per app): a migration over millions of rows (an index, a backfill) may take minutes."""
+    if connections[using].vendor != "postgresql" or using in _before_migrations:
+        return
+    with connections[using].cursor() as cursor:
+        cursor.execute("SELECT current_setting('statement_timeout')")
+        (_before_migrations[using],) = cursor.fetchone()
+        cursor.execute("SET statement_timeout = 0")
+
+
+def restore_after_migrations(*, using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
+    """post_migrate: the setting before migrating back (the test suite goes on on the same connection)."""
+    before = _before_migrations.pop(using, None)
+    if before is not None:
+        with connections[using].cursor() as cursor:
+            cursor.execute("SELECT set_config('statement_timeout', %s, false)", [before])

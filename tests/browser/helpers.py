@@ -1,0 +1,17 @@
+"""What browser tests share besides fixtures (tests/browser/conftest.py): the test users' password and signing in."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth.models import User
+
+PASSWORD = "browser-test-pw-1"
+
+
+def log_in(page, live_server, user: User) -> None:
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", user.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/$"))
