@@ -149,7 +149,8 @@ def workspace_context(
         document = scenario.to_document(options)
         problems = document_problems(document)
     ranges = change.ranges if change is not None and change.ranges is not None else scenario_ranges(scenario)
-    state = run_state(scenario)
+    # An edit that queued a run shows that new run, whose answer panel is built now from its figures.
+    state = run_state(scenario, figures=change is not None and change.run is not None)
     invalid = problems  # what the engine's validation finds (a failed run's problems may be added below)
     if not problems and state.failed is not None and state.failed.document == document:
         problems = [Problem(p["path"], p["message"]) for p in state.failed.problems]

@@ -56,13 +56,26 @@ class RangeView:
         return self.field in RATE_RANGE_FIELDS
 
 
+def range_urls(scenario: Scenario) -> tuple[str, str]:
+    """Where the scenario's ranges are saved, and where a disclosure's inputs are fetched from (``?target=``)."""
+    return reverse("tco:input_range", args=[scenario.pk]), reverse("tco:input_range_editor", args=[scenario.pk])
+
+
 def range_view(
-    scenario: Scenario, key: str, field: str, label: str, found: InputRange | None, entered: float | None = None
+    scenario: Scenario,
+    key: str,
+    field: str,
+    label: str,
+    found: InputRange | None,
+    entered: float | None = None,
+    *,
+    urls: tuple[str, str] | None = None,
 ) -> RangeView:
-    """``entered`` is the input's value as the model uses it: the view says so when the range's likely is not it."""
-    editor_url = f"{reverse('tco:input_range_editor', args=[scenario.pk])}?{urlencode({'target': key})}"
+    """``entered`` is the input's value as the model uses it: the view says so when the range's likely is not it.
+    ``urls`` are the scenario's ``range_urls`` (reversed here when not given)."""
+    save_url, editor_url = urls or range_urls(scenario)
     view = RangeView(
-        key=key, field=field, label=label, url=reverse("tco:input_range", args=[scenario.pk]), editor_url=editor_url
+        key=key, field=field, label=label, url=save_url, editor_url=f"{editor_url}?{urlencode({'target': key})}"
     )
     if found is not None:
         view.low, view.likely, view.high = (input_text(getattr(found, name)) for name in ("low", "likely", "high"))
@@ -79,8 +92,10 @@ def attach_ranges(context: dict[str, Any], scenario: Scenario, ranges: list[Inpu
     paths = {key: range_path(item, options) for key, item in found.items()}
     values = entered_values(context["document"], [path for path in paths.values() if path]) if found else {}
 
+    urls = range_urls(scenario)
+
     def view_of(key: str, name: str, label: str) -> RangeView:
-        return range_view(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")))
+        return range_view(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")), urls=urls)
 
     fields = [*context["basics"], *context["workload"]]
     for view in context["option_views"]:
