@@ -4,6 +4,8 @@ disclosures are sent as their summary: their inputs are fetched when one is open
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 
 import pytest
@@ -100,3 +102,18 @@ def test_an_input_without_a_range_has_no_range_inputs(editor_client, bench_scena
     rental = bench_scenario.options.get(name="Lambda 8\u00d7 H100 SXM")
     for target in ("s-horizon_months", f"o{rental.pk}-billing", "o999999-capex", "nonsense"):
         assert editor_client.get(url, {"target": target}).status_code == 404, target
+
+
+def test_an_edit_travels_compressed_to_a_browser_that_accepts_gzip(editor_client, bench_scenario):
+    """What a browser receives for one edit: the answer and the figures gzip-compressed (Django's GZipMiddleware,
+    with its BREACH mitigation; the answer and the figures hold no CSRF token), about 20 kB for both."""
+    rental = bench_scenario.options.get(name="Lambda 8\u00d7 H100 SXM")
+    url = reverse("tco:option_field", args=[bench_scenario.pk, rental.pk])
+    data = {"price_per_gpu_hour": "3.01", "version": bench_scenario.version}
+    answer = editor_client.post(url, data, HTTP_ACCEPT_ENCODING="gzip, deflate, br", **HTMX)
+    assert answer["Content-Encoding"] == "gzip" and "Accept-Encoding" in answer["Vary"]
+    html = gzip.decompress(answer.content).decode()
+    assert "Up to date" in html and len(html) > 5 * len(answer.content)
+    figures = editor_client.get(FIGURES.search(html).group(1), HTTP_ACCEPT_ENCODING="gzip")
+    assert figures["Content-Encoding"] == "gzip" and "break_even_map" in json.loads(gzip.decompress(figures.content))
+    assert len(answer.content) + len(figures.content) <= 25_000
