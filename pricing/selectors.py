@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from pricing import fx
 from pricing.charts import PricePoint
@@ -216,33 +216,37 @@ def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> Quer
     )
 
 
-def _market_rows(*, gpu: str, provider: str, term: str, currency: str) -> QuerySet[PriceObservation]:
-    """The latest observation of each offering matching the price picker's search (the current-price table's)."""
-    rows = PriceObservation.objects.filter(current__isnull=False)
+def _current_matching(*, gpu: str, provider: str, term: str, currency: str) -> QuerySet[CurrentPrice]:
+    """The current price of each offering matching the price picker's search (names in any case, part of them)."""
+    rows = CurrentPrice.objects.all()
     if gpu:
-        rows = rows.filter(current__gpu_model__name__icontains=gpu)
+        rows = rows.filter(gpu_model__name__icontains=gpu)
     if provider:
-        rows = rows.filter(current__provider__name__icontains=provider)
+        rows = rows.filter(provider__name__icontains=provider)
     if term:
-        rows = rows.filter(current__pricing_term=term)
+        rows = rows.filter(pricing_term=term)
     if currency:
-        rows = rows.filter(current__currency=currency)
+        rows = rows.filter(currency=currency)
     return rows
 
 
 def market_prices(
     *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25, offset: int = 0
-) -> QuerySet[PriceObservation]:
+) -> list[PriceObservation]:
     """Latest observation per offering for the price picker, cheapest first, filtered by the search: ``limit`` of
-    them from the ``offset``-th (``market_price_count`` says how many match)."""
-    rows = _market_rows(gpu=gpu, provider=provider, term=term, currency=currency)
-    order = ("current__price_per_gpu_hour", "provider__name", "offering", "region", "id")
-    return rows.select_related("provider", "gpu_model", "snapshot").order_by(*order)[offset : offset + limit]
+    them from the ``offset``-th (``market_price_count`` says how many match). Matched, ordered and sliced on the
+    current-price table, like ``latest_prices``; the page's observations come in one more query, by primary key."""
+    order = ("price_per_gpu_hour", "provider__name", "offering", "region", "observation_id")
+    observations = Prefetch(
+        "observation", queryset=PriceObservation.objects.select_related("provider", "gpu_model", "snapshot")
+    )
+    rows = _current_matching(gpu=gpu, provider=provider, term=term, currency=currency).order_by(*order)
+    return [row.observation for row in rows.prefetch_related(observations)[offset : offset + limit]]
 
 
 def market_price_count(*, gpu: str = "", provider: str = "", term: str = "", currency: str = "") -> int:
     """How many offerings ``market_prices`` pages through for the same search."""
-    return _market_rows(gpu=gpu, provider=provider, term=term, currency=currency).count()
+    return _current_matching(gpu=gpu, provider=provider, term=term, currency=currency).count()
 
 
 def exchange_rate(base: str, quote: str, *, on: date | None = None) -> Rate | None:
