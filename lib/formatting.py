@@ -25,12 +25,16 @@ CURRENCY_SYMBOLS = {"USD": "$"}
 Number = float | int | Decimal
 
 
+_QUANTA = {places: Decimal(1).scaleb(-places) for places in range(13)}  # 1, 0.1, ..., 1E-12
+
+
 def round_half_up(value: Number, places: int) -> Decimal:
     """Round the decimal form of ``value`` to ``places`` decimals, halves away from zero."""
     decimal_value = Decimal(str(value))
     if not decimal_value.is_finite():
         raise ValueError(f"cannot round {value!r}: not a finite number")
-    return decimal_value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    quantum = _QUANTA.get(places) or Decimal(1).scaleb(-places)
+    return decimal_value.quantize(quantum, rounding=ROUND_HALF_UP)
 
 
 def currency_prefix(currency: str = "USD") -> str:

@@ -300,7 +300,7 @@ def run_claimed(task: Task, model: type[J], pk: int, execute: Callable[[J], obje
     The conditional claim makes a job run once however often its message is delivered. A lost database
     connection puts the job back and retries it with back-off, up to the task's ``max_retries``; past its soft
     time limit, or on any other error (logged), the job fails with a message its page shows. `execute` ends the
-    job with its outcome. Returns the job's status ("already claimed" when it was not pending).
+    job with its outcome. Returns the status the job ended with ("already claimed" when it was not pending).
     """
     try:
         job = model.objects.claim(pk)
@@ -321,4 +321,4 @@ def run_claimed(task: Task, model: type[J], pk: int, execute: Callable[[J], obje
     except Exception as error:  # a bug, not the user's input: recorded, and the page keeps working
         logger.exception("%s %s failed", model.noun, pk)
         job.fail(model.crashed_message(error))
-    return job.rows().values_list("status", flat=True).get()
+    return job.status  # as `execute` ended it (finish), or as `fail` read it back

@@ -29,6 +29,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/checklist/<int:item_pk>/", option_views.diligence_view, name="diligence_update"),
     # Decisions under uncertainty: input ranges and the simulation job (tco/web/uncertainty.py).
     path("scenarios/<int:pk>/ranges/", uncertainty.input_range_view, name="input_range"),
+    path("scenarios/<int:pk>/ranges/editor/", uncertainty.input_range_editor_view, name="input_range_editor"),
     path("scenarios/<int:pk>/uncertainty/", uncertainty.uncertainty_panel_view, name="uncertainty_panel"),
     path("scenarios/<int:pk>/uncertainty/run/", uncertainty.uncertainty_run_view, name="uncertainty_run"),
     path(

@@ -322,6 +322,22 @@ CASES: dict[str, Case] = {
         ),
         versioned=True,
     ),
+    "tco:input_range_editor": Case(
+        _s("tco:input_range_editor"),
+        get_keys=("target",),
+        bases=lambda w: [
+            {"target": target}
+            for target in (
+                "s-discount_rate",
+                f"o{w.option.pk}-price_per_gpu_hour",
+                f"o{w.owned.pk}-gpu_count",
+                f"o{w.other.options.first().pk}-capex",
+                "o99999999999999999999-capex",
+                "💥",
+            )
+        ],
+    ),
+    "tco:input_range_editor[huge id]": Case(_huge("tco:input_range_editor")),
     "tco:uncertainty_panel": Case(_s("tco:uncertainty_panel")),
     "tco:uncertainty_run": Case(
         _s("tco:uncertainty_run"),

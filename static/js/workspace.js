@@ -9,6 +9,9 @@
    - a chart whose figure did not change keeps its drawing (charts.js redraws only what changed);
    - what only the browser holds stays: a disclosure the user opened stays open, and [data-keep] content (the
      price picker's search results, a new decision link shown once) is neither replaced nor removed;
+   - a "±" range disclosure comes with its summary only ([data-lazy] inputs): its inputs are fetched when it is
+     opened, and an open one keeps its inputs through a morph, then fetches them again (morphed in, so what was
+     typed in them stays);
    - a workspace older than the one shown (a slow poll answered after an edit) is never merged in.
 
    No eval anywhere: htmx runs with allowEval off (base.html), and this extension replaces the package's htmx
@@ -28,11 +31,12 @@
     node.querySelectorAll(CONTROLS).forEach(function (control) { out.push(control); });
   }
 
-  /* The controls whose values a request from `elt` carries: itself, its form (htmx adds the closest form's values
-     to a POST) and what hx-include names. */
+  /* The controls whose values a request from `elt` carries: itself (a control, or a form and its controls), its form
+     (htmx adds the closest form's values to a POST) and what hx-include names. Not the controls an element such as
+     a range disclosure merely contains: its GET sends none of them. */
   function sentControls(elt) {
     var out = [];
-    addControls(elt, out);
+    if (elt.matches && elt.matches(CONTROLS + ", form")) addControls(elt, out);
     var form = elt.closest && elt.closest("form");
     if (form && form !== elt) addControls(form, out);
     var including = elt.closest && elt.closest("[hx-include]");
@@ -60,6 +64,27 @@
     return !!(select && select._typed);
   }
 
+  // --- the "±" range disclosures: inputs fetched on opening ----------------------------------------------------
+  function loadRange(details) { htmx.trigger(details, "range-open"); } // its hx-get (tco:input_range_editor)
+
+  document.addEventListener("toggle", function (event) { // toggle does not bubble: listened to while capturing
+    var details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open) return;
+    if (details.querySelector(":scope > .range-inputs[data-lazy]")) loadRange(details);
+  }, true);
+
+  var rangesToReload = [];
+
+  function keepsRangeInputs(oldNode, newNode) {
+    if (!oldNode.matches(".range-inputs") || oldNode.hasAttribute("data-lazy") || !newNode.hasAttribute("data-lazy")) {
+      return false;
+    }
+    var details = oldNode.parentElement;
+    if (!details || !details.open) return false; // closed: back to its summary, fetched again when opened
+    rangesToReload.push(details);
+    return true;
+  }
+
   var CALLBACKS = {
     beforeNodeRemoved: function (node) {
       return !(node instanceof Element && node.hasAttribute("data-keep"));
@@ -67,6 +92,7 @@
     beforeNodeMorphed: function (oldNode, newNode) {
       if (!(oldNode instanceof Element) || !(newNode instanceof Element)) return true;
       if (oldNode.hasAttribute("data-keep")) return false;
+      if (keepsRangeInputs(oldNode, newNode)) return false;
       if (oldNode.hasAttribute("data-refused") && !newNode.hasAttribute("data-refused")) {
         var stored = newNode.querySelector(CONTROLS);
         if (stored && oldNode.hasAttribute("data-stored")) oldNode.setAttribute("data-stored", stored.value);
@@ -93,11 +119,14 @@
     isInlineSwap: function (swapStyle) { return swapStyle === "morph"; },
     handleSwap: function (swapStyle, target, fragment) {
       if (swapStyle !== "morph") return false;
-      return Idiomorph.morph(target, fragment.children, {
+      var morphed = Idiomorph.morph(target, fragment.children, {
         morphStyle: "outerHTML",
         ignoreActiveValue: true,
         callbacks: CALLBACKS,
       });
+      var reload = rangesToReload.splice(0);
+      if (reload.length) window.setTimeout(function () { reload.forEach(loadRange); }, 0);
+      return morphed;
     },
   });
 

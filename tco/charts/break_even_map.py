@@ -154,9 +154,10 @@ def break_even_map(
     x = percent_values(sweep_result["x"]["values"])
     y = rounded(sweep_result["y"]["values"], 4)
     z = [[index_of[name] for name in row] for row in grid]
+    said = {name: f"{plain(name)}<br>Owned \u2212 rental {PRESENT_VALUE} " for name in present}  # 441 cells, few names
     text = [
         [
-            f"{plain(name)}<br>Owned \u2212 rental {PRESENT_VALUE} {format_signed_money(difference, currency)}"
+            said[name] + format_signed_money(difference, currency)
             for name, difference in zip(names, row_differences, strict=True)
         ]
         for names, row_differences in zip(grid, differences, strict=True)

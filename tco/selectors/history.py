@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -64,6 +65,7 @@ def _model_fact(model: type, attname: str) -> InputFact | None:
     return None
 
 
+@functools.cache
 def _tracked_fields(model: type) -> Fields:
     """(attribute, label, how its value reads) of every field a change is reported for."""
     tracked = []
@@ -120,7 +122,7 @@ def _lines(
     for versions in by_object.values():
         previous = None
         for record in versions:
-            who = record.history_user.get_username() if record.history_user_id else "system"
+            who = _who(record)
             subject = subject_of(record)
             if record.history_type == "+":
                 if show_created:
@@ -167,10 +169,11 @@ def _conversion_lines(records: list) -> list[HistoryLine]:
     for record in sorted(records, key=lambda r: r.history_id):
         entries = record.currency_conversions or []
         if previous is not None and len(entries) > len(previous) and entries[-1].get("mode") == "convert":
-            who = record.history_user.get_username() if record.history_user_id else "system"
             text = conversion_text(entries[-1])
             lines.append(
-                HistoryLine(record.history_date, who, "scenario", "changed", "Currency conversion", "blank", text)
+                HistoryLine(
+                    record.history_date, _who(record), "scenario", "changed", "Currency conversion", "blank", text
+                )
             )
         previous = entries
     return lines
@@ -199,21 +202,44 @@ def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine
     return list(kept(key, lambda: _read_history(scenario, limit), timeout=HISTORY_TIMEOUT))
 
 
+class _Row:
+    """One history row as plain values (``.values()``: no model instance, no user row), read by attribute."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+@functools.cache
+def _historical(model: type) -> type:
+    """The model's django-simple-history model (``model.history`` builds a new manager class on every access)."""
+    return model.history.model
+
+
+_ROW_FIELDS = ("id", "history_id", "history_date", "history_type", "history_user_id", "history_user__username")
+
+
+def _who(record: _Row) -> str:
+    return record.history_user__username if record.history_user_id else "system"
+
+
+def _rows(model: type, extra: tuple[str, ...], window: int, **where: Any) -> list[_Row]:
+    """The newest ``window`` history rows of ``model`` matching ``where``, with only what the lines read: the
+    tracked fields, ``extra`` and who made each row."""
+    names = dict.fromkeys((*_ROW_FIELDS, *extra, *(attname for attname, _, _ in _tracked_fields(model))))
+    rows = _historical(model).objects.filter(**where).order_by("-history_id").values(*names)[:window]
+    return [_Row(values) for values in rows]
+
+
+_ITEM_KEYS = dict(SecondaryDiligenceItem._meta.get_field("key").flatchoices)
+
+
 def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
     window = limit * 2  # enough rows per table to diff the newest `limit` changes against their predecessors
-    scenario_rows = list(
-        Scenario.history.filter(id=scenario.pk).select_related("history_user").order_by("-history_id")[:window]
-    )
-    option_rows = list(
-        ScenarioOption.history.filter(scenario_id=scenario.pk)
-        .select_related("history_user")
-        .order_by("-history_id")[:window]
-    )
+    scenario_rows = _rows(Scenario, ("currency", "currency_conversions"), window, id=scenario.pk)
+    option_rows = _rows(ScenarioOption, ("name",), window, scenario_id=scenario.pk)
     option_names = {row.id: row.name for row in sorted(option_rows, key=lambda r: r.history_id)}
-    item_rows = list(
-        SecondaryDiligenceItem.history.filter(option_id__in=list(option_names))
-        .select_related("history_user")
-        .order_by("-history_id")[:window]
+    item_rows = (
+        _rows(SecondaryDiligenceItem, ("key", "option_id"), window, option_id__in=list(option_names))
         if option_names
         else []
     )
@@ -224,15 +250,11 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
     lines += _lines(
         item_rows,
         item_fields,
-        lambda r: f"checklist “{r.get_key_display()}” of “{option_names.get(r.option_id, '?')}”",
+        lambda r: f"checklist “{_ITEM_KEYS.get(r.key, r.key)}” of “{option_names.get(r.option_id, '?')}”",
         currencies,
         show_created=False,
     )
-    range_rows = list(
-        InputRange.history.filter(scenario_id=scenario.pk)
-        .select_related("history_user")
-        .order_by("-history_id")[:window]
-    )
+    range_rows = _rows(InputRange, ("option_id", "field", "low", "likely", "high"), window, scenario_id=scenario.pk)
     lines += _lines(range_rows, _range_fields, lambda r: _range_subject(r, option_names), currencies)
     lines.sort(key=lambda line: line.when, reverse=True)
     return lines[:limit]

@@ -47,11 +47,12 @@ class RunState:
         return self.latest if self.latest is not None and self.latest.status == RunStatus.FAILED else None
 
 
-def run_state(scenario: Scenario) -> RunState:
+def run_state(scenario: Scenario, *, figures: bool = False) -> RunState:
     """Latest run and latest done run in at most two queries, without their figures (the page's answer panel is
-    built once per run, see tco.web.answers; reading ``run.figures`` loads them on demand)."""
+    built once per run, see tco.web.answers; reading ``run.figures`` loads them on demand), except the latest run's
+    with ``figures``: an edit asks for them, since the run it shows is new and its panel is built from them."""
     runs = ScenarioRun.objects.filter(scenario=scenario).defer("figures").order_by("-id")
-    latest = next(iter(runs[:1]), None)
+    latest = next(iter((runs.defer(None) if figures else runs)[:1]), None)
     if latest is None or latest.status == RunStatus.DONE:
         return RunState(latest=latest, done=latest)
     done = runs.filter(status=RunStatus.DONE).first()

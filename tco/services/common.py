@@ -38,6 +38,7 @@ class Change:
     run: ScenarioRun | None = None
     options: list | None = None  # the scenario's options as saved (with checklists), in document order
     document: dict | None = None
+    ranges: list | None = None  # the scenario's input ranges as saved, when the write read them (else None)
 
 
 class EditRefused(AppError, ValueError):
@@ -131,13 +132,20 @@ def set_history_user(instance: object, user: object | None) -> None:
         instance._history_user = user  # type: ignore[attr-defined]
 
 
-def recompute_if_valid(*, scenario: Scenario, user: object | None) -> Change:
-    """After a save: validate the new document; queue an evaluation when the engine accepts it. The scenario's
-    options (with their checklists and picked prices) are read once and kept on it for whoever shows it next."""
+def scenario_options(scenario: Scenario) -> list[ScenarioOption]:
+    """The scenario's options in document order, with their checklists and picked prices, read once (two queries,
+    none when already read) and kept on it (``scenario.options.all()``) for whoever shows it next."""
     shown = ScenarioOption.objects.select_related("price_observation").prefetch_related("diligence_items")
     prefetch_related_objects([scenario], Prefetch("options", queryset=shown))
-    options = list(scenario.options.all())
+    return list(scenario.options.all())
+
+
+def recompute_if_valid(*, scenario: Scenario, user: object | None, ranges: list | None = None) -> Change:
+    """After a save: validate the new document; queue an evaluation when the engine accepts it. The scenario's
+    options are those the write read with ``scenario_options`` (read now if it did not); ``ranges`` are its input
+    ranges when the write read them, passed on to whoever shows the change."""
+    options = scenario_options(scenario)
     document = scenario.to_document(options)
     problems = document_problems(document)
     run = None if problems else run_queue(scenario=scenario, user=user, document=document)
-    return Change(scenario=scenario, problems=problems, run=run, options=options, document=document)
+    return Change(scenario=scenario, problems=problems, run=run, options=options, document=document, ranges=ranges)

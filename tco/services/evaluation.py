@@ -137,12 +137,26 @@ def _done_runs(scenario: Scenario):
     return ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).exclude(result=None).order_by("-id")
 
 
-def export_refusal(scenario: Scenario) -> str:
-    """Why nothing of ``scenario`` can be exported ("" when something can): shown on the page instead of links."""
-    document = scenario.to_document()
-    try:
-        validate(document)
-    except ScenarioError as error:
-        if not _done_runs(scenario).exists():
-            return f"Nothing to export yet. {NotEvaluable(list(error.problems), document)}"
-    return ""
+def export_refusal(
+    scenario: Scenario,
+    *,
+    document: dict | None = None,
+    problems: list[Problem] | None = None,
+    has_results: bool | None = None,
+) -> str:
+    """Why nothing of ``scenario`` can be exported ("" when something can): shown on the page instead of links.
+    ``document``, the engine's ``problems`` with it and whether a done run has results are read when not given."""
+    if document is None:
+        document = scenario.to_document()
+    if problems is None:
+        try:
+            validate(document)
+        except ScenarioError as error:
+            problems = list(error.problems)
+        else:
+            problems = []
+    if not problems:
+        return ""
+    if has_results is None:
+        has_results = _done_runs(scenario).exists()
+    return "" if has_results else f"Nothing to export yet. {NotEvaluable(problems, document)}"

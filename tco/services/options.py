@@ -22,7 +22,14 @@ from tco.models import (
     SecondaryDiligenceItem,
 )
 from tco.prefill import owned_prefill
-from tco.services.common import Change, claim_version, recompute_if_valid, refuse_invalid, set_history_user
+from tco.services.common import (
+    Change,
+    claim_version,
+    recompute_if_valid,
+    refuse_invalid,
+    scenario_options,
+    set_history_user,
+)
 from tco.services.scenarios import create_diligence_items
 from tco.services.uncertainty import ranges_follow_input
 
@@ -95,7 +102,7 @@ def option_update(
         raise ValueError(f"{field} is not an input of a {option.kind} option")
     with transaction.atomic():
         fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
-        options = list(fresh_scenario.options.all())
+        options = scenario_options(fresh_scenario)
         found = next(((i, o) for i, o in enumerate(options) if o.pk == option.pk), None)
         if found is None:
             raise ScenarioOption.DoesNotExist(f"option {option.pk} is no longer in this scenario")
@@ -110,8 +117,8 @@ def option_update(
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)
         fresh.save()
-        ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
-        return recompute_if_valid(scenario=fresh_scenario, user=user)
+        ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
+        return recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
 
 
 def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None) -> Change:

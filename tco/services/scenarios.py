@@ -24,6 +24,7 @@ from tco.services.common import (
     claim_version,
     recompute_if_valid,
     refuse_invalid,
+    scenario_options,
     set_history_user,
 )
 from tco.services.uncertainty import (
@@ -103,14 +104,14 @@ def scenario_update_field(
             _, message = check_number(value, spec)
             if message:
                 raise EditRefused([Problem(field, message)], {})
-        options = list(fresh.options.all())
+        options = scenario_options(fresh)
         before = fresh.to_document(options)
         setattr(fresh, field, value)
         refuse_invalid(before, fresh.to_document(options), edited=(document_path(field),))
         set_history_user(fresh, user)
         fresh.save()
-        ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
-        return recompute_if_valid(scenario=fresh, user=user)
+        ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
+        return recompute_if_valid(scenario=fresh, user=user, ranges=ranges)
 
 
 def forecast_update(
@@ -132,7 +133,7 @@ def forecast_update(
         raise ForecastError("forecast_pasted", "paste at least one number")
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
-        options = list(fresh.options.all())
+        options = scenario_options(fresh)
         before = fresh.to_document(options)
         # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.
         for field, value in forecast.model_fields().items():
@@ -140,8 +141,8 @@ def forecast_update(
         refuse_invalid(before, fresh.to_document(options), edited=("utilization",))
         set_history_user(fresh, user)
         fresh.save()
-        ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
-        return recompute_if_valid(scenario=fresh, user=user)
+        ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
+        return recompute_if_valid(scenario=fresh, user=user, ranges=ranges)
 
 
 def document_path(field: str) -> str:

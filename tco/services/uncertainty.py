@@ -132,7 +132,7 @@ STORED_PLACES = Decimal("0.0000000001")  # what an InputRange stores exactly (te
 
 def ranges_follow_input(
     *, scenario: Scenario, before: dict, user: AbstractBaseUser | None, options: list[ScenarioOption] | None = None
-) -> None:
+) -> list[InputRange]:
     """After an input edit, move every range that was centred on its input with it. Call inside the edit's
     transaction, after the save: ``before`` is the scenario's document before the edit, ``options`` its options as
     saved (read again when omitted).
@@ -143,10 +143,12 @@ def ranges_follow_input(
     prices to four decimal places, half up; rates and plain numbers to four significant digits) and kept within
     the input's bounds. A range whose likely was set apart from the input stays as it is; the range, the
     simulation summary and the tornado say so.
+
+    Returns the scenario's ranges as they now are (for the page that shows the edit).
     """
     ranges = scenario_ranges(scenario)
     if not ranges:
-        return
+        return ranges
     options = list(scenario.options.all()) if options is None else options
     after = scenario.to_document(options)
     paths = {item.pk: range_path(item, options) for item in ranges}
@@ -165,6 +167,7 @@ def ranges_follow_input(
         _recentre(item, Decimal(repr(old[path])), _stored(Decimal(repr(new[path]))), spec.field)
         set_history_user(item, user)
         item.save()
+    return ranges
 
 
 def _recentre(item: InputRange, old: Decimal, new: Decimal, bounds: NumberField) -> None:

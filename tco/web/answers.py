@@ -120,4 +120,5 @@ def _build(run: ScenarioRun, map_rental: str, drawn: int | None) -> Answer:
         map_rental=run.document["options"][drawn]["name"] if drawn is not None else "",
     )
     body = render_to_string("tco/scenario_detail.html#answer_body", {"answer": answer})
+    figures_json(run)  # serialised now, while loaded: the page fetches them next (run_figures_view)
     return replace(answer, body=SafeString(body))

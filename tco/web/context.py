@@ -22,6 +22,7 @@ from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization, star
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import RunState, run_state
+from tco.selectors.uncertainty import scenario_ranges
 from tco.services import Change, document_problems, is_gap
 from tco.web.access import can_edit
 from tco.web.answers import answer_for
@@ -147,7 +148,10 @@ def workspace_context(
         options = list(scenario.options.all())
         document = scenario.to_document(options)
         problems = document_problems(document)
-    state = run_state(scenario)
+    ranges = change.ranges if change is not None and change.ranges is not None else scenario_ranges(scenario)
+    # An edit that queued a run shows that new run, whose answer panel is built now from its figures.
+    state = run_state(scenario, figures=change is not None and change.run is not None)
+    invalid = problems  # what the engine's validation finds (a failed run's problems may be added below)
     if not problems and state.failed is not None and state.failed.document == document:
         problems = [Problem(p["path"], p["message"]) for p in state.failed.problems]
     wrong = [problem for problem in problems if not is_gap(problem, document)]
@@ -190,12 +194,14 @@ def workspace_context(
         "history": scenario_history(scenario),
         **forecast_context(scenario, forecast_error, forecast_values),
         **results_context(scenario, document, state, problems, missing, map_rental),
-        **uncertainty_context(scenario, can_edit=editor, document=document),
+        **uncertainty_context(scenario, can_edit=editor, document=document, ranges=ranges),
     }
-    attach_ranges(context, scenario)
+    attach_ranges(context, scenario, ranges)
     if decision_panel:
         context["decision_panel"] = render_to_string(
-            DECISION_PANEL, panel_context(request, scenario, state=state), request=request
+            DECISION_PANEL,
+            panel_context(request, scenario, state=state, document=document, problems=invalid),
+            request=request,
         )
     return context
 

@@ -17,7 +17,6 @@ from tco.selectors.decisions import (
     DEFAULT_QUESTION,
     brief_for,
     brief_questions,
-    current_decision,
     decision_history,
     is_decided,
     scenario_links,
@@ -50,11 +49,16 @@ def panel_context(
     brief: ScenarioBrief | None = None,
     form: dict[str, str] | None = None,
     state: RunState | None = None,
+    document: dict | None = None,
+    problems: list | None = None,
 ) -> dict[str, Any]:
     """The decision panel: status, decision form, brief, links (and a new link's URL, once), exports, history.
-    ``state`` is the scenario's runs when the caller has read them already (the scenario page's workspace)."""
+    ``state`` is the scenario's runs, ``document`` and ``problems`` its document and what the engine finds in it,
+    when the caller has read them already (the scenario page's workspace)."""
     brief = brief or brief_for(scenario)
-    current = current_decision(scenario)
+    history = decision_history(scenario)
+    current = history[0] if history else None  # the latest record (current_decision)
+    state = state or run_state(scenario)
     errors = errors or {}
     questions = [
         {**question, "error": errors.get(f"answer_{question['key']}", "")} for question in brief_questions(brief)
@@ -66,7 +70,7 @@ def panel_context(
         "decided": is_decided(current),
         # A decision made on an earlier version: the inputs have changed since (DecisionRecord.scenario_version).
         "decision_is_stale": is_decided(current) and current.scenario_version < scenario.version,
-        "history": decision_history(scenario),
+        "history": history,
         "option_names": [option.name for option in scenario.options.all()],
         "cheapest_option": _cheapest_option(scenario, state),
         "brief": brief,
@@ -75,7 +79,9 @@ def panel_context(
         "brief_open": any(key in errors for key in BRIEF_ERROR_KEYS),
         "default_question": DEFAULT_QUESTION,
         "links": scenario_links(scenario),
-        "export_refusal": export_refusal(scenario),
+        "export_refusal": export_refusal(
+            scenario, document=document, problems=problems, has_results=state.done is not None
+        ),
         "new_link": new_link,
         "new_link_url": new_link_url,
         "errors": errors,
@@ -88,9 +94,9 @@ def panel_context(
     }
 
 
-def _cheapest_option(scenario: Scenario, state: RunState | None = None) -> str:
+def _cheapest_option(scenario: Scenario, state: RunState) -> str:
     """The name of the lowest-NPV option of the latest finished run: what "Decide for" offers first."""
-    done = (state or run_state(scenario)).done
+    done = state.done
     return (done.result or {}).get("cheapest", "") if done is not None else ""
 
 

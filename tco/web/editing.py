@@ -13,7 +13,7 @@ from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 from lib.jobs import unstick
 from tco.engine.catalogue import OPTION_FIELD
 from tco.forecast import ForecastError
-from tco.models import RunStatus, ScenarioOption, ScenarioRun
+from tco.models import RunStatus, ScenarioRun
 from tco.selectors.scenarios import run_state
 from tco.services import (
     EditRefused,
@@ -22,7 +22,7 @@ from tco.services import (
     option_update,
     scenario_update_field,
 )
-from tco.web.access import get_scenario_for_user
+from tco.web.access import get_option_for_user, get_scenario_for_user, require_role
 from tco.web.answers import answer_for, figures_json, figures_url
 from tco.web.context import WORKSPACE, forecast_starting_texts, workspace_context
 from tco.web.currency import currency_question
@@ -69,8 +69,8 @@ def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
     """Save one input of an option, posted under its name and read by the option kind's form."""
-    scenario = get_scenario_for_user(request, pk, write=True)
-    option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
+    option = get_option_for_user(request, pk, option_pk, write=True)
+    scenario = option.scenario
     form = option_input_form(option.kind)(request.POST)
     if form.name is None:
         return HttpResponseBadRequest(form.not_one_input)
@@ -159,8 +159,9 @@ def break_even_map_view(request: HttpRequest, pk: int, run_pk: int) -> HttpRespo
 def run_figures_view(request: HttpRequest, pk: int, run_pk: int, stamp: int) -> HttpResponse:
     """A done run's figures (JSON, key → plotly figure). The URL names the run's finish (``figures_url``), so its
     answer never changes: the browser keeps it for a year and asks again only for a new run."""
-    scenario = get_scenario_for_user(request, pk)
-    run = get_object_or_404(ScenarioRun, pk=run_pk, scenario=scenario, status=RunStatus.DONE)
+    require_role(request, write=False)
+    runs = ScenarioRun.objects.only("id", "scenario_id", "finished_at")  # the figures only if not kept already
+    run = get_object_or_404(runs, pk=run_pk, scenario__pk=pk, status=RunStatus.DONE)
     if figures_url(run) != request.path:
         raise Http404("No such figures.")
     response = HttpResponse(figures_json(run), content_type="application/json")

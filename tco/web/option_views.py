@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from pricing.selectors import market_price_count, market_prices
-from tco.models import ScenarioOption, SecondaryDiligenceItem
+from tco.models import SecondaryDiligenceItem
 from tco.presentation.picker import PICKER_PAGE, picker_offset, picker_page
 from tco.services import (
     PriceChoiceError,
@@ -20,7 +20,7 @@ from tco.services import (
     option_delete,
     option_pick_price,
 )
-from tco.web.access import get_scenario_for_user
+from tco.web.access import get_option_for_user, get_scenario_for_user
 from tco.web.forms import DiligenceForm, OptionAddForm, PricePickForm
 from tco.web.inputs import expected_version
 from tco.web.responses import conflict_response, workspace_response
@@ -52,8 +52,7 @@ def option_add_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def option_delete_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
-    scenario = get_scenario_for_user(request, pk, write=True)
-    option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
+    option = get_option_for_user(request, pk, option_pk, write=True)
     try:
         change = option_delete(option=option, user=request.user, expected_version=expected_version(request))
     except VersionConflict as conflict:
@@ -64,8 +63,8 @@ def option_delete_view(request: HttpRequest, pk: int, option_pk: int) -> HttpRes
 @require_GET
 def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
     """Search the Market's latest prices (GPU model, provider, term) for a rental option."""
-    scenario = get_scenario_for_user(request, pk, write=True)
-    option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
+    option = get_option_for_user(request, pk, option_pk, write=True)
+    scenario = option.scenario
     query = {key: request.GET.get(key, "").strip()[:100] for key in ("gpu", "provider", "term")}
     total = market_price_count(**query)  # every currency: a price in another one is converted when picked
     offset = picker_offset(request.GET.get("offset", ""), total)
@@ -77,8 +76,8 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
 
 @require_POST
 def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
-    scenario = get_scenario_for_user(request, pk, write=True)
-    option = get_object_or_404(ScenarioOption, pk=option_pk, scenario=scenario)
+    option = get_option_for_user(request, pk, option_pk, write=True)
+    scenario = option.scenario
     key = f"o{option.pk}-price_per_gpu_hour"
     form = PricePickForm(request.POST)
     if not form.is_valid():

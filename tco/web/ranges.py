@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.urls import reverse
 
 from tco.engine import entered_values
 from tco.engine.fields import fmt
-from tco.models import InputRange, Scenario, ScenarioOption
+from tco.models import InputRange, Scenario
 from tco.selectors.uncertainty import (
     SCENARIO_RANGE_PATHS,
     likely_is_input,
-    option_range_fields,
     range_key,
     range_path,
     scenario_ranges,
@@ -29,12 +29,14 @@ class RangeView:
     key: str  # the input's editor key: s-discount_rate, o12-capex
     field: str
     label: str
-    url: str
+    url: str  # where the range is saved
+    editor_url: str  # where the page fetches the disclosure's inputs when it is opened
     low: str = ""
     likely: str = ""
     high: str = ""
     error: str = ""
     entered: str = ""  # the input's value as the model uses it, when the range's likely is not that value
+    loaded: bool = False  # its inputs are rendered (the editor asked for), not only its summary
 
     @property
     def differs(self) -> bool:
@@ -54,11 +56,27 @@ class RangeView:
         return self.field in RATE_RANGE_FIELDS
 
 
+def range_urls(scenario: Scenario) -> tuple[str, str]:
+    """Where the scenario's ranges are saved, and where a disclosure's inputs are fetched from (``?target=``)."""
+    return reverse("tco:input_range", args=[scenario.pk]), reverse("tco:input_range_editor", args=[scenario.pk])
+
+
 def range_view(
-    scenario: Scenario, key: str, field: str, label: str, found: InputRange | None, entered: float | None = None
+    scenario: Scenario,
+    key: str,
+    field: str,
+    label: str,
+    found: InputRange | None,
+    entered: float | None = None,
+    *,
+    urls: tuple[str, str] | None = None,
 ) -> RangeView:
-    """``entered`` is the input's value as the model uses it: the view says so when the range's likely is not it."""
-    view = RangeView(key=key, field=field, label=label, url=reverse("tco:input_range", args=[scenario.pk]))
+    """``entered`` is the input's value as the model uses it: the view says so when the range's likely is not it.
+    ``urls`` are the scenario's ``range_urls`` (reversed here when not given)."""
+    save_url, editor_url = urls or range_urls(scenario)
+    view = RangeView(
+        key=key, field=field, label=label, url=save_url, editor_url=f"{editor_url}?{urlencode({'target': key})}"
+    )
     if found is not None:
         view.low, view.likely, view.high = (input_text(getattr(found, name)) for name in ("low", "likely", "high"))
         if entered is not None and not likely_is_input(found.likely, entered):
@@ -66,35 +84,18 @@ def range_view(
     return view
 
 
-def entered_input(scenario: Scenario, found: InputRange | None) -> float | None:
-    """The value of the input a saved range belongs to, as the model uses it (two queries; None without a range)."""
-    if found is None:
-        return None
-    options = list(scenario.options.all())
-    path = range_path(found, options)
-    return None if path is None else entered_values(scenario.to_document(options), [path])[path]
-
-
-def range_for_field(scenario: Scenario, option: ScenarioOption | None, view: Any) -> RangeView | None:
-    """The RangeView of one field view (one query, two more when it has a range), or None when its input takes no
-    range: for a field re-rendered alone, e.g. with a message about what was typed."""
-    if option is None and view.name not in SCENARIO_RANGE_PATHS:
-        return None
-    if option is not None and view.name not in option_range_fields(option):
-        return None
-    found = InputRange.objects.filter(scenario=scenario, option=option, field=view.name).first()
-    return range_view(scenario, view.key, view.name, view.label, found, entered_input(scenario, found))
-
-
-def attach_ranges(context: dict[str, Any], scenario: Scenario) -> None:
-    """Give every field view that takes a range its RangeView (one query), and the forecast its own."""
-    found = {range_key(item): item for item in scenario_ranges(scenario)}
+def attach_ranges(context: dict[str, Any], scenario: Scenario, ranges: list[InputRange] | None = None) -> None:
+    """Give every field view that takes a range its RangeView, and the forecast its own; ``ranges`` are the
+    scenario's input ranges (read when not given: one query)."""
+    found = {range_key(item): item for item in (scenario_ranges(scenario) if ranges is None else ranges)}
     options = [view.option for view in context["option_views"]]
     paths = {key: range_path(item, options) for key, item in found.items()}
     values = entered_values(context["document"], [path for path in paths.values() if path]) if found else {}
 
+    urls = range_urls(scenario)
+
     def view_of(key: str, name: str, label: str) -> RangeView:
-        return range_view(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")))
+        return range_view(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")), urls=urls)
 
     fields = [*context["basics"], *context["workload"]]
     for view in context["option_views"]:

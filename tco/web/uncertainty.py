@@ -15,8 +15,8 @@ from lib.jobs import unstick
 from tco.engine import ScenarioError
 from tco.engine.catalogue import OPTION_FIELD
 from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
-from tco.models import ScenarioOption, UncertaintyRun
-from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS
+from tco.models import InputRange, ScenarioOption, UncertaintyRun
+from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields
 from tco.services import VersionConflict
 from tco.services.uncertainty import (
     RangeError,
@@ -95,6 +95,21 @@ def input_range_view(request: HttpRequest, pk: int) -> HttpResponse:
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (the range of {label})")
     return workspace_response(request, change=change)
+
+
+@require_GET
+def input_range_editor_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The inputs of one "±" disclosure (low, likely, high, save and clear), fetched when it is opened: the workspace
+    carries only each disclosure's summary. Viewers read them, read-only."""
+    scenario = get_scenario_for_user(request, pk)
+    key = request.GET.get("target", "")
+    option, field, label = _target(scenario, key)
+    if option is not None and field not in option_range_fields(option):
+        raise Http404("That input takes no range.")
+    found = InputRange.objects.filter(scenario=scenario, option=option, field=field).first()
+    view = range_view(scenario, key, field, label, found)
+    view.loaded = True
+    return render(request, f"{RANGE}#inputs", {"r": view, "can_edit": can_edit(request)})
 
 
 def _panel(request: HttpRequest, scenario, **extra) -> HttpResponse:

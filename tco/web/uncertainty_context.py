@@ -8,7 +8,7 @@ from typing import Any
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
 from tco.engine import ScenarioError, entered_values, validate
 from tco.exports.inputs import path_label, path_words
-from tco.models import Scenario, UncertaintyStatus
+from tco.models import InputRange, Scenario, UncertaintyStatus
 from tco.presentation.uncertainty import (
     PERCENTILES_NOTE,
     budget_lanes,
@@ -24,6 +24,7 @@ from tco.selectors.uncertainty import (
     likely_is_input,
     run_data,
     scenario_uncertainty,
+    uncertainty_map,
 )
 from tco.services.uncertainty import DEFAULT_TRIALS, MAX_TRIALS, MIN_TRIALS
 
@@ -128,14 +129,16 @@ def uncertainty_context(
     document: dict | None = None,
     form: dict[str, str] | None = None,
     errors: dict[str, str] | None = None,
+    ranges: list[InputRange] | None = None,
 ) -> dict[str, Any]:
+    """The panel's context; ``document`` and ``ranges`` are the scenario's when the caller has read them already."""
     latest = latest_uncertainty_run(scenario)
     done = latest if latest is not None and latest.status == UncertaintyStatus.DONE else None
     if done is None and latest is not None:
         done = latest_done_uncertainty_run(scenario)
     options = list(scenario.options.all())
     document = scenario.to_document(options) if document is None else document
-    ranges = scenario_uncertainty(scenario, options)
+    ranges = scenario_uncertainty(scenario, options) if ranges is None else uncertainty_map(ranges, options)
     return {
         "scenario": scenario,
         "can_edit": can_edit,

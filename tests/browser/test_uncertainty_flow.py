@@ -77,3 +77,49 @@ def test_the_run_button_is_disabled_and_says_running_while_the_run_is_sent(page,
     held[0].continue_()
     page.wait_for_selector("#u-headline")
     assert UncertaintyRun.objects.filter(scenario=scenario).count() == 1
+
+
+def test_a_range_opened_by_keyboard_fetches_its_inputs_and_keeps_them_through_an_edit(page, live_server, analyst):
+    """The page carries each "±" disclosure's summary only: its inputs come when it is opened (here with the
+    keyboard), and an edit elsewhere, answered with the whole workspace, leaves the open disclosure and what was
+    typed in it as they were."""
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    owned = ScenarioOption.objects.get(scenario=scenario, kind="owned")
+    rental = ScenarioOption.objects.get(scenario=scenario, kind="neocloud")
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+
+    disclosure = page.locator(f"#range-o{owned.pk}-capex")
+    assert disclosure.locator("input").count() == 0
+    disclosure.locator("summary").focus()
+    page.keyboard.press("Enter")
+    low = disclosure.locator("input[name=low]")
+    low.wait_for()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.name") == "low"  # the next stop is the range's first input
+    low.fill("300,000")
+
+    price = page.locator(f"#f-o{rental.pk}-price_per_gpu_hour-input")
+    price.fill("4.25")
+    price.press("Tab")
+    page.wait_for_function("() => document.getElementById('workspace').dataset.version === '2'")
+    page.wait_for_function(
+        "(id) => !document.querySelector(`#${id}-inputs`).hasAttribute('data-lazy')", arg=f"range-o{owned.pk}-capex"
+    )
+    assert disclosure.evaluate("(element) => element.open")
+    assert low.input_value() == "300,000"  # typed, not sent: kept
+
+    disclosure.locator("input[name=likely]").fill("324,000")
+    disclosure.locator("input[name=high]").fill("400,000")
+    disclosure.get_by_role("button", name="Save range").click()
+    page.wait_for_function(
+        "(id) => document.querySelector(`#${id} .range-text`)?.innerText.includes('324000')",
+        arg=f"range-o{owned.pk}-capex",
+    )
+    saved = InputRange.objects.get(option=owned, field="capex")
+    assert (saved.low, saved.likely, saved.high) == (300000, 324000, 400000)
+    assert "(1 set)" in page.inner_text("#uncertainty")
+    page.wait_for_function(
+        "(id) => document.querySelector(`#${id} .range-actions`)?.innerText.includes('Clear')",
+        arg=f"range-o{owned.pk}-capex",
+    )  # its inputs were fetched again: now it can be cleared
