@@ -20,6 +20,21 @@ if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
 
+def pytest_collection_modifyitems(items):
+    """Every test on committed rows (transactional: live server, worker and commit tests) gets them back as the
+    migrations left them (serialized rollback). A plain transactional test's flush runs post_migrate, which creates
+    the role groups again with new ids, and the next serialized test's restore then collides with them: an order of
+    tests (tests/browser alone, tests/scenarios before tests/integration) that fails at setup."""
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        transactional = (marker is not None and marker.kwargs.get("transaction")) or (
+            marker is None and {"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ()))
+        )
+        if transactional and not (marker is not None and marker.kwargs.get("serialized_rollback")):
+            kwargs = {**(marker.kwargs if marker is not None else {}), "transaction": True, "serialized_rollback": True}
+            item.add_marker(pytest.mark.django_db(**kwargs), append=False)
+
+
 @pytest.fixture(autouse=True)
 def _jobs_in_process_unless_integration(request):
     """Only integration tests send jobs to the real worker; the rest run them in-process in both modes."""

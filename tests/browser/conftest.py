@@ -4,7 +4,6 @@ build `playwright install chromium` downloaded (`.ci/ensure-chromium`, run by `m
 from __future__ import annotations
 
 import os
-import pathlib
 
 import pytest
 
@@ -31,16 +30,6 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-def pytest_collection_modifyitems(items):
-    """Every browser test runs on committed rows (the live server's thread reads them) and gets them back as the
-    migrations left them (serialized rollback): a plain transactional test's flush would run post_migrate, which
-    creates the role groups again with new ids, and the next serialized test's restore would then collide with them."""
-    here = pathlib.Path(__file__).parent
-    for item in items:
-        if here in pathlib.Path(item.fspath).parents and item.get_closest_marker("django_db") is None:
-            item.add_marker(pytest.mark.django_db(transaction=True, serialized_rollback=True))
 
 
 @pytest.fixture
