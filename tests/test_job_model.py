@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from datetime import timedelta
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -26,7 +25,8 @@ from pricing.models import PriceSnapshot
 from pricing.services import price_snapshot_queue, reference_data_load
 from tco.models import Scenario, ScenarioRun, UncertaintyRun
 from tco.services import scenario_update_field
-from tco.services.uncertainty import range_set, uncertainty_run_queue
+from tco.services.uncertainty import uncertainty_run_queue
+from tests.scenarios.factories import price_range
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 PRICES = (
@@ -54,16 +54,7 @@ class Kind:
             return ScenarioRun.objects.latest("id")
         if self.model is UncertaintyRun:
             rental = list(scenario.options.all())[1]
-            ranged = range_set(
-                scenario=scenario,
-                user=user,
-                expected_version=scenario.version,
-                option=rental,
-                field="price_per_gpu_hour",
-                low=Decimal(3),
-                likely=Decimal("3.99"),
-                high=Decimal(6),
-            ).scenario
+            ranged = price_range(scenario, user=user, option=rental).scenario
             return uncertainty_run_queue(scenario=ranged, user=user, trials=1_000)
         reference_data_load(path="fixtures/reference.json")
         return price_snapshot_queue(content=PRICES.encode(), source="upload", file_name="prices.csv", created_by=user)

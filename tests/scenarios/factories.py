@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from pricing.models import GpuModel, PriceObservation, PriceSnapshot, Provider
 from pricing.services.current_prices import current_prices_record
+from tco.services.uncertainty import range_set
 
 
 def gpu_model(name: str = "H100 SXM") -> GpuModel:
@@ -46,3 +47,18 @@ def observation(
     )
     current_prices_record(observations=[created])  # as an import does
     return created
+
+
+def price_range(scenario, *, user=None, option=None):
+    """The range most tests set: a rental's price per GPU-hour from 3 to 6, likely 3.99 (the example's first
+    rental unless `option` says which), at the scenario's version; range_set's change."""
+    return range_set(
+        scenario=scenario,
+        user=user,
+        expected_version=scenario.version,
+        option=option or scenario.options.get(kind="neocloud"),
+        field="price_per_gpu_hour",
+        low=Decimal(3),
+        likely=Decimal("3.99"),
+        high=Decimal(6),
+    )

@@ -19,6 +19,7 @@ from tco.services import option_pick_price, scenario_change_currency, scenario_c
 from tco.services.decisions import link_create
 from tco.services.uncertainty import range_set
 from tests.scenarios import factories
+from tests.scenarios.factories import price_range
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 DAY = datetime.date(2026, 11, 2)
@@ -177,16 +178,7 @@ def test_ranges_on_money_inputs_convert_with_them_and_others_stay(editor_client,
 
 def test_relabelling_leaves_the_ranges_as_they_are(editor_client, scenario, editor):
     rental = scenario.options.get(kind="neocloud")
-    range_set(
-        scenario=scenario,
-        user=editor,
-        expected_version=scenario.version,
-        option=rental,
-        field="price_per_gpu_hour",
-        low=Decimal(3),
-        likely=Decimal("3.99"),
-        high=Decimal(6),
-    )
+    price_range(scenario, user=editor, option=rental)
     scenario.refresh_from_db()
     _answer(editor_client, scenario, mode="relabel")
     item = InputRange.objects.get(scenario=scenario)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import copy
 import time
-from decimal import Decimal
 
 import pytest
 from django.conf import settings
 
 from tco.models import UncertaintyRun, UncertaintyStatus
 from tco.services import scenario_create_from_document
-from tco.services.uncertainty import range_set, uncertainty_run_cancel, uncertainty_run_queue
+from tco.services.uncertainty import uncertainty_run_cancel, uncertainty_run_queue
 from tests.documents import DESIGN_EXAMPLE
+from tests.scenarios.factories import price_range
 
 pytestmark = [
     pytest.mark.integration,
@@ -26,16 +26,7 @@ pytestmark = [
 def _ranged_scenario():
     scenario = scenario_create_from_document(document=copy.deepcopy(DESIGN_EXAMPLE), user=None)
     rental = scenario.options.get(kind="neocloud")
-    range_set(
-        scenario=scenario,
-        user=None,
-        expected_version=None,
-        option=rental,
-        field="price_per_gpu_hour",
-        low=Decimal(3),
-        likely=Decimal("3.99"),
-        high=Decimal(6),
-    )
+    price_range(scenario, option=rental)
     scenario.refresh_from_db()
     return scenario
 

@@ -3,16 +3,15 @@ job (claimed once, sent again when lost, failed when its worker died) is tests/t
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 import pytest
 
 from tco.engine import fleet_plan, sensitivity, simulate
 from tco.load_profiles import from_forecast
 from tco.models import UncertaintyRun, UncertaintyStatus
 from tco.services import uncertainty as service
-from tco.services.uncertainty import range_set, uncertainty_run_cancel, uncertainty_run_queue
+from tco.services.uncertainty import uncertainty_run_cancel, uncertainty_run_queue
 from tco.tasks import scenario_simulate
+from tests.scenarios.factories import price_range
 
 RANGE = {"low": 3, "likely": 3.99, "high": 6}
 
@@ -21,16 +20,7 @@ RANGE = {"low": 3, "likely": 3.99, "high": 6}
 def ranged(scenario, editor, run_jobs):
     rental = list(scenario.options.all())[1]
     with run_jobs():
-        change = range_set(
-            scenario=scenario,
-            user=editor,
-            expected_version=scenario.version,
-            option=rental,
-            field="price_per_gpu_hour",
-            low=Decimal(3),
-            likely=Decimal("3.99"),
-            high=Decimal(6),
-        )
+        change = price_range(scenario, user=editor, option=rental)
     return change.scenario
 
 
