@@ -6,14 +6,10 @@ also staff maintain the reference data in the admin (EDITOR_ADMIN_PERMISSIONS, g
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
-from django.db.models import Exists, OuterRef
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 VIEWERS = "viewers"
 EDITORS = "editors"
-ROLES = (VIEWERS, EDITORS)
 
 # What an editor may do in the admin: keep the reference data (providers, GPU models and their aliases,
 # scheduled import sources, exchange rates typed in). Imported prices and their snapshots are history: view only.
@@ -28,25 +24,11 @@ EDITOR_ADMIN_PERMISSIONS = {
 }
 
 
-class RoleBackend(ModelBackend):
-    """Django's ModelBackend whose signed-in user comes with their roles in the same query (an EXISTS per role):
-    every signed-in page asks for them, and one round trip fewer per request counts under load (bench/load)."""
-
-    def get_user(self, user_id):
-        roles = {f"has_role_{role}": Exists(Group.objects.filter(user=OuterRef("pk"), name=role)) for role in ROLES}
-        user = get_user_model()._default_manager.annotate(**roles).filter(pk=user_id).first()
-        if user is None or not self.user_can_authenticate(user):
-            return None
-        user._roles = frozenset(role for role in ROLES if getattr(user, f"has_role_{role}"))
-        return user
-
-
 def _roles(user: AbstractBaseUser) -> frozenset[str]:
-    """The user's roles (VIEWERS, EDITORS): read with the user by RoleBackend, else one ORM query, once per user
-    object."""
+    """The user's roles (VIEWERS, EDITORS): one ORM query, once per user object, that is once per request."""
     cached = getattr(user, "_roles", None)
     if cached is None:
-        cached = frozenset(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+        cached = frozenset(user.groups.filter(name__in=(VIEWERS, EDITORS)).values_list("name", flat=True))
         user._roles = cached
     return cached
 

@@ -113,7 +113,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     "config.login_throttle.LoginThrottleBackend",  # refuses while an account or address is throttled
-    "config.roles.RoleBackend",  # Django's ModelBackend, the user read with their roles (config/roles.py)
+    "django.contrib.auth.backends.ModelBackend",  # roles: config/roles.py, read once per request
 ]
 # Failed sign-ins allowed per account and per client address in each window (config/login_throttle.py).
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)

@@ -58,13 +58,13 @@ def test_an_edit_and_its_evaluation_take_at_most_27_queries(editor_client, bench
     assert queries <= 27
 
 
-def test_the_figures_the_page_fetches_after_an_edit_take_two_queries(editor_client, bench_scenario):
+def test_the_figures_the_page_fetches_after_an_edit_take_three_queries(editor_client, bench_scenario):
     answer, _ = _edit_price(editor_client, bench_scenario)
     url = FIGURES.search(answer.content.decode()).group(1)
     with CaptureQueriesContext(connection) as queries:
         figures = editor_client.get(url)
     assert figures.status_code == 200 and set(figures.json()) >= {"annual_cost", "cumulative", "break_even_map"}
-    assert len(queries) == 2  # the user with their roles, the run's id and finish: figures serialised with its answer
+    assert len(queries) == 3  # sign-in, role, the run's id and finish: the figures were serialised with its answer
 
 
 def test_an_edits_answer_is_at_most_80_kB(editor_client, bench_scenario):

@@ -47,8 +47,8 @@ def test_a_repeat_view_is_the_sign_in_queries_and_one_stamp_query_and_renders_no
         with CaptureQueriesContext(connection) as queries:
             second = _page(editor_client, scenario)
     assert build.call_count == 1
-    # the user with their roles (the session comes from the cache), the scenario's stamp
-    assert len(queries) == 2, [q["sql"][:80] for q in queries]
+    # the user, their roles (the session comes from the cache), the scenario's stamp
+    assert len(queries) == 3, [q["sql"][:80] for q in queries]
     assert not [q for q in queries if "figures" in q["sql"]]
     assert ANY_TOKEN.sub("", first) == ANY_TOKEN.sub("", second)  # the same page, but for the token
 
