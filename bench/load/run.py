@@ -13,7 +13,7 @@ evaluated. Each client signs in as the demo analyst and loops over a weighted mi
 - ``scenario page``: GET a demo scenario's page (an unchanged scenario with a done run);
 - ``market``: GET the Market page;
 - ``edit``: an htmx POST of one rental price on the client's own scenario, with the CSRF token and version the
-  page carries (saves, queues an evaluation on the worker, answers with the field and out-of-band swaps);
+  page carries (saves, queues an evaluation on the worker, answers with the workspace as it now is);
 - ``decision link``: GET ``/d/<token>`` (public, no session);
 - ``login page`` and ``healthz``: the trivial baselines, measured in the same run.
 
