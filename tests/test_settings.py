@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 
 from config import env
 
@@ -150,3 +153,46 @@ def test_jobs_run_in_process_without_a_broker():
         check=True,
     )
     assert result.stdout.split() == ["True", "memory://"]
+
+
+def _database_options(**environ: str) -> dict:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
+    code = "import django; django.setup(); from django.conf import settings as s; "
+    code += "print(repr(s.DATABASES['default'].get('OPTIONS', {})))"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_SECRET_KEY": "x", **environ},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return ast.literal_eval(result.stdout.strip())
+
+
+def test_postgres_prepares_repeated_statements_unless_turned_off():
+    url = "postgres://u@h/db?sslmode=require"
+    on = _database_options(DATABASE_URL=url)
+    assert (on["server_side_binding"], on["prepare_threshold"], on["sslmode"]) == (True, 5, "require")
+    off = _database_options(DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="0")
+    assert "server_side_binding" not in off and "prepare_threshold" not in off and off["sslmode"] == "require"
+    assert "server_side_binding" not in _database_options()  # SQLite: nothing to prepare
+
+
+@pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="scale-out mode only (PostgreSQL)"
+)
+@pytest.mark.django_db
+def test_a_statement_a_connection_repeats_is_prepared_once_and_reused(django_user_model):
+    """What a repeat scenario page asks (the signed-in user by id) is parsed and planned once per connection."""
+    user = django_user_model.objects.create_user("prepared")
+
+    def prepared() -> list[tuple[str, int]]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+            return [(text, plans) for text, plans in cursor.fetchall() if '"auth_user"."id" = $1' in text]
+
+    for _ in range(5 + 3):
+        assert django_user_model.objects.get(pk=user.pk) == user
+    [(_, plans)] = prepared()
+    assert plans >= 3  # executed from the prepared statement, not prepared anew each time

@@ -230,7 +230,8 @@ def _record_unmapped(snapshot: PriceSnapshot, result: ParseResult, catalog: Cata
         if (entry.kind == UnmappedName.Kind.GPU and catalog.gpu(entry.name))
         or (entry.kind == UnmappedName.Kind.PROVIDER and catalog.provider(entry.name))
     ]
-    UnmappedName.objects.filter(pk__in=resolved).delete()
+    for start in range(0, len(resolved), BULK_BATCH_SIZE):  # a bounded IN list: server-side binding caps parameters
+        UnmappedName.objects.filter(pk__in=resolved[start : start + BULK_BATCH_SIZE]).delete()
 
 
 @statement_timeout_lifted()  # a 200,000-row file on a big table is not a web request; the job has its own limit
