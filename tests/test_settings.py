@@ -170,6 +170,15 @@ def _database_options(**environ: str) -> dict:
     return ast.literal_eval(result.stdout.strip())
 
 
+def test_postgres_connections_get_a_statement_timeout_of_10_seconds_unless_configured():
+    url = "postgres://app@db.example:5432/gpucost"
+    assert _database_options(DATABASE_URL=url)["options"] == "-c statement_timeout=10000"
+    shorter = _database_options(DATABASE_URL=url, DATABASE_STATEMENT_TIMEOUT_MS="2500")
+    assert shorter["options"] == "-c statement_timeout=2500"
+    if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
+        assert "options" not in settings.DATABASES["default"].get("OPTIONS", {})  # SQLite has no such setting
+
+
 def test_postgres_prepares_repeated_statements_unless_turned_off():
     url = "postgres://u@h/db?sslmode=require"
     on = _database_options(DATABASE_URL=url)

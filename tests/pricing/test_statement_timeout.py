@@ -3,10 +3,6 @@ the reader gets a page saying so (503), not a hang or a bare 500. Imports and mi
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -20,33 +16,9 @@ from pricing import selectors, services
 from pricing.models import SnapshotOrigin
 from tests.pricing.conftest import canonical
 
-ROOT = Path(__file__).resolve().parents[2]
 on_postgres = pytest.mark.skipif(
     "postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="scale-out mode only (PostgreSQL)"
 )
-
-
-def _database_options(**environ: str) -> str:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
-    code = "import django; django.setup(); from django.conf import settings as s; "
-    code += "print(s.DATABASES['default'].get('OPTIONS', {}).get('options', ''))"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_SECRET_KEY": "x", **environ},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return result.stdout.strip()
-
-
-def test_postgres_connections_get_a_statement_timeout_of_10_seconds_unless_configured():
-    url = "postgres://app@db.example:5432/gpucost"
-    assert _database_options(DATABASE_URL=url) == "-c statement_timeout=10000"
-    assert _database_options(DATABASE_URL=url, DATABASE_STATEMENT_TIMEOUT_MS="2500") == "-c statement_timeout=2500"
-    if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
-        assert "options" not in settings.DATABASES["default"].get("OPTIONS", {})  # SQLite has no such setting
 
 
 @pytest.mark.django_db
