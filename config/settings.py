@@ -103,9 +103,10 @@ DATABASES = {
 # (lib/statement_timeout.py). Imports and migrations lift it.
 DATABASE_STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", 10_000, minimum=0)
 # PostgreSQL prepares a statement a connection has sent 5 times (the signed-in user, their roles, a scenario page's
-# stamp) and then neither parses nor plans it again: a repeat scenario page ~15% cheaper, the load target met (see
-# docs/operations.md). Needs server-side parameter binding (at most 65,535 parameters a statement). Off behind a
-# pooler that cannot keep prepared statements (PgBouncer in transaction mode without max_prepared_statements).
+# stamp) and then neither parses nor plans it again: a repeat scenario page ~15% cheaper, which keeps it within 2x of
+# the login page's throughput (bench/load). Needs server-side parameter binding (at most 65,535 parameters a
+# statement). Off behind a pooler that cannot keep prepared statements (PgBouncer in transaction mode without
+# max_prepared_statements).
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _options = DATABASES["default"].setdefault("OPTIONS", {})  # after any the URL gave

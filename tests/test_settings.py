@@ -82,14 +82,12 @@ def test_database_url_problems_are_named(url, reason):
         env.database_from_url(url)
 
 
-def _load_settings(**environ: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+def _load_settings(shown: str = "settings.DEBUG", **environ: str) -> subprocess.CompletedProcess:
+    """Load the settings in a fresh process with only ``environ`` set; its stdout is ``repr(shown)``."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
+    code = f"import django; django.setup(); from django.conf import settings; print(repr({shown}))"
     return subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)",
-        ],
+        [sys.executable, "-c", code],
         env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **environ},
         cwd=ROOT,
         capture_output=True,
@@ -156,17 +154,8 @@ def test_jobs_run_in_process_without_a_broker():
 
 
 def _database_options(**environ: str) -> dict:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
-    code = "import django; django.setup(); from django.conf import settings as s; "
-    code += "print(repr(s.DATABASES['default'].get('OPTIONS', {})))"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_SECRET_KEY": "x", **environ},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    result = _load_settings("settings.DATABASES['default'].get('OPTIONS', {})", DJANGO_SECRET_KEY="x", **environ)
+    assert result.returncode == 0, result.stderr
     return ast.literal_eval(result.stdout.strip())
 
 
@@ -196,12 +185,9 @@ def test_a_statement_a_connection_repeats_is_prepared_once_and_reused(django_use
     """What a repeat scenario page asks (the signed-in user by id) is parsed and planned once per connection."""
     user = django_user_model.objects.create_user("prepared")
 
-    def prepared() -> list[tuple[str, int]]:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
-            return [(text, plans) for text, plans in cursor.fetchall() if '"auth_user"."id" = $1' in text]
-
     for _ in range(5 + 3):
         assert django_user_model.objects.get(pk=user.pk) == user
-    [(_, plans)] = prepared()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+        [plans] = [plans for text, plans in cursor.fetchall() if '"auth_user"."id" = $1' in text]
     assert plans >= 3  # executed from the prepared statement, not prepared anew each time
