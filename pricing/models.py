@@ -220,6 +220,9 @@ class PriceSnapshot(Job):
     skipped = models.JSONField(default=list, blank=True)
     merged = models.JSONField(default=list, blank=True)
     held_back = models.JSONField(default=list, blank=True)
+    warnings = models.JSONField(
+        default=list, blank=True, help_text="Prices imported as the file gives them that look wrong, with why."
+    )
     providers_created = models.JSONField(default=list, blank=True)
     origin = models.CharField(max_length=20, choices=SnapshotOrigin.choices, default=SnapshotOrigin.COMMAND)
     default_observed_on = models.DateField(

@@ -58,7 +58,8 @@ def test_cudo_a100_pci_with_80_gb_is_the_80gb_pcie_part_at_any_count():
 
 
 def test_vast_two_80gb_a100_sxm4_is_the_80gb_sxm_part():
-    sky("vast", f'2x-A100_SXM4-32-65536,A100_SXM4,2,32,64,2.1,"Texas, US, NA",{info("A100_SXM4", 2, 81920)},')
+    # Vast writes the instance's total: 163,840 MiB for two GPUs is 80 GB each
+    sky("vast", f'2x-A100_SXM4-32-65536,A100_SXM4,2,32,64,2.1,"Texas, US, NA",{info("A100_SXM4", 2, 163840)},')
     assert model_of("2x-A100_SXM4-32-65536") == "A100 80GB SXM"
 
 
