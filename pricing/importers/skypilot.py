@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from pricing.importers.base import ParseContext, ParseResult, PriceRow, ProviderRef, RowError, Skip, per_gpu
+from pricing.importers.gpu_names import resolve_gpu
 from pricing.importers.skypilot_rules import (
     GCP_CPU_FAMILIES,
     GCP_GPU_FAMILIES,
     INFO_NAME,
     MEMORY_WRITTEN_AS,
-    bare_gpu_name,
     form_factor,
     gcp_machine_gpus,
     gpu_memory_gb,
@@ -206,17 +206,11 @@ class SkyPilotParser:
         upstream_id = cell.get(UPSTREAM_ID_COLUMN) or ""
         form = form_factor(instance, upstream_id, name, info_name) or upstream_form_factor(upstream, upstream_id)
         memory_gb = gpu_memory_gb(gpu_info, gpus, self.memory_written_as)
-        memory = f"{memory_gb}GB" if memory_gb else ""
-        names = [name, info_name] if info_name else [name]
+        names = [name, info_name]
         if self.is_vast and (variant := vast_instance_gpu(instance, name)):
             names = [variant]  # `RTX3060` of a `1x-RTX_3060_Ti` instance is a 3060 Ti, never the 3060
-        names += [bare for named in names if (bare := bare_gpu_name(named)) != named]
-        # The most specific spelling first, whichever name gives it: `A100 80GB PCIe` before `A100 PCIe`.
-        patterns = ("{} " + memory + " " + form, "{} " + form, "{} " + memory, "{}")
-        candidates = [pattern.format(named) for pattern in patterns for named in names]
-        for candidate in dict.fromkeys(candidates):
-            if found := self.catalog.gpu(candidate.strip()):
-                return found[0]
+        if (found := resolve_gpu(self.catalog, names, memory_gb, form)) is not None:
+            return found
         reason = self.catalog.gpu_error(name) + " Its rows are held back until then."
         self._hold(line, "gpu", name, reason, instance or name)
         return None

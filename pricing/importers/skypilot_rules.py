@@ -58,9 +58,6 @@ MEMORY_WRITTEN_AS = {
     )
 }
 
-# What a name adds to the GPU's own name: form factor, memory, a provider's flavour. Spheron writes `L40_PCIE`,
-# `RTX6000ADA_PCIE`, `V100_32G_PCIE`, `A6000_PCIE_LOW_RAM`; without these words the name is the GPU's.
-_NAME_EXTRAS = re.compile(r"[_\s-](?:pcie|sxm\d?|nvl|baremetal|high_perf|low_ram|\d+g(?:b)?)(?=$|[_\s-])", re.I)
 # Vast's instance types name the GPU as Vast does (`1x-RTX_3060_Ti-32-65536`), while the accelerator column drops
 # a variant's suffix (`RTX3060`): the instance type's name is the GPU's.
 _VAST_INSTANCE = re.compile(r"^\d+x-(.+)-\d+-\d+$")
@@ -118,14 +115,6 @@ def upstream_form_factor(upstream: str, upstream_id: str) -> str:
         if pattern.search(upstream_id):
             return label
     return ""
-
-
-def bare_gpu_name(name: str) -> str:
-    """The name without the words catalogs add to it (`L40_PCIE` -> `L40`, `V100_32G_PCIE` -> `V100`)."""
-    previous = None
-    while previous != name:
-        previous, name = name, _NAME_EXTRAS.sub("", name)
-    return name
 
 
 def vast_instance_gpu(instance: str, accelerator: str) -> str:
