@@ -13,6 +13,7 @@ from pricing.importers.base import Catalog
 
 # What a name adds to the GPU's own name: form factor, memory, a provider's flavour. Spheron writes `L40_PCIE`,
 # `RTX6000ADA_PCIE`, `V100_32G_PCIE`, `A6000_PCIE_LOW_RAM`; without these words the name is the GPU's.
+_NAME_MEMORY = re.compile(r"(?:^|[_\s-])(\d+)g(?:b)?(?=$|[_\s-])", re.I)
 _NAME_EXTRAS = re.compile(r"[_\s-](?:pcie|sxm\d?|nvl|baremetal|high_perf|low_ram|\d+g(?:b)?)(?=$|[_\s-])", re.I)
 
 
@@ -24,9 +25,17 @@ def bare_gpu_name(name: str) -> str:
     return name
 
 
+def name_memory_gb(name: str) -> int | None:
+    """The memory a name states (`A100-80GB-SXM4`, `V100_32G_PCIE`), or None."""
+    match = _NAME_MEMORY.search(name)
+    return int(match.group(1)) if match else None
+
+
 def gpu_candidates(names: list[str], memory_gb: int | None, form: str) -> list[str]:
-    """Spellings to look up, most specific first: `A100 80GB PCIe` before `A100 PCIe`, whichever name gives it."""
+    """Spellings to look up, most specific first: `A100 80GB PCIe` before `A100 PCIe`, whichever name gives it.
+    Without a memory figure the memory a name states counts (`A100-80GB-SXM4` is never the 40 GB part)."""
     names = [name for name in names if name]
+    memory_gb = memory_gb or next(filter(None, map(name_memory_gb, names)), None)
     names += [bare for name in names if (bare := bare_gpu_name(name)) != name]
     memory = f"{memory_gb}GB" if memory_gb else ""
     patterns = ("{} " + memory + " " + form, "{} " + form, "{} " + memory, "{}")

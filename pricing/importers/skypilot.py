@@ -203,6 +203,8 @@ class SkyPilotParser:
     ) -> int | None:
         gpu_info = cell.get("GpuInfo") or ""
         info_name = match.group(1) if (match := INFO_NAME.search(gpu_info)) else ""
+        if gpu_info and "{" not in gpu_info:
+            info_name = gpu_info  # RunPod's own catalog writes GpuInfo as the GPU's name: `H100_80GB_SXM5`
         upstream_id = cell.get(UPSTREAM_ID_COLUMN) or ""
         form = form_factor(instance, upstream_id, name, info_name) or upstream_form_factor(upstream, upstream_id)
         memory_gb = gpu_memory_gb(gpu_info, gpus, self.memory_written_as)

@@ -192,3 +192,18 @@ def test_a_vast_instance_naming_a_variant_is_that_variant_not_the_base_gpu():
     row = f'1x-RTX_3060_Ti-32-65536,RTX3060,1,32,64.0,{info},0.16,0.00,"Ontario, CA, NA"\n'
     run_import(header + row, format="skypilot", provider_name="vast", observed_on=OBSERVED)
     assert set(stored().values()) == {("RTX 3060 Ti", 1, Decimal("0.16"))}
+
+
+# RunPod's own catalog (shared sample price-feeds/runpod/pod-catalog-vms.csv): GpuInfo is the GPU's name
+
+
+def test_runpod_gpu_names_that_state_memory_and_form_are_those_parts():
+    from tests.pricing.conftest import REPO
+
+    content = (REPO / ".." / "shared" / "data" / "price-feeds" / "runpod" / "pod-catalog-vms.csv").read_bytes()
+    snapshot = run_import(content, format="skypilot", provider_name="runpod", observed_on=OBSERVED)
+    assert snapshot.held_back == []  # H100-80GB-HBM3 (GpuInfo H100_80GB_SXM5) was held back
+    models = {offering: model for (offering, _), (model, _, _) in stored().items()}
+    assert models["1x_H100-80GB-HBM3_SECURE"] == "H100 SXM"
+    assert models["1x_A100-80GB-SXM4_SECURE"] == "A100 80GB SXM"  # was the 40 GB part
+    assert models["1x_H100-PCIe_SECURE"] == "H100 PCIe"
