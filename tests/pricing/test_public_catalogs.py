@@ -108,6 +108,10 @@ def test_the_reference_catalogue_covers_todays_public_gpus_and_their_spellings()
         "A100_80G_SXM4": "A100 80GB SXM",
         "L40S_PCIE": "L40S",
         "RTX5090_PCIE": "RTX 5090",
+        "RTX_3060_Ti": "RTX 3060 Ti",
+        "RTX4060Ti": "RTX 4060 Ti",
+        "RTX 4060 Ti 16GB": "RTX 4060 Ti 16GB",
+        "RTX 3060": "RTX 3060",
     }
     assert {name: (catalog.gpu(name) or (0, None))[1] for name in expected} == expected
 
