@@ -220,6 +220,9 @@ class PriceSnapshot(Job):
     skipped = models.JSONField(default=list, blank=True)
     merged = models.JSONField(default=list, blank=True)
     held_back = models.JSONField(default=list, blank=True)
+    warnings = models.JSONField(
+        default=list, blank=True, help_text="Prices imported as the file gives them that look wrong, with why."
+    )
     providers_created = models.JSONField(default=list, blank=True)
     origin = models.CharField(max_length=20, choices=SnapshotOrigin.choices, default=SnapshotOrigin.COMMAND)
     default_observed_on = models.DateField(
@@ -405,7 +408,8 @@ class ImportSource(models.Model):
         "https URL on an allowed host (PRICE_IMPORT_URL_HOSTS). A folder, or a URL ending in /, is a SkyPilot "
         "catalog tree: <cloud>/vms.csv of every cloud, one snapshot per provider.",
     )
-    format = models.CharField(max_length=20, choices=IMPORT_FORMAT_CHOICES, default=registry.AUTO)
+    # A callable, so a format added to the registry needs no migration.
+    format = models.CharField(max_length=20, choices=registry.format_choices, default=registry.AUTO)
     provider = models.ForeignKey(
         Provider, null=True, blank=True, on_delete=models.PROTECT, help_text="Required for SkyPilot catalogs."
     )

@@ -89,6 +89,8 @@ class ParseResult:
     skipped: list[Skip] = field(default_factory=list)
     merged: list[Skip] = field(default_factory=list)
     held_back: list[Skip] = field(default_factory=list)
+    warnings: list[Skip] = field(default_factory=list)
+    """Prices imported as the file gives them that look wrong (a spot price above the on-demand one)."""
     rows_total: int = 0
     new_providers: list[ProviderRef] = field(default_factory=list)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pricing.importers import canonical, skypilot
+from pricing.importers import canonical, gpuhunt, skypilot
 from pricing.importers.base import ParseContext, ParseResult
 
 AUTO = "auto"
@@ -36,6 +36,16 @@ FORMATS: tuple[ImportFormat, ...] = (
         label="SkyPilot catalog vms.csv",
         sniff=skypilot.sniff,
         parse=skypilot.parse,
+        needs_provider=True,
+        needs_observed_on=True,
+        third_party=True,
+    ),
+    # Third-party price feeds (docs/import-formats.md), kept together.
+    ImportFormat(
+        name="gpuhunt",
+        label="dstack gpuhunt catalog CSV",
+        sniff=gpuhunt.sniff,
+        parse=gpuhunt.parse,
         needs_provider=True,
         needs_observed_on=True,
         third_party=True,

@@ -33,14 +33,18 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from pricing.importers.base import ParseContext, ParseResult, PriceRow, ProviderRef, RowError, Skip, per_gpu
+from pricing.importers.gpu_names import resolve_gpu
 from pricing.importers.skypilot_rules import (
     GCP_CPU_FAMILIES,
     GCP_GPU_FAMILIES,
     INFO_NAME,
+    MEMORY_WRITTEN_AS,
     form_factor,
     gcp_machine_gpus,
     gpu_memory_gb,
     not_a_gpu,
+    upstream_form_factor,
+    vast_instance_gpu,
 )
 from pricing.names import normalise_name
 
@@ -51,6 +55,7 @@ UNKNOWN_REGION = "unknown region"
 # Aggregators: the provider behind each row is in a column, else the instance type's prefix before a separator.
 AGGREGATOR_PREFIXES = {"primeintellect": "__", "shadeform": "_"}
 PROVIDER_COLUMN = "Provider"
+UPSTREAM_ID_COLUMN = "UpstreamCloudId"  # the upstream provider's own instance type (Prime Intellect, Verda)
 
 
 def sniff(text: str) -> str | None:
@@ -101,12 +106,18 @@ def _price(cell: dict[str, str], column: str) -> Decimal | str:
     return value
 
 
-def _prices(*cells: dict[str, str]) -> tuple[dict[str, Decimal], str]:
-    """The on-demand and spot prices of a row (host + accelerator rows summed), and why a term has none."""
+def _prices(cell: dict[str, str], host: dict[str, str] | None = None) -> tuple[dict[str, Decimal], str]:
+    """The on-demand and spot prices of a row (a GCP accelerator row plus its host), and why a term has none.
+
+    A GCP host priced 0.0 is a machine whose whole price is on its accelerator row (a4-highgpu-8g: 0.0 for the
+    host, 64.44 for its 8 B200): the host adds nothing. The accelerator row must have a price of its own."""
     prices: dict[str, Decimal] = {}
     reasons = []
     for term, column in (("on_demand", "Price"), ("spot", "SpotPrice")):
-        parts = [_price(cell, column) for cell in cells]
+        parts = [_price(cell, column)]
+        if host is not None:
+            part = _price(host, column)
+            parts.append(Decimal(0) if part == "zero price" else part)
         missing = next((part for part in parts if isinstance(part, str)), None)
         if missing is None:
             prices[term] = sum(parts, Decimal(0))
@@ -138,6 +149,8 @@ class SkyPilotParser:
         self.gpuless: list[tuple[int, str]] = []
         self.accelerators: dict[tuple[str, str, int], tuple[int, dict[str, str]]] = {}
         self.prefix = AGGREGATOR_PREFIXES.get(normalise_name(self.provider.name), "")
+        self.memory_written_as = MEMORY_WRITTEN_AS.get(normalise_name(self.provider.name), "")
+        self.is_vast = normalise_name(self.provider.name) == normalise_name("Vast.ai")
         self.has_provider_column = False
 
     def parse(self, text: str) -> ParseResult:
@@ -185,29 +198,36 @@ class SkyPilotParser:
     def _hold(self, line: int, kind: str, name: str, reason: str, value: str) -> None:
         self.result.held_back.append(Skip(line, reason, value, name=name, kind=kind))
 
-    def _gpu(self, line: int, name: str, instance: str, cell: dict[str, str], gpus: int) -> int | None:
+    def _gpu(
+        self, line: int, name: str, instance: str, cell: dict[str, str], gpus: int, upstream: str = ""
+    ) -> int | None:
         gpu_info = cell.get("GpuInfo") or ""
         info_name = match.group(1) if (match := INFO_NAME.search(gpu_info)) else ""
-        form = form_factor(instance, name, info_name)
-        memory_gb = gpu_memory_gb(gpu_info, gpus)
-        memory = f"{memory_gb}GB" if memory_gb else ""
-        candidates = [f"{name} {memory} {form}", f"{name} {form}", f"{name} {memory}", name]
-        if info_name:
-            candidates += [f"{info_name} {memory} {form}", f"{info_name} {memory}", info_name]
-        for candidate in dict.fromkeys(candidates):
-            if found := self.catalog.gpu(candidate.strip()):
-                return found[0]
+        if gpu_info and "{" not in gpu_info:
+            info_name = gpu_info  # RunPod's own catalog writes GpuInfo as the GPU's name: `H100_80GB_SXM5`
+        upstream_id = cell.get(UPSTREAM_ID_COLUMN) or ""
+        form = form_factor(instance, upstream_id, name, info_name) or upstream_form_factor(upstream, upstream_id)
+        memory_gb = gpu_memory_gb(gpu_info, gpus, self.memory_written_as)
+        names = [name, info_name]
+        if self.is_vast and (variant := vast_instance_gpu(instance, name)):
+            names = [variant]  # `RTX3060` of a `1x-RTX_3060_Ti` instance is a 3060 Ti, never the 3060
+        if (found := resolve_gpu(self.catalog, names, memory_gb, form)) is not None:
+            return found
         reason = self.catalog.gpu_error(name) + " Its rows are held back until then."
         self._hold(line, "gpu", name, reason, instance or name)
         return None
 
+    def _upstream(self, instance: str, cell: dict[str, str]) -> str:
+        """The name of the provider behind an aggregator's row ("" for a provider's own row)."""
+        if self.has_provider_column:
+            return cell.get(PROVIDER_COLUMN) or ""
+        if self.prefix and self.prefix in instance:
+            return instance.split(self.prefix, 1)[0]
+        return ""
+
     def _seller(self, line: int, instance: str, cell: dict[str, str]) -> tuple[int, int | None] | None:
         """(provider id, channel id): the provider behind an aggregator's row, with the aggregator as channel."""
-        upstream = ""
-        if self.has_provider_column:
-            upstream = cell.get(PROVIDER_COLUMN) or ""
-        elif self.prefix and self.prefix in instance:
-            upstream = instance.split(self.prefix, 1)[0]
+        upstream = self._upstream(instance, cell)
         if not upstream:
             return self.provider.id, None
         found = self.catalog.provider(upstream)
@@ -253,11 +273,19 @@ class SkyPilotParser:
         seller = self._seller(line, instance, cell)
         if seller is None:
             return
-        gpu_model_id = self._gpu(line, accelerator, instance, cell, count)
+        gpu_model_id = self._gpu(line, accelerator, instance, cell, count, self._upstream(instance, cell))
         if gpu_model_id is None:
             return
+        self._check_spot(line, instance, prices)
         for term, price in prices.items():
             self._add(line, seller, instance, gpu_model_id, count, cell, term, price)
+
+    def _check_spot(self, line: int, instance: str, prices: dict[str, Decimal]) -> None:
+        """A spot price above the on-demand one is imported as the catalog says, with a warning to check it."""
+        on_demand, spot = prices.get("on_demand"), prices.get("spot")
+        if on_demand is not None and spot is not None and spot > on_demand:
+            reason = f"spot price {spot} is above the on-demand price {on_demand}: both imported; check the source"
+            self.result.warnings.append(Skip(line, reason, instance))
 
     def _add(self, line, seller, offering, gpu_model_id, gpus, cell, term, price) -> None:
         region = cell["Region"] or UNKNOWN_REGION
@@ -275,7 +303,7 @@ class SkyPilotParser:
                 self._skip(line, f"no {accelerator} x{count} accelerator row in the same zone", instance)
                 continue
             accelerator_cell = paired[1]
-            prices, reason = _prices(host, accelerator_cell)
+            prices, reason = _prices(accelerator_cell, host)
             if not prices:
                 self._skip(line, reason, instance)
                 continue
@@ -284,6 +312,7 @@ class SkyPilotParser:
                 held.add(key)
                 continue
             claimed.setdefault(key, line)
+            self._check_spot(line, instance, prices)
             for term, price in prices.items():
                 self._add(line, (self.provider.id, None), instance, gpu_model_id, count, host, term, price)
         for key, (line, cell) in self.accelerators.items():

@@ -96,7 +96,7 @@ def _finish(snapshot: PriceSnapshot, status: str, *, errors: list[dict] | None =
 
 
 def _keep_lists(snapshot: PriceSnapshot, result: ParseResult) -> None:
-    for name in ("skipped", "merged", "held_back"):
+    for name in ("skipped", "merged", "held_back", "warnings"):
         setattr(snapshot, name, storable([entry.as_dict() for entry in getattr(result, name)[:MAX_STORED_SKIPS]]))
 
 

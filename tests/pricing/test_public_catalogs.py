@@ -58,7 +58,8 @@ def test_cudo_a100_pci_with_80_gb_is_the_80gb_pcie_part_at_any_count():
 
 
 def test_vast_two_80gb_a100_sxm4_is_the_80gb_sxm_part():
-    sky("vast", f'2x-A100_SXM4-32-65536,A100_SXM4,2,32,64,2.1,"Texas, US, NA",{info("A100_SXM4", 2, 81920)},')
+    # Vast writes the instance's total: 163,840 MiB for two GPUs is 80 GB each
+    sky("vast", f'2x-A100_SXM4-32-65536,A100_SXM4,2,32,64,2.1,"Texas, US, NA",{info("A100_SXM4", 2, 163840)},')
     assert model_of("2x-A100_SXM4-32-65536") == "A100 80GB SXM"
 
 
@@ -107,6 +108,10 @@ def test_the_reference_catalogue_covers_todays_public_gpus_and_their_spellings()
         "A100_80G_SXM4": "A100 80GB SXM",
         "L40S_PCIE": "L40S",
         "RTX5090_PCIE": "RTX 5090",
+        "RTX_3060_Ti": "RTX 3060 Ti",
+        "RTX4060Ti": "RTX 4060 Ti",
+        "RTX 4060 Ti 16GB": "RTX 4060 Ti 16GB",
+        "RTX 3060": "RTX 3060",
     }
     assert {name: (catalog.gpu(name) or (0, None))[1] for name in expected} == expected
 
