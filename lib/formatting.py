@@ -103,14 +103,15 @@ def format_money_compact(value: Number | None, currency: str = "USD") -> str:
     raise AssertionError("unreachable")
 
 
-def format_pct(value: Number | None, places: int = 1) -> str:
-    """A fraction as a percentage to 0.1 point, half-up: 0.535 → "53.5%", 0.0005 → "0.1%"."""
+def format_pct(value: Number | None, places: int = 1, *, plus: bool = False) -> str:
+    """A fraction as a percentage to 0.1 point, half-up: 0.535 → "53.5%", 0.0005 → "0.1%"; ``plus`` signs a rise
+    ("+3.2%", for a change)."""
     if value is None:
         return DASH
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"cannot format {value!r} as a percentage")
     percent = round_half_up(Decimal(str(value)) * 100, places)
-    return _with_sign(percent, f"{abs(percent)}%")
+    return _with_sign(percent, f"{abs(percent)}%", plus=plus)
 
 
 def format_month(month: int | None) -> str:

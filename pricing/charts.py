@@ -6,14 +6,16 @@ Market page need not validate and serialise plotly objects on every request.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from lib.chart_style import base_layout, kind_color, money_hover, plain
-from lib.formatting import format_money
+from lib.chart_style import MARK_COLOR, base_layout, kind_color, money_hover, plain
+from lib.formatting import format_money, format_pct
 from lib.kinds import API_KINDS, DISPLAY_ORDER, RENTAL_KINDS, kind_label
+from pricing import trends
 
 # Provider kinds (rentals and managed APIs) in display order; their labels are the option kinds'.
 KIND_ORDER = tuple(kind for kind in DISPLAY_ORDER if kind in RENTAL_KINDS + API_KINDS)
@@ -137,3 +139,59 @@ def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str =
         layout["xaxis"]["range"] = [(first - timedelta(days=15)).isoformat(), (last + timedelta(days=15)).isoformat()]
     layout["yaxis"]["range"] = [0, max(p.price_per_gpu_hour for p in points) * 1.15]
     return {"data": [trace], "layout": layout}
+
+
+def price_trend(found: trends.PriceTrend, *, term_label: str) -> dict:
+    """The weekly median $/GPU-hour of one GPU model and term (markers sized by nothing, hover naming the count of
+    offerings) and the fitted trend through it (a dashed line), in the index's currency."""
+    label = f"{found.gpu_model}, {term_label}"
+    currency = found.currency
+    layout = base_layout(f"Weekly median price: {plain(label)}", "Week starting", f"{currency} per GPU-hour")
+    if not found.index:
+        return _empty(layout, "No observations in this window.")
+    weeks = [point.week.isoformat() for point in found.index]
+    medians = [point.median_price_per_gpu_hour for point in found.index]
+    data = [
+        {
+            "type": "scatter",
+            "x": weeks,
+            "y": [round(value, 4) for value in medians],
+            "mode": "lines+markers",
+            "name": "Weekly median",
+            "customdata": [point.offerings for point in found.index],
+            "hovertemplate": (
+                f"week of %{{x}}<br>median {money_hover(currency, 'y', 2)} per GPU-hour"
+                "<br>of %{customdata} offerings<extra></extra>"
+            ),
+        }
+    ]
+    if found.trend is not None:
+        data.append(
+            {
+                "type": "scatter",
+                "x": [weeks[0], weeks[-1]],
+                "y": [round(value, 4) for value in trend_line(found)],
+                "mode": "lines",
+                "name": f"Trend: {format_pct(found.trend.change_per_year)} a year",
+                "line": {"dash": "dash", "color": MARK_COLOR},
+                "hoverinfo": "skip",
+            }
+        )
+    layout["xaxis"].update(type="date", tickformat="%Y-%m-%d")
+    layout["yaxis"]["range"] = [0, max(medians) * 1.15]
+    return {"data": data, "layout": layout}
+
+
+def trend_line(found: trends.PriceTrend) -> tuple[float, float]:
+    """The fitted line's price at the first and last week (a straight line on a log scale, drawn between them):
+    through the geometric mean of the medians at the mean date, as least squares on logs fits it."""
+    index, trend = found.index, found.trend
+    first = index[0].week
+    years = [(point.week - first).days / trends.DAYS_PER_YEAR for point in index]
+    centre_years = sum(years) / len(years)
+    centre_log = sum(math.log(point.median_price_per_gpu_hour) for point in index) / len(index)
+    rate = math.log1p(trend.change_per_year)
+    return (
+        math.exp(centre_log + rate * (years[0] - centre_years)),
+        math.exp(centre_log + rate * (years[-1] - centre_years)),
+    )

@@ -103,3 +103,21 @@ def _ids(values: set[str]) -> list[int]:
 def _snapshot_label(snapshot: PriceSnapshot) -> str:
     repeat = ", already imported" if snapshot.status == SnapshotStatus.DUPLICATE else ""
     return f"#{snapshot.pk} {snapshot.source} ({snapshot.created_at:%Y-%m-%d %H:%M}{repeat})"
+
+
+TREND_WINDOWS = [(3, "3 months"), (6, "6 months"), (12, "12 months"), (24, "24 months"), (36, "36 months")]
+
+
+class PriceTrendForm(forms.Form):
+    """Which index the trend page reads: a GPU model with prices, a pricing term, a window and a currency."""
+
+    gpu = forms.ModelChoiceField(queryset=GpuModel.objects.none(), empty_label=None, label="GPU model")
+    term = forms.ChoiceField(choices=PricingTerm.choices, initial=PricingTerm.ON_DEMAND, label="Pricing term")
+    months = forms.TypedChoiceField(choices=TREND_WINDOWS, coerce=int, initial=12, label="Window")
+    currency = forms.ChoiceField(choices=[], initial="USD", label="Currency")
+
+    def __init__(self, *args, gpu_models, currencies, default_gpu=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["gpu"].queryset = gpu_models
+        self.fields["gpu"].initial = default_gpu
+        self.fields["currency"].choices = [(code, code) for code in currencies or ["USD"]]

@@ -1,10 +1,13 @@
-"""How an import's outcome reads on its snapshot page: one result box, the status named once, counts that add up."""
+"""Market facts in words: an import's outcome on its snapshot page (one result box, the status named once, counts
+that add up) and where a price index is heading (``trend_words``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pricing.models import PriceSnapshot, SnapshotStatus
+from lib.formatting import format_pct
+from pricing.models import PriceSnapshot, PricingTerm, SnapshotStatus
+from pricing.trends import MIN_WEEKS, PriceTrend, Trend
 
 # The rows of a file, each counted once under what became of it; together they are the file's rows.
 ROW_COUNTS = (
@@ -67,4 +70,39 @@ def import_result(snapshot: PriceSnapshot) -> ImportResult:
         counts=counts,
         rows_total=snapshot.rows_total,
         waiting=not snapshot.is_finished,
+    )
+
+
+def trend_words(found: PriceTrend) -> str:
+    """The trend page's sentence: what the index is, how it moved a year, how sure that is, and what it rests on."""
+    what = f"{found.gpu_model} {PricingTerm(found.pricing_term).label.lower()} prices in {found.currency}"
+    if found.last_day is None:
+        return f"No {what} have been imported yet."
+    window = f"the {found.months} months to {found.last_day.isoformat()}"
+    trend = found.trend
+    if trend is None:
+        weeks = len(found.index)
+        return (
+            f"{weeks} week{'s' if weeks != 1 else ''} of {what} in {window}: a trend needs at least {MIN_WEEKS} "
+            "weeks of prices (import more snapshots, or choose a longer window)."
+        )
+    interval = f"{format_pct(trend.low, plus=True)} to {format_pct(trend.high, plus=True)} a year"
+    certainty = f"95 % interval {interval}"
+    if trend.low <= 0 <= trend.high:
+        certainty = f"no clear trend: the 95 % interval, {interval}, includes no change"
+    return (
+        f"{what} changed by {format_pct(trend.change_per_year, plus=True)} a year over {window}, fitted to "
+        f"{trend.weeks} weekly medians of {found.offerings} offering{'s' if found.offerings != 1 else ''} "
+        f"({certainty})."
+    )
+
+
+def offering_trend_words(trend: Trend | None, *, weeks: int) -> str:
+    """One offering's own trend on its history page, or why there is none yet."""
+    if trend is None:
+        return f"{weeks} week{'s' if weeks != 1 else ''} of prices: a trend needs at least {MIN_WEEKS}."
+    return (
+        f"Its price changed by {format_pct(trend.change_per_year, plus=True)} a year, fitted to {trend.weeks} weeks "
+        f"from {trend.first_week.isoformat()} (95 % interval {format_pct(trend.low, plus=True)} to "
+        f"{format_pct(trend.high, plus=True)} a year)."
     )

@@ -8,9 +8,10 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Avg, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import TruncWeek
 
-from pricing import fx
+from pricing import fx, trends
 from pricing.charts import PricePoint
 from pricing.fx import Rate
 from pricing.importers import Catalog, ProviderRef
@@ -332,3 +333,38 @@ def market_revision_sql() -> str:
         f"(SELECT MAX(id) FROM {observations}), (SELECT MAX(updated_at) FROM {providers}), "
         f"(SELECT COUNT(*) FROM {gpu_models}), (SELECT MAX(updated_at) FROM {gpu_models})"
     )
+
+
+def price_trend(
+    *, gpu_model: GpuModel, pricing_term: str, months: int = 12, currency: str = "USD"
+) -> trends.PriceTrend:
+    """Where ``gpu_model``'s ``pricing_term`` prices in ``currency`` are heading: the weekly index over the
+    ``months`` months to its newest observation, and the change per year fitted to it (pricing.trends).
+
+    Two queries: the newest date, then one row per offering and week (its mean price that week), grouped by the
+    database over the (GPU model, term, date) index; pandas takes the medians."""
+    rows = PriceObservation.objects.filter(gpu_model=gpu_model, pricing_term=pricing_term, currency=currency)
+    last_day = rows.aggregate(last=Max("observed_on"))["last"]
+    found = trends.PriceTrend(gpu_model.name, pricing_term, currency, months, None, last_day, [], None)
+    if last_day is None:
+        return found
+    first_day = trends.window_start(last_day, months)
+    weekly = list(
+        rows.filter(observed_on__gte=first_day)
+        .annotate(week=TruncWeek("observed_on"))
+        .values("week", "provider_id", "offering", "gpus_per_instance", "region")
+        .annotate(price=Avg("price_per_gpu_hour"))
+        .values_list("week", "provider_id", "offering", "gpus_per_instance", "region", "price")
+    )
+    keyed = [(week, tuple(key), float(price)) for week, *key, price in weekly]
+    index = trends.weekly_index(keyed)
+    offerings = len({key for _, key, _ in keyed})
+    return trends.PriceTrend(
+        gpu_model.name, pricing_term, currency, months, first_day, last_day, index, trends.fit_trend(index), offerings
+    )
+
+
+def market_currencies() -> list[str]:
+    """The currencies the Market's current prices are in, USD first."""
+    codes = set(CurrentPrice.objects.values_list("currency", flat=True).distinct())
+    return sorted(codes, key=lambda code: (code != "USD", code))

@@ -7,6 +7,7 @@ from pricing import views
 app_name = "pricing"
 urlpatterns = [
     path("", views.market, name="market"),
+    path("trend/", views.price_trend, name="price_trend"),
     path("history/<int:pk>/", views.price_history, name="price_history"),
     path("import/", views.price_import, name="price_import"),
     path("import/template.csv", views.price_import_template, name="price_import_template"),

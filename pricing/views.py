@@ -17,11 +17,11 @@ from django_htmx.http import HTMX_STOP_POLLING
 
 from config.roles import is_editor
 from lib.jobs import unstick
-from pricing import charts, selectors, services
+from pricing import charts, selectors, services, trends
 from pricing.export import write_canonical_template
-from pricing.forms import MarketFilterForm, PriceUploadForm, SnapshotDiffForm
+from pricing.forms import MarketFilterForm, PriceTrendForm, PriceUploadForm, SnapshotDiffForm
 from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm
-from pricing.presentation import import_result
+from pricing.presentation import import_result, offering_trend_words, trend_words
 
 PAGE_SIZE = 100
 DEFAULT_CHART_GPU = "H100 SXM"
@@ -127,8 +127,39 @@ def price_history(request: HttpRequest, pk: int) -> HttpResponse:
     )
     points = [charts.HistoryPoint(o.observed_on, float(o.price_per_gpu_hour), o.snapshot_id) for o in history]
     figure = charts.price_history(points, label=label, currency=observation.currency)
-    context = {"observation": observation, "history": history, "figure": figure, "label": label}
+    weekly = trends.weekly_index(trends.weekly_means((p.observed_on, p.price_per_gpu_hour) for p in points))
+    context = {
+        "observation": observation,
+        "history": history,
+        "figure": figure,
+        "label": label,
+        "trend": offering_trend_words(trends.fit_trend(weekly), weeks=len(weekly)),
+    }
     return render(request, "pricing/history.html", context)
+
+
+@require_GET
+def price_trend(request: HttpRequest) -> HttpResponse:
+    """Where one GPU model's prices of one term are heading: the weekly median and its fitted change per year."""
+    gpu_models = list(selectors.gpu_models_with_prices())
+    defaults = {"term": PricingTerm.ON_DEMAND, "months": 12, "currency": "USD"}
+    default_gpu = _default_chart_gpu(gpu_models)
+    if default_gpu is not None:
+        defaults["gpu"] = default_gpu.pk
+    form = PriceTrendForm(
+        {**defaults, **request.GET.dict()},
+        gpu_models=selectors.gpu_models_with_prices(),
+        currencies=selectors.market_currencies(),
+    )
+    found = figure = None
+    if form.is_valid():
+        data = form.cleaned_data
+        found = selectors.price_trend(
+            gpu_model=data["gpu"], pricing_term=data["term"], months=data["months"], currency=data["currency"]
+        )
+        figure = charts.price_trend(found, term_label=PricingTerm(data["term"]).label.lower())
+    context = {"form": form, "found": found, "figure": figure, "words": trend_words(found) if found else ""}
+    return render(request, "pricing/trend.html", context, status=200 if form.is_valid() or not gpu_models else 400)
 
 
 @require_GET

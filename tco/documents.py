@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from lib.kinds import OWNED_KINDS
+from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 from tco.engine.catalogue import PRICE_SOURCE_KINDS, fields_for_kind, fields_of_type
 from tco.forecast import Forecast
 from tco.models.fields import DECIMAL_MAX_DIGITS, DECIMAL_PLACES, SIGNIFICANT_DIGITS
@@ -44,6 +44,8 @@ def option_to_document(option: ScenarioOption) -> dict[str, Any]:
         entry[field] = value if field in TEXT_OPTION_FIELDS else number(value)
     if option.price_source is not None and option.kind not in OWNED_KINDS:
         entry["price_source"] = dict(option.price_source)
+    if option.price_path_source is not None and option.kind in RENTAL_KINDS:
+        entry["price_path_source"] = dict(option.price_path_source)
     return entry
 
 
@@ -142,6 +144,8 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
                 fields[field] = to_decimal(value, f"{path}.{field}", problems)
         if "price_source" in entry and kind in PRICE_SOURCE_KINDS:
             fields["price_source"] = None if entry["price_source"] is None else dict(entry["price_source"])
+        if entry.get("price_path_source") is not None and kind in RENTAL_KINDS:
+            fields["price_path_source"] = dict(entry["price_path_source"])
         options.append(fields)
     return scenario, options, problems
 

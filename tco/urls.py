@@ -26,6 +26,11 @@ urlpatterns = [
     path("scenarios/<int:pk>/options/<int:option_pk>/delete/", option_views.option_delete_view, name="option_delete"),
     path("scenarios/<int:pk>/options/<int:option_pk>/prices/", option_views.price_picker_view, name="price_picker"),
     path("scenarios/<int:pk>/options/<int:option_pk>/pick/", option_views.option_pick_view, name="option_pick"),
+    path(
+        "scenarios/<int:pk>/options/<int:option_pk>/price-trend/",
+        option_views.option_price_trend_view,
+        name="option_price_trend",
+    ),
     path("scenarios/<int:pk>/checklist/<int:item_pk>/", option_views.diligence_view, name="diligence_update"),
     # Decisions under uncertainty: input ranges and the simulation job (tco/web/uncertainty.py).
     path("scenarios/<int:pk>/ranges/", uncertainty.input_range_view, name="input_range"),

@@ -344,6 +344,11 @@ PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed
 # the decimals stay exact.
 PRICE_SOURCE_FX = ("original_price_per_gpu_hour", "original_currency", "fx_rate", "fx_rate_date", "fx_source")
 PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")
+# Provenance of a rental's price path taken from the Market's trend (pricing.trends): which index, over which weeks,
+# the fitted change and its interval (decimal text), on which day it was adopted. Rentals only.
+PRICE_PATH_SOURCE_TEXT = ("gpu_model", "pricing_term", "currency", "change_per_year", "low", "high")
+PRICE_PATH_SOURCE_DATES = ("first_week", "last_day", "adopted_on")
+PRICE_PATH_SOURCE_COUNTS = ("months", "weeks", "offerings")
 
 OVERRIDES = tuple(entry.name for entry in OPTION_FIELDS if entry.overrides_workload)
 
@@ -369,7 +374,8 @@ def numbers_for_kind(kind: str) -> dict[str, NumberField]:
 def allowed_option_fields(kind: str) -> tuple[str, ...]:
     choices = tuple(entry.name for entry in option_fields(kind) if entry.check is None)
     source = ("price_source",) if kind in PRICE_SOURCE_KINDS else ()
-    return ("name", "kind", *numbers_for_kind(kind), *choices, *source)
+    path_source = ("price_path_source",) if kind in RENTAL_KINDS else ()
+    return ("name", "kind", *numbers_for_kind(kind), *choices, *source, *path_source)
 
 
 # Converted or re-centred money is rounded half up to the cent, except unit prices: a cent is a large share of a

@@ -9,6 +9,9 @@ from typing import Any
 
 from .catalogue import (
     OVERRIDES,
+    PRICE_PATH_SOURCE_COUNTS,
+    PRICE_PATH_SOURCE_DATES,
+    PRICE_PATH_SOURCE_TEXT,
     PRICE_SOURCE_FX,
     PRICE_SOURCE_IDS,
     PRICE_SOURCE_TEXT,
@@ -118,34 +121,72 @@ class OptionChecker(Checker):
         else:
             self.add(f"{path}.billing", f"Billing must be one of {', '.join(BILLINGS)}; got {describe(billing)}")
         self.price_source(raw, option, path)
+        self.provenance(
+            raw,
+            option,
+            path,
+            "price_path_source",
+            "a price path source",
+            whole=PRICE_PATH_SOURCE_COUNTS,
+            dates=PRICE_PATH_SOURCE_DATES,
+            known=PRICE_PATH_SOURCE_TEXT + PRICE_PATH_SOURCE_DATES + PRICE_PATH_SOURCE_COUNTS,
+        )
 
     def price_source(self, raw: Mapping[str, Any], option: dict[str, Any], path: str) -> None:
-        source = raw.get("price_source")
+        self.provenance(
+            raw,
+            option,
+            path,
+            "price_source",
+            "a price source",
+            whole=PRICE_SOURCE_IDS,
+            dates=("observed_on", "fx_rate_date"),
+            known=PRICE_SOURCE_TEXT + PRICE_SOURCE_FX + PRICE_SOURCE_IDS,
+        )
+
+    def provenance(
+        self,
+        raw: Mapping[str, Any],
+        option: dict[str, Any],
+        path: str,
+        name: str,
+        what: str,
+        *,
+        whole: tuple[str, ...],
+        dates: tuple[str, ...],
+        known: tuple[str, ...],
+    ) -> None:
+        """A provenance object (``price_source``, ``price_path_source``): known keys only, each text or a whole
+        number (``whole`` keys must be whole numbers, ``dates`` ISO dates), kept verbatim."""
+        source = raw.get(name)
         if source is None:
             return
-        path = f"{path}.price_source"
+        path = f"{path}.{name}"
         if not isinstance(source, Mapping):
-            self.add(path, f"Price source must be an object; got {describe(source)}")
+            self.add(path, f"{what[2:].capitalize()} must be an object; got {describe(source)}")
             return
-        known = PRICE_SOURCE_TEXT + PRICE_SOURCE_FX + PRICE_SOURCE_IDS
-        self.unknown_fields(source, known, f"{path}.", "a price source")
+        self.unknown_fields(source, known, f"{path}.", what)
         for key, value in source.items():
             if value is None or key not in known:
                 continue
             if isinstance(value, bool) or not isinstance(value, str | int):
-                self.add(f"{path}.{key}", f"Price source values must be text or whole numbers; got {describe(value)}")
-            elif isinstance(value, str) and has_control_characters(value):
-                self.add(f"{path}.{key}", f"Must not contain control characters such as NUL; got {shorten(value)!r}")
-            elif key in PRICE_SOURCE_IDS and not isinstance(value, int):
-                self.add(f"{path}.{key}", f"Must be a whole-number id; got {describe(value)}")
-            elif key in ("observed_on", "fx_rate_date") and not _is_iso_date(value):
-                what = "Observed-on" if key == "observed_on" else "The exchange rate's date"
-                first, last = OBSERVED_YEARS
                 self.add(
                     f"{path}.{key}",
-                    f"{what} must be a date such as 2026-09-01 (years {first}-{last}); got {describe(value)}",
+                    f"{what[2:].capitalize()} values must be text or whole numbers; got {describe(value)}",
                 )
-        option["price_source"] = dict(source)
+            elif isinstance(value, str) and has_control_characters(value):
+                self.add(f"{path}.{key}", f"Must not contain control characters such as NUL; got {shorten(value)!r}")
+            elif key in whole and not isinstance(value, int):
+                noun = "whole-number id" if key.endswith("_id") else "whole number"
+                self.add(f"{path}.{key}", f"Must be a {noun}; got {describe(value)}")
+            elif key in dates and not _is_iso_date(value):
+                first, last = OBSERVED_YEARS
+                label = {"observed_on": "Observed-on", "fx_rate_date": "The exchange rate's date"}.get(key, "The date")
+                self.add(
+                    f"{path}.{key}",
+                    f"{label} must be a date such as 2026-09-01 (years {first}-{last}); got {describe(value)}",
+                )
+        option[name] = dict(source)
 
 
 # A Market price observed outside these years is a typo (year 0001, 9999), not a price to keep.

@@ -54,6 +54,9 @@ class ScenarioOption(models.Model):
     price_observation = models.ForeignKey(
         "pricing.PriceObservation", null=True, blank=True, on_delete=models.SET_NULL, related_name="scenario_options"
     )
+    # Provenance of a price path taken from the Market's trend (the index, its weeks, the fitted change and interval,
+    # the day it was adopted); the document's `price_path_source`. None for a typed-in change per year.
+    price_path_source = models.JSONField(null=True, blank=True)
     gpu_model = models.ForeignKey(
         "pricing.GpuModel", null=True, blank=True, on_delete=models.SET_NULL, related_name="scenario_options"
     )

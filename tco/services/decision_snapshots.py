@@ -58,6 +58,8 @@ def _price_entry(option: dict, quantity: str, price: float, currency: str) -> di
     entry.update({key: source.get(key) for key in PROVENANCE_KEYS})
     if source.get("original_currency"):  # converted from another currency: the original and the rate, frozen
         entry.update({key: source.get(key) for key in PRICE_SOURCE_FX})
+    if quantity == "GPU-hour" and option.get("price_path_source"):  # the price path taken from the Market's trend
+        entry["price_path"] = dict(option["price_path_source"])
     return entry
 
 

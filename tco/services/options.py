@@ -1,17 +1,23 @@
-"""Write services for a scenario's options: add (prefilled), edit, delete, pick a Market price, diligence."""
+"""Write services for a scenario's options: add (prefilled), edit, delete, pick a Market price, follow the Market's
+price trend, diligence."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from lib.errors import AppError
+from lib.formatting import round_half_up
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 from pricing.fx import Rate
-from pricing.selectors import exchange_rate
+from pricing.models import PricingTerm
+from pricing.selectors import exchange_rate, price_trend
+from pricing.trends import MIN_WEEKS, PriceTrend
 from tco.engine.catalogue import fields_for_kind
 from tco.models import (
     DILIGENCE_KEYS,
@@ -111,6 +117,8 @@ def option_update(
         if field == "price_per_gpu_hour" and value != fresh.price_per_gpu_hour:
             fresh.price_source = None
             fresh.price_observation = None
+        if field == "price_change_per_year" and value != fresh.price_change_per_year:
+            fresh.price_path_source = None
         setattr(fresh, field, value)
         refuse_invalid(before, fresh_scenario.to_document(options), edited=(f"options[{index}].{field}",))
         if field in fresh.assumed_fields:
@@ -195,6 +203,58 @@ def option_pick_price(
         fresh.save()
         ranges_follow_input(scenario=fresh_scenario, before=before, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user)
+
+
+def price_path_source_for(found: PriceTrend, *, adopted_on: date) -> dict[str, Any]:
+    """The provenance of a price path taken from the Market's trend (the document's `price_path_source`): the index,
+    its weeks and offerings, the fitted change and its 95 % interval (as decimal text), and the day it was adopted."""
+    trend = found.trend
+    return {
+        "gpu_model": found.gpu_model,
+        "pricing_term": found.pricing_term,
+        "currency": found.currency,
+        "months": found.months,
+        "first_week": trend.first_week.isoformat(),
+        "last_day": found.last_day.isoformat(),
+        "weeks": trend.weeks,
+        "offerings": found.offerings,
+        "change_per_year": format(trend.change_per_year, ".6g"),
+        "low": format(trend.low, ".6g"),
+        "high": format(trend.high, ".6g"),
+        "adopted_on": adopted_on.isoformat(),
+    }
+
+
+def option_adopt_price_trend(
+    *, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None, months: int = 12
+) -> Change:
+    """Take the Market's trend of the option's GPU model and term over the last ``months`` months as its price path:
+    ``price_change_per_year`` becomes the fitted change (to 0.01 %), recorded with its window, date and source.
+    Refused (PriceChoiceError) for an option with no Market price picked, or when the Market has too few weeks."""
+    if option.kind not in RENTAL_KINDS:
+        raise PriceChoiceError("Only hyperscaler, neocloud and marketplace options follow a Market price trend.")
+    with transaction.atomic():
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        options = scenario_options(fresh_scenario)
+        index, fresh = next((i, o) for i, o in enumerate(options) if o.pk == option.pk)
+        if fresh.gpu_model is None:
+            raise PriceChoiceError("Pick a Market price first: the trend followed is that price's GPU model and term.")
+        term = (fresh.price_source or {}).get("pricing_term") or PricingTerm.ON_DEMAND
+        found = price_trend(gpu_model=fresh.gpu_model, pricing_term=term, months=months)
+        if found.trend is None:
+            raise PriceChoiceError(
+                f"The Market has {len(found.index)} weeks of {fresh.gpu_model.name} "
+                f"{PricingTerm(term).label.lower()} prices in {found.currency} in the last {months} months; a trend "
+                f"needs at least {MIN_WEEKS}. Import more snapshots or choose a longer window."
+            )
+        before = fresh_scenario.to_document(options)
+        fresh.price_change_per_year = round_half_up(found.trend.change_per_year, 4)
+        fresh.price_path_source = price_path_source_for(found, adopted_on=timezone.localdate())
+        refuse_invalid(before, fresh_scenario.to_document(options), edited=(f"options[{index}].price_change_per_year",))
+        set_history_user(fresh, user)
+        fresh.save()
+        ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
+        return recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
 
 
 def diligence_update(

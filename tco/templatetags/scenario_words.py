@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from tco.presentation import life_note
+from pricing.models import PricingTerm
+from tco.presentation import life_note, price_path_words
 
 register = template.Library()
 
@@ -15,3 +16,13 @@ def option_life_note(option, scenario) -> str:
     life = getattr(option, "useful_life_years", None)
     document_option = {"name": option.name, "kind": option.kind, "useful_life_years": life}
     return life_note(document_option, scenario.horizon_months)
+
+
+@register.filter
+def price_path_note(source) -> str:
+    """A rental's price path in words when it follows the Market's trend ("" for a typed-in change per year)."""
+    if not source:
+        return ""
+    term = source.get("pricing_term", "")
+    label = PricingTerm(term).label.lower() if term in PricingTerm.values else str(term)
+    return price_path_words(source, term_label=label)

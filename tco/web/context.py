@@ -14,6 +14,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from pricing.forms import TREND_WINDOWS
 from pricing.models import GpuModel
 from tco.charts import utilization_forecast
 from tco.engine import Problem
@@ -190,6 +191,7 @@ def workspace_context(
         "conflict": conflict,
         "option_kinds": OptionKind.choices,
         "diligence_statuses": DiligenceStatus.choices,
+        "trend_windows": TREND_WINDOWS,
         "gpu_models": gpu_models() if editor else [],
         "history": scenario_history(scenario),
         **forecast_context(scenario, forecast_error, forecast_values),

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 
 from lib.currencies import currency_problem
 from lib.numbers import NumberTextError, read_decimal, read_integer
+from pricing.forms import TREND_WINDOWS
 from pricing.models import GpuModel, PriceObservation
 from tco.documents import FieldProblem, to_decimal
 from tco.engine.catalogue import OptionField
@@ -243,6 +244,16 @@ class PricePickForm(forms.Form):
             "invalid_choice": "That Market price no longer exists.",
             "required": "That Market price no longer exists.",
         },
+    )
+
+
+class PriceTrendAdoptForm(forms.Form):
+    """Which window of the Market's trend a rental's price path follows."""
+
+    months = forms.TypedChoiceField(
+        choices=TREND_WINDOWS,
+        coerce=int,
+        error_messages={"invalid_choice": "Choose a window of 3, 6, 12, 24 or 36 months."},
     )
 
 

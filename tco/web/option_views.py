@@ -1,5 +1,5 @@
-"""htmx endpoints for options: add (prefilled), delete, the Market price picker, the diligence checklist. Each reads
-its inputs with a Django form and answers with the workspace as it now is."""
+"""htmx endpoints for options: add (prefilled), delete, the Market price picker, following the Market's price trend,
+the diligence checklist. Each reads its inputs with a Django form and answers with the workspace as it now is."""
 
 from __future__ import annotations
 
@@ -13,15 +13,17 @@ from pricing.selectors import market_price_count, market_prices
 from tco.models import SecondaryDiligenceItem
 from tco.presentation.picker import PICKER_PAGE, picker_offset, picker_page
 from tco.services import (
+    EditRefused,
     PriceChoiceError,
     VersionConflict,
     diligence_update,
     option_add,
+    option_adopt_price_trend,
     option_delete,
     option_pick_price,
 )
 from tco.web.access import get_option_for_user, get_scenario_for_user
-from tco.web.forms import DiligenceForm, OptionAddForm, PricePickForm
+from tco.web.forms import DiligenceForm, OptionAddForm, PricePickForm, PriceTrendAdoptForm
 from tco.web.inputs import expected_version
 from tco.web.responses import conflict_response, workspace_response
 
@@ -94,6 +96,30 @@ def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpRespo
         return workspace_response(request, scenario, errors={key: str(error)}, message=str(error))
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (price for {option.name})")
+    return workspace_response(request, change=change)
+
+
+@require_POST
+def option_price_trend_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
+    """Follow the Market's price trend of the option's GPU model and term as its price path."""
+    option = get_option_for_user(request, pk, option_pk, write=True)
+    scenario = option.scenario
+    key = f"o{option.pk}-price_change_per_year"
+    form = PriceTrendAdoptForm(request.POST)
+    if not form.is_valid():
+        message = _errors(form)
+        return workspace_response(request, scenario, errors={key: message}, message=message)
+    try:
+        change = option_adopt_price_trend(
+            option=option,
+            user=request.user,
+            expected_version=expected_version(request),
+            months=form.cleaned_data["months"],
+        )
+    except (PriceChoiceError, EditRefused) as error:
+        return workspace_response(request, scenario, errors={key: str(error)}, message=str(error))
+    except VersionConflict as conflict:
+        return conflict_response(request, conflict, f" (price path of {option.name})")
     return workspace_response(request, change=change)
 
 

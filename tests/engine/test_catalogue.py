@@ -56,13 +56,14 @@ def test_each_kind_gets_its_fields_in_document_order(kind, expected):
     assert fields_for_kind(kind) == expected
 
 
-def test_the_document_may_carry_the_numbers_then_billing_then_the_price_source():
+def test_the_document_may_carry_the_numbers_then_billing_then_the_price_and_price_path_sources():
     assert allowed_option_fields("marketplace") == (
         "name",
         "kind",
         *(name for name in RENTAL if name != "billing"),
         "billing",
         "price_source",
+        "price_path_source",
     )
     assert allowed_option_fields("owned") == ("name", "kind", *OWNED)
     assert allowed_option_fields("api") == ("name", "kind", *API, "price_source")

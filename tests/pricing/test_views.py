@@ -22,6 +22,7 @@ PAGES = [
     ("pricing:snapshot_list", {}),
     ("pricing:snapshot_diff", {}),
     ("pricing:price_import", {}),
+    ("pricing:price_trend", {}),
 ]
 
 
