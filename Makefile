@@ -21,6 +21,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	PLAYWRIGHT=$(VENV)/bin/playwright sh .ci/ensure-chromium
+	sh .ci/ensure-libreoffice
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 install: $(STAMP)

@@ -1,6 +1,7 @@
-"""Results as spreadsheets: CSV per option and per month, and an Excel workbook (inputs, monthly cost, results).
+"""Results as spreadsheets: CSV per option and per month, and an Excel workbook whose every result is a live formula.
 
-The tables are in ``tco.exports.tables``, the inputs in words in ``tco.exports.inputs``, the files in
+The tables are in ``tco.exports.tables``, the inputs in words in ``tco.exports.inputs``, the live model in
+``tco.exports.model_workbook``, the files in
 ``tco.exports.files``; this package only names what callers use.
 
 Numbers are written as numbers, unrounded (the engine's values), with their unit in the column header. Text that
@@ -13,7 +14,6 @@ from __future__ import annotations
 from tco.exports.files import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, csv_text, export_filename, results_workbook, workbook
 from tco.exports.tables import (
     Table,
-    break_even_table,
     brief_table,
     cell,
     inputs_table,
@@ -27,7 +27,6 @@ __all__ = [
     "CSV_CONTENT_TYPE",
     "XLSX_CONTENT_TYPE",
     "Table",
-    "break_even_table",
     "brief_table",
     "cell",
     "csv_text",

@@ -7,13 +7,12 @@ import io
 import math
 from typing import Any
 
+from tco.exports.model_workbook import add_model_sheets
 from tco.exports.tables import (
     Table,
-    break_even_table,
     cell,
     inputs_table,
     monthly_table,
-    option_table,
     prices_table,
 )
 from tco.exports.uncertainty import simulation_table, tornado_table
@@ -53,8 +52,10 @@ def _csv_number(value: Any) -> Any:
     return repr(file_number(value)) if isinstance(value, float) else value
 
 
-def workbook(sheets: list[tuple[str, Table]]) -> bytes:
-    """An .xlsx file with one sheet per table: bold frozen header, number formats by column, sensible widths."""
+def workbook(sheets: list[tuple[str, Table]], *, model: tuple[dict, dict] | None = None, model_after: int = 0) -> bytes:
+    """An .xlsx file with one sheet per table: bold frozen header, number formats by column, sensible widths.
+    ``model`` (a document and its result) adds the live model's sheets (``tco.exports.model_workbook``) after the
+    first ``model_after`` tables."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
@@ -82,6 +83,12 @@ def workbook(sheets: list[tuple[str, Table]]) -> bytes:
                 + [len(str(row[index - 1])) for row in table.rows[:200] if row[index - 1] is not None]
             )
             sheet.column_dimensions[letter].width = min(max(10, longest + 2), 48 if style == "text" else 22)
+    if model is not None:
+        tables = book._sheets[:]
+        add_model_sheets(book, *model)
+        added = book._sheets[len(tables) :]
+        book._sheets = [*tables[:model_after], *added, *tables[model_after:]]
+        book.active = 0
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -97,18 +104,18 @@ def results_workbook(
     about: list[tuple[str, str]] | None = None,
     conversions: list[tuple[str, str]] | None = None,
 ) -> bytes:
-    """Results, break-even, monthly cost and inputs sheets; a decision adds its prices and brief; a current
-    simulation run (``tco.selectors.uncertainty.run_data``) its summary and tornado rows; ``about``
-    (scenario, version, computed-at time, engine version) is the last sheet, "About this file", followed there by
-    the currency ``conversions`` the money inputs went through (``tco.presentation.currency.conversion_about``)."""
+    """The live model (a Summary of every result as a formula beside the app's value, break-even, named inputs,
+    the forecast and a ledger per option: ``tco.exports.model_workbook``), then the app's monthly cost and the
+    inputs in words; a decision adds its brief (first) and prices; a current simulation run
+    (``tco.selectors.uncertainty.run_data``) its summary and tornado rows; ``about`` (scenario, version,
+    computed-at time, engine version) is the last sheet, "About this file", followed there by the currency
+    ``conversions`` the money inputs went through (``tco.presentation.currency.conversion_about``)."""
     sheets = []
     if brief is not None:
         sheets.append(("Decision brief", brief))
     sheets += [
-        ("Results", option_table(result)),
-        ("Break-even", break_even_table(result)),
         ("Monthly cost", monthly_table(document, result)),
-        ("Inputs", inputs_table(document)),
+        ("Inputs in words", inputs_table(document)),
     ]
     if prices is not None:
         sheets.append(("Prices", prices_table(prices)))
@@ -117,7 +124,7 @@ def results_workbook(
     about = [*(about or []), *(conversions or [])]
     if about:
         sheets.append(("About this file", Table(headers=["", ""], rows=[list(row) for row in about])))
-    return workbook(sheets)
+    return workbook(sheets, model=(document, result), model_after=1 if brief is not None else 0)
 
 
 def export_filename(name: str, suffix: str) -> str:

@@ -1,4 +1,4 @@
-"""The export tables: results per option, break-even, monthly cost, inputs, prices and a decision's brief.
+"""The export tables: results per option (the CSV), monthly cost, inputs, prices and a decision's brief.
 
 Numbers stay numbers, unrounded (the engine's values), with their unit in the column header; ``cell`` neutralises
 text a spreadsheet would run as a formula.
@@ -60,17 +60,6 @@ def option_table(result: dict) -> Table:
         headers=[header for header, _, _ in columns] + [f"cheapest by {PRESENT_VALUE}"],
         rows=rows,
         styles=[style for _, _, style in columns] + ["text"],
-    )
-
-
-def break_even_table(result: dict) -> Table:
-    return Table(
-        headers=["owned option", "rental option", "break-even utilization (fraction)", "crossover month"],
-        rows=[
-            [pair["owned"], pair["rental"], pair["utilization"], pair["crossover_month"]]
-            for pair in result["break_even"]
-        ],
-        styles=["text", "text", "fraction", "int"],
     )
 
 

@@ -105,38 +105,49 @@ def test_the_csv_per_month_has_the_forecast_and_each_options_monthly_and_cumulat
     assert float(rows[0][2]) > 300_000
 
 
-def test_the_workbook_has_inputs_monthly_cost_and_results_sheets_with_units_in_headers(viewer_client, scenario):
+def test_the_workbook_has_the_live_model_monthly_cost_and_inputs_in_words_with_units_in_headers(
+    viewer_client, scenario
+):
     result = evaluate(scenario.to_document())
 
     response = _export(viewer_client, scenario, "results.xlsx")
 
     assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     book = load_workbook(io.BytesIO(response.content))
-    assert book.sheetnames == ["Results", "Break-even", "Monthly cost", "Inputs", "About this file"]
+    assert book.sheetnames == [
+        "Summary",
+        "Inputs",
+        "Forecast",
+        "Ledger 1",
+        "Ledger 2",
+        "Break-even",
+        "Crossover",
+        "Monthly cost",
+        "Inputs in words",
+        "About this file",
+    ]
     about = dict(book["About this file"].iter_rows(min_row=2, values_only=True))
     assert about["scenario version"] == str(scenario.version) and about["engine version"] == ENGINE_VERSION
     assert about["computed at (UTC)"]
-    results = book["Results"]
-    assert [cell.value for cell in results[1]] == OPTION_HEADERS
-    assert results["C2"].value == pytest.approx(result["options"][0]["annual_cost"], rel=1e-11)  # 12 digits kept
-    assert results["C2"].data_type == "n"
+    first_option = next(row for row in book["Summary"].iter_rows(values_only=True) if row[0] == "Annual cost")
+    assert first_option[2] == pytest.approx(result["options"][0]["annual_cost"], rel=1e-11)  # 12 digits
     assert [cell.value for cell in book["Monthly cost"][1]][:3] == [
         "month",
         "utilization (fraction)",
         "Own 8x H100: cost in month (USD)",
     ]
     assert book["Monthly cost"].max_row == 13
-    inputs = {(row[0], row[2]): (row[3], row[4]) for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+    inputs = {
+        (row[0], row[2]): (row[3], row[4]) for row in book["Inputs in words"].iter_rows(min_row=2, values_only=True)
+    }
     assert inputs[("Own 8x H100", "capex (whole option)")] == (300000, "USD")
     assert inputs[("Lambda rental", "price")] == (3.99, "USD per GPU-hour")
     assert inputs[("scenario", "discount rate")] == (0.08, "fraction per year")
     be = book["Break-even"]
-    assert [cell.value for cell in be[2]] == [
-        "Own 8x H100",
-        "Lambda rental",
-        pytest.approx(result["break_even"][0]["utilization"], rel=1e-11),
-        result["break_even"][0]["crossover_month"],
-    ]
+    assert [cell.value for cell in be[2]][:2] == ["Own 8x H100", "Lambda rental"]
+    assert be["D2"].value == pytest.approx(result["break_even"][0]["utilization"], rel=1e-11)
+    assert be["G2"].value == result["break_even"][0]["crossover_month"]
+    assert be["C2"].value.startswith("=")
 
 
 @pytest.fixture
@@ -176,16 +187,14 @@ def test_csv_text_that_looks_like_a_formula_is_neutralised_and_numbers_stay_numb
 def test_excel_text_that_looks_like_a_formula_is_stored_as_text_not_as_a_formula(viewer_client, formula_scenario):
     book = load_workbook(io.BytesIO(_export(viewer_client, formula_scenario, "results.xlsx").content))
 
-    names = [row[0].value for row in book["Results"].iter_rows(min_row=2)]
-    assert names == ['\'=HYPERLINK("http://evil.example","click")', "'@SUM(A1:A9)", "'-2+3", "'+1 api"]
-    assert all(
-        cell.data_type == "s"
-        for sheet in book
-        for row in sheet.iter_rows()
-        for cell in row
-        if isinstance(cell.value, str)
-    )
-    inputs = {(row[0], row[2]): row[3] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+    names = [row[0].value for row in book["Break-even"].iter_rows(min_row=2)]
+    assert set(names) <= {'\'=HYPERLINK("http://evil.example","click")', "'@SUM(A1:A9)", "'-2+3", "'+1 api"}
+    cells = [cell for sheet in book for row in sheet.iter_rows() for cell in row if isinstance(cell.value, str)]
+    formulas = [cell.value for cell in cells if cell.data_type == "f"]
+    assert formulas and all(cell.data_type in ("s", "f") for cell in cells)
+    hostile = ('HYPERLINK("http://evil.example"', "@SUM(A1:A9)", "-2+3", "+1 api")
+    assert not any(text in formula for formula in formulas for text in hostile)  # names are plain identifiers
+    inputs = {(row[0], row[2]): row[3] for row in book["Inputs in words"].iter_rows(min_row=2, values_only=True)}
     assert inputs[("'@SUM(A1:A9)", "price change")] == -0.1
 
 
@@ -275,8 +284,8 @@ def test_the_decision_page_exports_the_frozen_numbers_not_todays(editor, link_pa
     assert [_number(row[7]) for row in rows] == _close([option["npv"] for option in frozen["result"]["options"]])
     assert {row[14] for row in rows} == {str(frozen["scenario"]["version"])}
     assert {row[16] for row in rows} == {frozen["engine_version"]}
-    sheets = ["Decision brief", "Results", "Break-even", "Monthly cost", "Inputs", "Prices", "About this file"]
-    assert book.sheetnames == sheets
+    assert book.sheetnames[:2] == ["Decision brief", "Summary"]
+    assert book.sheetnames[-4:] == ["Monthly cost", "Inputs in words", "Prices", "About this file"]
     brief = dict(book["Decision brief"].iter_rows(min_row=2, values_only=True))
     assert brief["content hash (SHA-256)"] == DecisionSnapshot.objects.get().content_hash
     assert brief["Expected utilization"] == "open"

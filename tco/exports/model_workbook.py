@@ -1,0 +1,530 @@
+"""The scenario's model as live spreadsheet formulas: named input cells, a monthly ledger per option, and the
+results as formulas over them, beside the values the app computed (docs/money-math.md, "The workbook").
+
+Sheets: **Summary** (each option's results as formulas, the app's value beside each and a cell saying whether they
+agree), **Break-even** (every owned x on-demand rental pair: break-even utilization and crossover month), **Inputs**
+(every input with its label, unit and a defined name: a scenario input by its document key, ``discount_rate``; an
+option's as ``<key>_<option>``, ``capex_own_8x_h100``), **Forecast** (the utilization of each month, named
+``utilization``) and one **Ledger n** per option (a row per month). Change an input and every figure follows, in
+Excel, LibreOffice or Google Sheets: only their common functions (MIN, MAX, SUM, AVERAGE, PMT, IF, COUNT), no macros,
+no links. User text (names) is written as neutralised text, never inside a formula; defined names are built from
+letters, digits and underscores only.
+
+What stays fixed in the workbook: the number of months (the ledgers have one row each) and each option's kind and
+billing (they choose a ledger's columns); change those in the app.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
+from tco.engine.catalogue import OPTION_FIELDS
+from tco.engine.kinds import API_KINDS, OWNED_KINDS
+from tco.exports.tables import cell
+
+INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change
+OPEX = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
+WORKLOAD_INPUTS = (
+    ("tokens_per_second_per_gpu", "Reference throughput", "tokens per second per GPU"),
+    ("output_tokens_per_response", "Output tokens per response", "tokens"),
+    ("input_tokens_per_response", "Input tokens per response", "tokens"),
+    ("acceptance_rate", "Reference acceptance rate", "share"),
+)
+SCENARIO_INPUTS = (
+    ("horizon_months", "Horizon (fixed in the workbook: one ledger row a month)", "months"),
+    ("discount_rate", "Discount rate", "per year"),
+    ("fleet_gpus", "Fleet size", "GPUs"),
+    ("burst_price_per_gpu_hour", "Burst price", "{c} per GPU-hour"),
+)
+AGREEMENT = 1e-9  # relative: the workbook's figure and the app's agree when this close
+
+
+class Names:
+    """Defined names, unique, from letters, digits and underscores: ``capex_own_8x_h100``."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+
+    def option_slug(self, name: str) -> str:
+        slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:40] or "option"
+        if not slug[0].isalpha():
+            slug = f"o_{slug}"
+        unique, n = slug, 2
+        while unique in self.taken:
+            unique, n = f"{slug}_{n}", n + 1
+        self.taken.add(unique)
+        return unique
+
+
+@dataclass
+class Column:
+    header: str
+    formula: Callable[[int], str]  # row number -> formula text
+    style: str = "money"
+    key: str = ""  # how other formulas find this column
+
+
+class Builder:
+    def __init__(self, book: Any, doc: dict, result: dict) -> None:
+        from openpyxl.styles import Font, PatternFill
+
+        self.book, self.doc, self.result = book, doc, result
+        self.horizon = int(doc["horizon_months"])
+        self.currency = doc.get("currency", "USD")
+        self.names = Names()
+        self.bold = Font(bold=True)
+        self.input_fill = PatternFill("solid", start_color=INPUT_FILL, end_color=INPUT_FILL)
+        self.first_row, self.last_row = 2, self.horizon + 1  # ledger rows of month 1 .. horizon
+
+    # -- cells and names ---------------------------------------------------------------------------------------
+    def define(self, name: str, sheet: Any, ref: str) -> None:
+        from openpyxl.workbook.defined_name import DefinedName
+
+        self.book.defined_names[name] = DefinedName(name, attr_text=f"'{sheet.title}'!{ref}")
+
+    def header(self, sheet: Any, labels: list[str]) -> None:
+        sheet.append(labels)
+        for header_cell in sheet[1]:
+            header_cell.font = self.bold
+        sheet.freeze_panes = "A2"
+
+    def input_row(self, sheet: Any, label: str, value: Any, unit: str, name: str, *, editable: bool = True) -> None:
+        sheet.append([cell(label), value, unit.replace("{c}", self.currency), name])
+        row = sheet.max_row
+        if editable:
+            sheet.cell(row=row, column=2).fill = self.input_fill
+        self.define(name, sheet, f"$B${row}")
+
+    # -- sheets ------------------------------------------------------------------------------------------------
+    def inputs(self) -> list[str]:
+        sheet = self.book.create_sheet("Inputs")
+        self.header(sheet, ["Input", "Value", "Unit", "Name"])
+        doc = self.doc
+        for key, label, unit in SCENARIO_INPUTS:
+            self.input_row(sheet, label, doc.get(key), unit, key, editable=key != "horizon_months")
+        workload = doc.get("workload")
+        for key, label, unit in WORKLOAD_INPUTS if workload else ():
+            self.input_row(sheet, label, workload[key], unit, key)
+        slugs = []
+        for option in doc["options"]:
+            slug = self.names.option_slug(option["name"])
+            slugs.append(slug)
+            sheet.append([cell(f"{option['name']} ({option['kind']})")])
+            sheet.cell(row=sheet.max_row, column=1).font = self.bold
+            for entry in OPTION_FIELDS:
+                if option["kind"] not in entry.kinds or entry.name not in option or entry.value_type == "choice":
+                    continue
+                self.input_row(sheet, entry.export_label, option[entry.name], entry.unit, f"{entry.name}_{slug}")
+        sheet.column_dimensions["A"].width = 44
+        sheet.column_dimensions["C"].width = 24
+        sheet.column_dimensions["D"].width = 40
+        return slugs
+
+    def forecast(self) -> None:
+        from tco.engine.demand import expand_utilization
+
+        sheet = self.book.create_sheet("Forecast")
+        self.header(sheet, ["Month", "Utilization"])
+        for month, value in enumerate(expand_utilization(self.doc["utilization"], self.horizon), start=1):
+            sheet.append([month, value])
+            sheet.cell(row=sheet.max_row, column=2).fill = self.input_fill
+            sheet.cell(row=sheet.max_row, column=2).number_format = "0.0%"
+        self.define("utilization", sheet, f"$B${self.first_row}:$B${self.last_row}")
+
+    def work_factor(self, option: dict, slug: str) -> str:
+        """``(θ_ref/θ_o)·(a_ref/a_o)`` over the overrides the option has; 1 without them."""
+        parts = []
+        if self.doc.get("workload") and "tokens_per_second_per_gpu" in option:
+            parts.append(f"tokens_per_second_per_gpu/tokens_per_second_per_gpu_{slug}")
+        if self.doc.get("workload") and "acceptance_rate" in option:
+            parts.append(f"acceptance_rate/acceptance_rate_{slug}")
+        return "*".join(f"({part})" for part in parts) or "1"
+
+    def ledger(self, index: int, option: dict, slug: str) -> dict[str, str]:
+        """One option's monthly ledger; returns the column letter of each keyed column."""
+        from openpyxl.utils import get_column_letter
+
+        sheet = self.book.create_sheet(f"Ledger {index + 1}")
+        kind = option["kind"]
+        wf = self.work_factor(option, slug)
+        columns = [
+            Column("Month", lambda r: r - self.first_row + 1, "int", "month"),
+            Column("Utilization", lambda r: f"=INDEX(utilization,A{r})", "fraction", "u"),
+            Column("Demand, reference GPU-hours", lambda r: f"=fleet_gpus*{HOURS_PER_MONTH}*B{r}", "number", "demand"),
+        ]
+        columns += self.kind_columns(option, slug, wf)
+        letters = {column.key: get_column_letter(i) for i, column in enumerate(columns, start=1) if column.key}
+        usage = letters["usage"]
+        capex = f"capex_{slug}" if kind in OWNED_KINDS else "0"
+        month = letters["month"]
+        columns += [
+            Column("Capex", lambda r: f"=IF({month}{r}=1,{capex},0)", "money", "capex"),
+            Column("Monthly cash cost", lambda r: f"={usage}{r}+{{capex}}{r}", "money", "monthly"),
+            Column("Cumulative cash cost", lambda r: "", "money", "cumulative"),
+            Column("Discount factor", lambda r: f"=(1+discount_rate)^(-{month}{r}/12)", "factor", "discount"),
+            Column("Discounted usage cost", lambda r: f"={usage}{r}*{{discount}}{r}", "money", "discounted"),
+        ]
+        letters = {column.key: get_column_letter(i) for i, column in enumerate(columns, start=1) if column.key}
+        cumulative, monthly = letters["cumulative"], letters["monthly"]
+        self.header(sheet, [column.header for column in columns])
+        for row in range(self.first_row, self.last_row + 1):
+            values = []
+            for column in columns:
+                if column.key == "cumulative":
+                    previous = f"+{cumulative}{row - 1}" if row > self.first_row else ""
+                    values.append(f"={monthly}{row}{previous}")
+                else:
+                    value = column.formula(row)
+                    values.append(value.format(**letters) if isinstance(value, str) else value)
+            sheet.append(values)
+        for i, column in enumerate(columns, start=1):
+            sheet.column_dimensions[get_column_letter(i)].width = 16
+            fmt = {"money": "#,##0.00", "fraction": "0.0%", "number": "#,##0.##", "factor": "0.000000"}.get(
+                column.style
+            )
+            if fmt:
+                for (data,) in sheet.iter_rows(min_row=self.first_row, min_col=i, max_col=i):
+                    data.number_format = fmt
+        title = sheet.title
+        return {
+            key: f"'{title}'!${letter}${self.first_row}:${letter}${self.last_row}" for key, letter in letters.items()
+        }
+
+    def kind_columns(self, option: dict, slug: str, wf: str) -> list[Column]:
+        kind = option["kind"]
+        if kind in OWNED_KINDS:
+            self.owned_names(option, slug)
+            return [
+                Column("Hours needed", lambda r: f"=C{r}*{wf}", "number", "hours"),
+                Column("Own hours served", lambda r: f"=MIN({{hours}}{r},capacity_{slug})", "number", "served"),
+                Column("Own utilization", lambda r: f"={{served}}{r}/capacity_{slug}", "fraction", "own_use"),
+                Column("Overflow GPU-hours", lambda r: f"={{hours}}{r}-{{served}}{r}", "number", "overflow"),
+                Column(
+                    "Energy",
+                    lambda r: f"=(idle_energy_{slug}+energy_slope_{slug}*{{own_use}}{r})/12",
+                    "money",
+                    "energy",
+                ),
+                Column("Fixed opex", lambda r: f"=fixed_opex_{slug}/12", "money", "opex"),
+                Column("Burst", lambda r: f"={{overflow}}{r}*N(burst_price_per_gpu_hour)", "money", "burst"),
+                Column("Usage cost", lambda r: f"={{energy}}{r}+{{opex}}{r}+{{burst}}{r}", "money", "usage"),
+            ]
+        extras = f"extras_per_year_{slug}/12"
+        if kind in API_KINDS:
+            per_attempt = (
+                f"(input_tokens_per_response*price_per_million_input_tokens_{slug}"
+                f"+output_tokens_per_response*price_per_million_output_tokens_{slug})/1000000"
+            )
+            return [
+                Column(
+                    "Attempts",
+                    lambda r: f"=C{r}*tokens_per_second_per_gpu*3600/output_tokens_per_response*{wf}",
+                    "number",
+                    "attempts",
+                ),
+                Column("Usage cost", lambda r: f"={{attempts}}{r}*{per_attempt}+{extras}", "money", "usage"),
+            ]
+        price = f"=price_per_gpu_hour_{slug}*(1+price_change_per_year_{slug})^(({{month}}{{r}}-1)/12)"
+        columns = [
+            Column("Hours needed", lambda r: f"=C{r}*{wf}", "number", "hours"),
+            Column("Price per GPU-hour", lambda r: price.replace("{r}", str(r)), "money", "price"),
+        ]
+        if option["billing"] == "on_demand":
+            return [*columns, Column("Usage cost", lambda r: f"={{hours}}{r}*{{price}}{r}+{extras}", "money", "usage")]
+        committed = f"committed_gpus_{slug}*{HOURS_PER_MONTH}"
+        return [
+            *columns,
+            Column("Overflow GPU-hours", lambda r: f"=MAX({{hours}}{r}-{committed},0)", "number", "overflow"),
+            Column("Burst", lambda r: f"={{overflow}}{r}*N(burst_price_per_gpu_hour)", "money", "burst"),
+            Column("Usage cost", lambda r: f"={committed}*{{price}}{r}+{{burst}}{r}+{extras}", "money", "usage"),
+        ]
+
+    def owned_names(self, option: dict, slug: str) -> None:
+        """Derived cells of an owned option, named like inputs (capacity, fixed opex, energy terms, capital charge)."""
+        sheet = self.book["Inputs"]
+        per_kw_year = f"pue_{slug}*{HOURS_PER_YEAR}*electricity_per_kwh_{slug}"
+        derived = [
+            ("Capacity", f"=gpu_count_{slug}*{HOURS_PER_MONTH}", "GPU-hours per month", f"capacity_{slug}"),
+            ("Fixed opex", "=" + "+".join(f"{field}_{slug}" for field in OPEX), "{c} per year", f"fixed_opex_{slug}"),
+            ("Idle energy E(0)", f"=idle_power_kw_{slug}*{per_kw_year}", "{c} per year", f"idle_energy_{slug}"),
+            (
+                "Energy slope",
+                f"=(power_kw_{slug}-idle_power_kw_{slug})*{per_kw_year}",
+                "{c} per year at 100 %",
+                f"energy_slope_{slug}",
+            ),
+            (
+                "Capital charge (PMT)",
+                f"=IF(cost_of_capital_{slug}=0,(capex_{slug}-residual_value_{slug})/useful_life_years_{slug},"
+                f"PMT(cost_of_capital_{slug},useful_life_years_{slug},-capex_{slug},residual_value_{slug}))",
+                "{c} per year",
+                f"capital_charge_{slug}",
+            ),
+            (
+                "Resale value at the horizon",
+                f"=capex_{slug}-(capex_{slug}-residual_value_{slug})*MIN(horizon_months/(12*useful_life_years_{slug}),1)",
+                "{c}",
+                f"resale_value_{slug}",
+            ),
+        ]
+        for label, formula, unit, name in derived:
+            self.input_row(sheet, f"{label} (formula)", formula, unit, name, editable=False)
+
+    # -- results -----------------------------------------------------------------------------------------------
+    def summary(self, slugs: list[str], ranges: list[dict[str, str]]) -> None:
+        sheet = self.book["Summary"]
+        doc, result = self.doc, self.result
+        reference = result["reference"]
+        sheet.append(["Reference", "Workbook", "App", "Agree?"])
+        for header_cell in sheet[sheet.max_row]:
+            header_cell.font = self.bold
+        busy = f"fleet_gpus*{HOURS_PER_YEAR}*AVERAGE(utilization)"
+        self.result_row(
+            sheet,
+            "Busy reference GPU-hours per year",
+            "=" + busy,
+            reference["busy_gpu_hours_per_year"],
+            "busy_gpu_hours_per_year",
+        )
+        if doc.get("workload"):
+            tokens = "=busy_gpu_hours_per_year*tokens_per_second_per_gpu*3600*acceptance_rate"
+            self.result_row(
+                sheet,
+                "Accepted output tokens per year",
+                tokens,
+                reference["accepted_output_tokens_per_year"],
+                "accepted_output_tokens_per_year",
+            )
+            self.result_row(
+                sheet,
+                "Accepted responses per year",
+                "=accepted_output_tokens_per_year/output_tokens_per_response",
+                reference["accepted_responses_per_year"],
+                "accepted_responses_per_year",
+            )
+        for option, slug, found, shown in zip(doc["options"], slugs, ranges, result["options"], strict=True):
+            sheet.append([])
+            sheet.append([cell(f"{option['name']} ({option['kind']})"), "Workbook", "App", "Agree?"])
+            for header_cell in sheet[sheet.max_row]:
+                header_cell.font = self.bold
+            for label, formula, key, name in self.option_results(option, slug, found):
+                self.result_row(sheet, label, formula, shown.get(key), f"{name}_{slug}")
+        sheet.column_dimensions["A"].width = 44
+        for letter in "BC":
+            sheet.column_dimensions[letter].width = 20
+
+    def option_results(self, option: dict, slug: str, found: dict[str, str]) -> list[tuple[str, str, str, str]]:
+        kind = option["kind"]
+        owned = kind in OWNED_KINDS
+        extras = f"extras_per_year_{slug}"
+        if owned:
+            annual = (
+                f"=capital_charge_{slug}+idle_energy_{slug}+energy_slope_{slug}*AVERAGE({found['own_use']})"
+                f"+fixed_opex_{slug}+12*AVERAGE({found['burst']})"
+            )
+        elif kind in API_KINDS:
+            per_attempt = (
+                f"(input_tokens_per_response*price_per_million_input_tokens_{slug}"
+                f"+output_tokens_per_response*price_per_million_output_tokens_{slug})/1000000"
+            )
+            annual = f"=12*AVERAGE({found['attempts']})*{per_attempt}+{extras}"
+        elif option["billing"] == "on_demand":
+            annual = f"=12*AVERAGE({found['hours']})*price_per_gpu_hour_{slug}+{extras}"
+        else:
+            annual = (
+                f"=committed_gpus_{slug}*{HOURS_PER_YEAR}*price_per_gpu_hour_{slug}"
+                f"+12*AVERAGE({found['burst']})+{extras}"
+            )
+        resale = f"resale_value_{slug}" if owned else "0"
+        capex = f"capex_{slug}" if owned else "0"
+        last = found["cumulative"].split(":")[-1]
+        sheet_name = found["cumulative"].split("!")[0]
+        rows = [
+            ("Annual cost", annual, "annual_cost", "annual_cost"),
+            (
+                "Present value of cost (NPV)",
+                f"={capex}+SUM({found['discounted']})-{resale}*(1+discount_rate)^(-horizon_months/12)",
+                "npv",
+                "npv",
+            ),
+            ("Total cost (cash less resale)", f"={sheet_name}!{last}-{resale}", "total_cost", "total_cost"),
+            (
+                "Cost per busy GPU-hour",
+                f'=IF(busy_gpu_hours_per_year=0,"",annual_cost_{slug}/busy_gpu_hours_per_year)',
+                "cost_per_gpu_hour",
+                "cost_per_gpu_hour",
+            ),
+        ]
+        if self.doc.get("workload"):
+            rows += [
+                (
+                    "Cost per accepted response",
+                    f'=IF(accepted_responses_per_year=0,"",annual_cost_{slug}/accepted_responses_per_year)',
+                    "cost_per_accepted_response",
+                    "cost_per_accepted_response",
+                ),
+                (
+                    "Cost per million accepted tokens",
+                    f'=IF(accepted_output_tokens_per_year=0,"",annual_cost_{slug}/accepted_output_tokens_per_year*1000000)',
+                    "cost_per_million_accepted_tokens",
+                    "cost_per_million_accepted_tokens",
+                ),
+            ]
+        if owned:
+            rows += [
+                (
+                    "Capital charge per year",
+                    f"=capital_charge_{slug}",
+                    "capital_charge_per_year",
+                    "capital_charge_per_year",
+                ),
+                ("Resale value at the horizon", f"=resale_value_{slug}", "resale_value", "resale_value_at_horizon"),
+                (
+                    "Mean own utilization",
+                    f"=AVERAGE({found['own_use']})",
+                    "mean_own_utilization",
+                    "mean_own_utilization",
+                ),
+            ]
+        return rows
+
+    def result_row(self, sheet: Any, label: str, formula: str, app_value: Any, name: str) -> None:
+        sheet.append([cell(label), formula, app_value])
+        row = sheet.max_row
+        sheet.cell(row=row, column=4).value = (
+            f'=IF(AND(C{row}="",B{row}=""),"agree",IF(OR(C{row}="",B{row}=""),"differ",'
+            f'IF(ABS(B{row}-C{row})<={AGREEMENT}*MAX(1,ABS(C{row})),"agree","differ")))'
+        )
+        for column in (2, 3):
+            sheet.cell(row=row, column=column).number_format = "#,##0.00##"
+        self.define(name, sheet, f"$B${row}")
+
+    def break_even(self, slugs: list[str], ranges: list[dict[str, str]]) -> None:
+        """Every owned x on-demand rental pair: the exact break-even of their annual-cost lines (the owned one kinks
+        where its GPUs are full, at k = G / (fleet x work factor)), and the first month owning's cumulative cash
+        cost is no higher than renting's."""
+        sheet = self.book.create_sheet("Break-even")
+        self.header(
+            sheet,
+            [
+                "Owned",
+                "Rental",
+                "Break-even utilization",
+                "App",
+                "Agree?",
+                "Crossover month",
+                "App",
+                "Agree?",
+                "Kink k",
+                "Δ at 0",
+                "Δ at k",
+                "Δ at 100 %",
+            ],
+        )
+        options = self.doc["options"]
+        shown = {(pair["owned"], pair["rental"]): pair for pair in self.result["break_even"]}
+        crossover = self.book.create_sheet("Crossover")
+        crossover.append(["Month"] + [None] * 0)
+        for month in range(1, self.horizon + 1):
+            crossover.append([month])
+        column = 1
+        for i, owned in enumerate(options):
+            if owned["kind"] not in OWNED_KINDS:
+                continue
+            for j, rental in enumerate(options):
+                if rental["kind"] in OWNED_KINDS or rental["kind"] in API_KINDS or rental.get("billing") != "on_demand":
+                    continue
+                o, r = slugs[i], slugs[j]
+                column += 1
+                self.crossover_column(crossover, column, ranges[i]["cumulative"], ranges[j]["cumulative"])
+                pair = shown.get((owned["name"], rental["name"]), {})
+                self.pair_row(sheet, owned, rental, o, r, pair, crossover, column)
+        sheet.column_dimensions["A"].width = 28
+        sheet.column_dimensions["B"].width = 28
+
+    def crossover_column(self, sheet: Any, column: int, owned_range: str, rental_range: str) -> None:
+        """A flag column: the month where owning's cumulative cash cost is no higher than renting's, else blank."""
+        from openpyxl.utils import get_column_letter
+
+        sheet.cell(row=1, column=column).value = f"Pair {column - 1}"
+        owned_sheet, owned_cells = owned_range.split("!")
+        rental_sheet, rental_cells = rental_range.split("!")
+        owned_letter = owned_cells.split("$")[1]
+        rental_letter = rental_cells.split("$")[1]
+        for row in range(self.first_row, self.last_row + 1):
+            sheet.cell(
+                row=row, column=column
+            ).value = f'=IF({owned_sheet}!{owned_letter}{row}<={rental_sheet}!{rental_letter}{row},A{row},"")'
+        letter = get_column_letter(column)
+        sheet.cell(row=self.last_row + 2, column=column).value = (
+            f'=IF(COUNT({letter}{self.first_row}:{letter}{self.last_row})=0,"",'
+            f"MIN({letter}{self.first_row}:{letter}{self.last_row}))"
+        )
+
+    def pair_row(self, sheet: Any, owned: dict, rental: dict, o: str, r: str, pair: dict, crossover: Any, column: int):
+        from openpyxl.utils import get_column_letter
+
+        row = sheet.max_row + 1
+        wo = self.work_factor(owned, o)
+        wr = self.work_factor(rental, r)
+
+        def delta(u: str) -> str:
+            """Owned minus rental annual cost at flat reference utilization ``u`` (a cell)."""
+            load = f"{u}*fleet_gpus*{wo}"
+            overflow = f"MAX({load}-gpu_count_{o},0)"
+            owned_cost = (
+                f"IF(AND(ISBLANK(burst_price_per_gpu_hour),{load}>gpu_count_{o}*(1+1E-12)),1E+300,"
+                f"capital_charge_{o}+idle_energy_{o}+fixed_opex_{o}+energy_slope_{o}*MIN({load}/gpu_count_{o},1)"
+                f"+{HOURS_PER_YEAR}*{overflow}*N(burst_price_per_gpu_hour))"
+            )
+            rental_cost = f"fleet_gpus*{HOURS_PER_YEAR}*{u}*{wr}*price_per_gpu_hour_{r}+extras_per_year_{r}"
+            return f"={owned_cost}-({rental_cost})"
+
+        k, d0, dk, d1 = (f"{letter}{row}" for letter in "IJKL")
+        sheet.cell(row=row, column=1).value = cell(owned["name"])
+        sheet.cell(row=row, column=2).value = cell(rental["name"])
+        sheet.cell(row=row, column=9).value = f"=gpu_count_{o}/(fleet_gpus*{wo})"
+        sheet.cell(row=row, column=10).value = delta("0")
+        sheet.cell(row=row, column=11).value = delta(f"MIN({k},1)")
+        sheet.cell(row=row, column=12).value = delta("1")
+        sheet.cell(row=row, column=3).value = (
+            f'=IF({d1}>0,"",IF({k}>=1,IF({d0}<=0,0,{d0}/({d0}-{d1})),'
+            f"IF({dk}>0,{k}+(1-{k})*{dk}/({dk}-{d1}),IF({d0}<=0,0,{k}*{d0}/({d0}-{dk})))))"
+        )
+        sheet.cell(row=row, column=4).value = pair.get("utilization")
+        crossover_cell = f"'{crossover.title}'!{get_column_letter(column)}{self.last_row + 2}"
+        sheet.cell(row=row, column=6).value = f"={crossover_cell}"
+        sheet.cell(row=row, column=7).value = pair.get("crossover_month")
+        for workbook_column, app_column, agree_column in ((3, 4, 5), (6, 7, 8)):
+            b, c = get_column_letter(workbook_column) + str(row), get_column_letter(app_column) + str(row)
+            sheet.cell(row=row, column=agree_column).value = (
+                f'=IF(AND({c}="",{b}=""),"agree",IF(OR({c}="",{b}=""),"differ",'
+                f'IF(ABS({b}-{c})<={AGREEMENT}*MAX(1,ABS({c})),"agree","differ")))'
+            )
+        sheet.cell(row=row, column=3).number_format = "0.0%"
+        sheet.cell(row=row, column=4).number_format = "0.0%"
+        self.define(f"break_even_{o}_{r}", sheet, f"$C${row}")
+        self.define(f"crossover_month_{o}_{r}", sheet, f"$F${row}")
+
+
+def add_model_sheets(book: Any, document: dict, result: dict) -> None:
+    """Append the live model to ``book``: Summary, Inputs, Forecast, a ledger per option, Break-even, Crossover; every
+    result a formula over named inputs, beside ``result``'s value (the app's)."""
+    doc = validate(document)
+    builder = Builder(book, doc, result)
+    summary = book.create_sheet("Summary")
+    summary.append([cell(f"{doc['name']}: every figure below is a formula over the Inputs and Forecast sheets")])
+    summary.cell(row=1, column=1).font = builder.bold
+    summary.append(["Inputs are the yellow cells; the app's value is beside each figure, and whether they agree."])
+    summary.append([])
+    slugs = builder.inputs()
+    builder.forecast()
+    ranges = [
+        builder.ledger(i, option, slug) for i, (option, slug) in enumerate(zip(doc["options"], slugs, strict=True))
+    ]
+    builder.summary(slugs, ranges)
+    builder.break_even(slugs, ranges)
