@@ -405,7 +405,7 @@ class ImportSource(models.Model):
         "https URL on an allowed host (PRICE_IMPORT_URL_HOSTS). A folder, or a URL ending in /, is a SkyPilot "
         "catalog tree: <cloud>/vms.csv of every cloud, one snapshot per provider.",
     )
-    format = models.CharField(max_length=20, choices=IMPORT_FORMAT_CHOICES, default=registry.AUTO)
+    format = models.CharField(max_length=20, choices=registry.format_choices, default=registry.AUTO)
     provider = models.ForeignKey(
         Provider, null=True, blank=True, on_delete=models.PROTECT, help_text="Required for SkyPilot catalogs."
     )
