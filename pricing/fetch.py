@@ -239,7 +239,7 @@ def download(url: str, *, max_bytes: int, timeout: float | None = None) -> Fetch
                 while chunk := response.read(1 << 20):
                     size += len(chunk)
                     if size > max_bytes:
-                        raise _too_big(size, max_bytes)
+                        raise FetchError(f"{url!r}: larger than the format's limit of {max_bytes:,} bytes.")
                     spooled.write(chunk)
         except urllib.error.HTTPError as exc:
             message = f"{url!r}: the server answered HTTP {exc.code} {exc.reason}."
@@ -265,10 +265,10 @@ def fetch_pages(url: str, *, next_page, max_pages: int, max_bytes: int, first: b
     while next_url is not None:
         if len(pages) == max_pages:
             raise FetchError(f"{url!r}: more than {max_pages} pages; narrow the query (a filter, a region) and retry.")
-        if size >= max_bytes:
-            raise _too_big(size, max_bytes)
-        body = first if first is not None and not pages else fetch_url(next_url, max_bytes=max_bytes - size).content
+        body = first if first is not None and not pages else fetch_url(next_url, max_bytes=max_bytes).content
         size += len(body) + 1
+        if size > max_bytes + 1:
+            raise FetchError(f"{url!r}: its pages come to more than the format's limit of {max_bytes:,} bytes.")
         pages.append(body)
         next_url = next_page(body, next_url)
     return Fetched(content=b"\n".join(pages), file_name=urlsplit(url).path.rsplit("/", 1)[-1] or url, url=url)

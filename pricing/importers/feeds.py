@@ -15,6 +15,7 @@ from datetime import date
 from decimal import Decimal
 
 from lib.currencies import currency_problem
+from lib.jsontext import MAX_DEPTH, nesting_depth
 from pricing.importers.base import MAX_PRICE, MICRO, ParseContext, ParseResult, PriceRow, ProviderRef, RowError, Skip
 
 HOURS_PER_YEAR = 8760  # docs/money-math.md: a reservation's price for the whole term is spread over its hours
@@ -30,6 +31,8 @@ class NotTheFeed(Exception):
 def documents(text: str) -> Iterator[object]:
     """The JSON documents of a file: one page, or the pages of a paged API one after another (as a URL source
     stores them). Numbers are read as decimals."""
+    if (depth := nesting_depth(text)) > MAX_DEPTH:
+        raise NotTheFeed(f"nested deeper than {MAX_DEPTH} levels of [ and {{ (found {depth:,})")
     decoder = json.JSONDecoder(parse_float=Decimal)
     position, end = 0, len(text)
     while True:

@@ -29,6 +29,7 @@ TOKEN = json.loads(GCP_PAGE)["nextPageToken"]
 AZURE_PAGE = (
     REPO / ".." / "shared" / "data" / "price-feeds" / "azure" / "retail-prices-M8ms-eastus-reservation.excerpt.json"
 )
+OFFER = (FIXTURES / "prices" / "feeds" / "aws-p4d-capacity-block-opencost.json").read_bytes()
 PUBLIC = "93.184.215.14"
 pytestmark = pytest.mark.usefixtures("reference")
 
@@ -52,6 +53,8 @@ class _Pages(http.server.BaseHTTPRequestHandler):
             body = _azure_page(items[1:], None)
         elif parts.path == "/azure-loop":
             body = _azure_page(items[:1], "https://prices.example/azure-loop")
+        elif parts.path == "/offer.json":
+            body = OFFER
         elif parts.path == "/v1/services/6F81-5844-456A/skus" and query.get("pageToken") == [TOKEN]:
             page = json.loads(GCP_PAGE)
             gpu = next(sku for sku in page["skus"] if sku["category"]["resourceGroup"] == "GPU")
@@ -142,3 +145,26 @@ def test_a_next_page_off_the_allowed_hosts_is_refused(served, settings):
             max_bytes=10_000,
             first=page,
         )
+
+
+def test_a_scheduled_offer_file_url_is_spooled_to_disk_and_streamed(served, settings):
+    settings.PRICE_IMPORT_MAX_BYTES = 1000  # the offer file is 4,721 bytes: the format's own limit applies
+    snapshot = _run("https://prices.example/offer.json", format="aws-price-list")
+    assert (snapshot.status, snapshot.prices_new) == (SnapshotStatus.IMPORTED, 1)
+    assert PriceObservation.objects.get().source_url == "https://prices.example/offer.json"
+
+
+def test_an_offer_file_past_the_formats_limit_is_refused_while_it_downloads(served, monkeypatch):
+    aws = registry.BY_NAME["aws-price-list"]
+    monkeypatch.setitem(registry.BY_NAME, "aws-price-list", dataclasses.replace(aws, max_bytes=4000))
+    snapshot = _run("https://prices.example/offer.json", format="aws-price-list")
+    assert snapshot.status == SnapshotStatus.FAILED
+    assert "larger than the format's limit of 4,000 bytes" in snapshot.errors[0]["reason"]
+
+
+def test_pages_past_the_formats_size_limit_are_refused(served, monkeypatch):
+    azure = registry.BY_NAME["azure-retail"]
+    monkeypatch.setitem(registry.BY_NAME, "azure-retail", dataclasses.replace(azure, max_bytes=1000))
+    snapshot = _run("https://prices.example/azure-loop", format="azure-retail")
+    assert snapshot.status == SnapshotStatus.FAILED
+    assert "its pages come to more than the format's limit of 1,000 bytes" in snapshot.errors[0]["reason"]
