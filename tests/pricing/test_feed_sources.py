@@ -126,12 +126,19 @@ def test_a_scheduled_billing_catalog_source_follows_next_page_tokens(served):
         served.requests[1] == f"/v1/services/6F81-5844-456A/skus?currencyCode=USD&pageToken={TOKEN.replace('=', '%3D')}"
     )
     assert (snapshot.status, snapshot.rows_total) == (SnapshotStatus.IMPORTED, 8)
-    terms = sorted(PriceObservation.objects.values_list("region", "pricing_term", "price_per_gpu_hour"))
+    gpu_only = PriceObservation.objects.filter(offering__startswith="A100 GPU only")
+    terms = sorted(gpu_only.values_list("region", "pricing_term", "price_per_gpu_hour"))
     assert terms[:2] == [
         ("us-central1", "on_demand", Decimal("2.933908")),
         ("us-central1", "reserved_1y", Decimal("2.933908")),
     ]
     assert len(terms) == 6
+    # No 1-year core and memory rates on either page: the commitment prices the GPU alone.
+    assert (
+        not PriceObservation.objects.filter(pricing_term="reserved_1y")
+        .exclude(offering__startswith="A100 GPU")
+        .exists()
+    )
 
 
 def test_a_next_page_off_the_allowed_hosts_is_refused(served, settings):

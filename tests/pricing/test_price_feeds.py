@@ -282,19 +282,33 @@ def test_a_json_file_that_is_no_azure_page_is_rejected():
 # --- Cloud Billing Catalog
 
 
-def test_the_opencost_skus_page_gives_a_gpu_only_a100_price_per_listed_region():
+def test_the_opencost_skus_page_gives_a_gpu_only_a100_price_per_listed_region_and_prices_the_a2_machines():
     snapshot = run_import((FEEDS / "gcp-skus-opencost.json").read_bytes(), observed_on=OBSERVED)
     assert (snapshot.status, snapshot.format) == (SnapshotStatus.IMPORTED, "gcp-billing-catalog")
+    stored = observations()
     offering = "A100 GPU only (the VM's cores and memory are priced apart)"
-    price = (Decimal("2.933908"), Decimal("2.933908"))  # units 2 + nanos 933,908,000 / 10^9
-    assert observations() == {
-        (offering, "A100 40GB SXM", 1, region, "on_demand"): price for region in ("us-central1", "us-east1", "us-west1")
-    }
+    gpu_only = (Decimal("2.933908"), Decimal("2.933908"))  # units 2 + nanos 933,908,000 / 10^9
+    # a2-highgpu-1g: 12 vCPUs x 0.031611 + 85 GiB x 0.004237 + 1 x 2.933908 = 0.379332 + 0.360145 + 2.933908
+    # = 3.673385, Google's list price of the machine in us-central1. a2-highgpu-8g: 96 x 0.031611 + 680 x 0.004237
+    # + 8 x 2.933908 = 3.034656 + 2.881160 + 23.471264 = 29.387080 (3.673385 per GPU).
+    for region in ("us-central1", "us-east1", "us-west1"):
+        assert stored[(offering, "A100 40GB SXM", 1, region, "on_demand")] == gpu_only
+        assert stored[("a2-highgpu-1g", "A100 40GB SXM", 1, region, "on_demand")] == (
+            Decimal("3.673385"),
+            Decimal("3.673385"),
+        )
+        assert stored[("a2-highgpu-8g", "A100 40GB SXM", 8, region, "on_demand")] == (
+            Decimal("29.38708"),
+            Decimal("3.673385"),
+        )
+    assert len(stored) == 3 * 6  # the GPU alone and five A2 machine types (1g, 2g, 4g, 8g, megagpu-16g)
     assert snapshot.rows_total == 7
     assert (
         sorted(entry["reason"] for entry in snapshot.skipped)
-        == ["not a GPU SKU (CPU)"] * 3 + ["not a GPU SKU (RAM)"] * 3
+        == ["not a GPU SKU (CPU)"] * 2 + ["not a GPU SKU (RAM)"] * 2
     )
+    machines = "a2-highgpu-1g, a2-highgpu-2g, a2-highgpu-4g, a2-highgpu-8g, a2-megagpu-16g"
+    assert [entry["reason"] for entry in snapshot.merged] == [f"priced into {machines}"] * 2
 
 
 def _gcp_sku(description: str, usage: str, units: str, nanos: int) -> dict:
