@@ -339,3 +339,50 @@ def test_implausible_gpu_prices_and_unknown_gpus_are_held_back_with_their_reason
     assert held[0]["reason"].startswith("2933.908000 USD per GPU-hour (on_demand) is not a plausible price")
     assert (held[1]["name"], held[1]["kind"]) == ("X900", "gpu")
     assert [entry["reason"] for entry in snapshot.skipped] == ["a virtual workstation licence, not the GPU"]
+
+
+def test_a_reserved_term_filed_under_on_demand_is_still_read_as_reserved():
+    # Written for this test, arranged as opencost's excerpt is: a 3-year All Upfront term (upfront 1,161) sits
+    # under terms.OnDemand. g4dn.xlarge: 1161 / 26280 = 0.044178 an hour, not an on-demand price of 0.
+    products = {"G4": _product("G4", "g4dn.xlarge", "1")}
+    term = _term(
+        "G4",
+        "R3",
+        "0.0000000000",
+        "1161",
+        LeaseContractLength="3yr",
+        OfferingClass="convertible",
+        PurchaseOption="All Upfront",
+    )
+    run_import(_offer(products, {"G4": term}, {}))
+    assert observations() == {
+        ("g4dn.xlarge (convertible All Upfront)", "T4", 1, "us-east-1", "reserved_3y"): (
+            Decimal("0.044178"),
+            Decimal("0.044178"),
+        )
+    }
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        SHARED / "aws" / "pricing-us-east-2.json",
+        SHARED / "azure" / "retail-prices-M8ms-eastus-reservation.excerpt.json",
+        FEEDS / "aws-p4d-capacity-block-opencost.json",
+        FEEDS / "gcp-skus-opencost.json",
+    ],
+    ids=lambda path: path.name,
+)
+def test_every_record_of_a_real_feed_is_counted_once(path):
+    first = run_import(path.read_bytes(), observed_on=OBSERVED)
+    again = run_import(path.read_bytes(), observed_on=OBSERVED)
+    for snapshot in (first, again):
+        accounted = (
+            snapshot.rows_imported
+            + snapshot.rows_unchanged
+            + snapshot.rows_skipped
+            + snapshot.rows_merged
+            + snapshot.rows_held_back
+        )
+        assert accounted == snapshot.rows_total > 0
+    assert (again.rows_imported, again.prices_new, again.prices_known) == (0, 0, first.prices_new)
