@@ -12,7 +12,7 @@ Decisions (docs/import-formats.md has the whole list):
 - OnDemand is on demand; a CapacityBlock product priced 0.00 is skipped (capacity blocks are priced when they are
   bought). A reserved term (whichever section holds it: LeaseContractLength says it is one) is its own offering,
   `<type> (<class> <purchase option>)`, at its effective hourly price: the hourly rate plus the upfront fee
-  spread over the term's hours.
+  spread over the term's hours; the fee itself is kept too (`PriceRow.upfront_fee`).
 - The provider is AWS; the date is the file's `publicationDate`.
 """
 
@@ -198,4 +198,5 @@ class AwsPriceListParser(FeedParser):
             return
         option = f"{attributes.get('OfferingClass') or 'standard'} {attributes.get('PurchaseOption') or 'No Upfront'}"
         offering = f"{kept.instance} ({option})"
-        kept.prices.append(Priced(offering, kept.gpu, kept.gpus, kept.region, term, effective, currency))
+        fee = upfront.quantize(Decimal("0.01")) if upfront else None
+        kept.prices.append(Priced(offering, kept.gpu, kept.gpus, kept.region, term, effective, currency, fee))

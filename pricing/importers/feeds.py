@@ -69,6 +69,7 @@ class Priced:
     term: str
     price_per_instance_hour: Decimal
     currency: str
+    upfront_fee: Decimal | None = None
 
 
 class FeedParser:
@@ -142,6 +143,7 @@ class FeedParser:
                 price_per_gpu_hour=per_gpu_hour.quantize(MICRO),
                 currency=priced.currency,
                 source_url=self.context.source_url,
+                upfront_fee=priced.upfront_fee,
             )
             seen = self.first_line.get(row.key())
             if seen is None:

@@ -180,6 +180,7 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
             channel_id=row.channel_id,
             price_per_instance_hour=row.price_per_instance_hour,
             price_per_gpu_hour=row.price_per_gpu_hour,
+            upfront_fee=row.upfront_fee,
             currency=row.currency,
             source_url=row.source_url,
         )

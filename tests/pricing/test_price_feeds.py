@@ -158,6 +158,13 @@ def test_reserved_terms_become_effective_hourly_prices_and_the_other_products_ar
         ),
         ("g6e.xlarge", "L40S", 1, "us-east-1", "on_demand"): (Decimal("1.861"), Decimal("1.861")),
     }
+    fees = dict(PriceObservation.objects.values_list("offering", "upfront_fee"))
+    assert fees == {
+        "p5.48xlarge": None,
+        "p5.48xlarge (standard Partial Upfront)": Decimal("175200"),
+        "p5.48xlarge (convertible All Upfront)": Decimal("788400"),
+        "g6e.xlarge": None,
+    }
     assert sorted(entry["reason"] for entry in snapshot.skipped) == [
         "AWS Inferentia2, not a GPU",
         "Dedicated tenancy (shared tenancy is imported)",
