@@ -102,7 +102,6 @@ def parse_prices(
             return _rejected(requested_format, str(exc))
         if problem := _not_text(text, requested_format):
             return problem
-        chosen, variant = registry.detect(text, requested_format)
         if too_wide := _too_wide(text, variant):
             return too_wide
     provider = None
