@@ -1,7 +1,7 @@
 """Price import speed, as a ratio to a bare baseline measured in the same run.
 
-Run from the repository root: `.venv/bin/python bench/import_bench.py [--quick]` (`--quick` skips the
-100,000-row canonical file). It sets up Django on a temporary
+Run from the repository root: `.venv/bin/python bench/import_bench.py [--quick | --feed]` (`--quick` skips the
+100,000-row canonical file, `--feed` runs only the EC2 offer file below). It sets up Django on a temporary
 SQLite database, migrates it and loads the reference data, then for each file times:
 
 - import: `price_snapshot_import`, everything the app does (decode, parse, validate every cell, resolve
@@ -16,11 +16,23 @@ the same with GPU names no alias maps (every GPU row held back, with the closest
 generated canonical CSV. Each is run a few times on an empty price table and the best time is
 kept. Target: import at most 3 times the baseline. Peak memory (tracemalloc) of one more, untimed run
 of each is printed too.
+
+Then a generated AWS EC2 offer file of 300 MB (`aws-price-list`: products of GPU and CPU instance types in every
+operating system, tenancy, capacity status and software variant, in several regions, with their on-demand and
+reserved terms, laid out as AWS publishes it) is imported in a child process from the open file, and a bare
+streaming parse of it (every `ijson.parse` event of the same file, same backend, nothing built) runs in another.
+Each child prints its time and its peak RSS (getrusage). Targets: the import's peak RSS under 500 MB and its time
+at most 3 times the bare parse's. The bench exits 1 when any target is missed.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
+import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +46,8 @@ TARGET_RATIO = 3.0
 REPEATS = 3
 GENERATED_ROWS = 100_000
 AWS_LIKE_ZONES = 4
+OFFER_FILE_BYTES = 300 * 10**6
+FEED_PEAK_RSS_MB = 500
 
 
 def setup_django(database: Path) -> None:
@@ -128,6 +142,242 @@ def generate_aws_like(path: Path, regions: int, *, unknown_gpus: bool = False) -
                         )
                         rows += 1
     return rows
+
+
+# The offer file's instance types: (family, size, GPUs) with GPUs, then CPU-only families in eight sizes.
+OFFER_GPU_TYPES = [
+    ("p5", "48xlarge", 8),
+    ("p5e", "48xlarge", 8),
+    ("p5en", "48xlarge", 8),
+    ("p4d", "24xlarge", 8),
+    ("p4de", "24xlarge", 8),
+    ("g6e", "xlarge", 1),
+    ("g6e", "12xlarge", 4),
+    ("g6e", "48xlarge", 8),
+    ("g6", "xlarge", 1),
+    ("g6", "48xlarge", 8),
+    ("g5", "xlarge", 1),
+    ("g5", "48xlarge", 8),
+    ("g4dn", "xlarge", 1),
+    ("g4dn", "metal", 8),
+    ("p3", "16xlarge", 8),
+]
+OFFER_CPU_TYPES = [
+    (family, size, 0)
+    for family in ("m5", "c5", "r5", "m6i", "c6i", "r6i", "m7i", "c7i", "r7i", "m6g", "c6g", "r6g", "m7g", "c7g")
+    for size in ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "16xlarge", "24xlarge")
+]
+OFFER_VARIANTS = list(
+    itertools.product(
+        ("Linux", "Windows", "RHEL", "SUSE"),
+        ("Shared", "Dedicated", "Host"),
+        ("Used", "UnusedCapacityReservation", "AllocatedCapacityReservation"),
+        ("NA", "SQL Web"),
+    )
+)
+RESERVED_OPTIONS = [
+    (lease, offering_class, option)
+    for lease in ("1yr", "3yr")
+    for offering_class in ("standard", "convertible")
+    for option in ("No Upfront", "Partial Upfront", "All Upfront")
+]
+
+
+def _offer_product(sku: str, instance: str, gpus: int, region: str, variant: tuple[str, str, str, str]) -> dict:
+    operating_system, tenancy, capacity, software = variant
+    attributes = {
+        "servicecode": "AmazonEC2",
+        "location": f"Region {region}",
+        "locationType": "AWS Region",
+        "instanceType": instance,
+        "currentGeneration": "Yes",
+        "instanceFamily": "GPU instance" if gpus else "General purpose",
+        "vcpu": "96",
+        "physicalProcessor": "Intel Xeon Platinum 8488C",
+        "clockSpeed": "2.4 GHz",
+        "memory": "768 GiB",
+        "storage": "EBS only",
+        "networkPerformance": "100 Gigabit",
+        "processorArchitecture": "64-bit",
+        "tenancy": tenancy,
+        "operatingSystem": operating_system,
+        "licenseModel": "No License required",
+        "usagetype": f"BoxUsage:{instance}",
+        "operation": "RunInstances",
+        "availabilityzone": "NA",
+        "capacitystatus": capacity,
+        "classicnetworkingsupport": "false",
+        "dedicatedEbsThroughput": "Up to 10000 Mbps",
+        "ecu": "NA",
+        "enhancedNetworkingSupported": "Yes",
+        "gpuMemory": "NA",
+        "intelAvxAvailable": "Yes",
+        "marketoption": "OnDemand",
+        "normalizationSizeFactor": "192",
+        "preInstalledSw": software,
+        "processorFeatures": "Intel AVX; Intel AVX2; Intel AVX512; Intel Turbo",
+        "regionCode": region,
+        "servicename": "Amazon Elastic Compute Cloud",
+        "vpcnetworkingsupport": "true",
+    }
+    if gpus:
+        attributes["gpu"] = str(gpus)
+    return {"sku": sku, "productFamily": "Compute Instance", "attributes": attributes}
+
+
+def _offer_term(sku: str, code: str, hourly: Decimal, upfront: Decimal | None, attributes: dict) -> dict:
+    dimensions = {
+        f"{sku}.{code}.6YS6EN2CT7": {
+            "rateCode": f"{sku}.{code}.6YS6EN2CT7",
+            "description": f"${hourly} per Instance Hour",
+            "beginRange": "0",
+            "endRange": "Inf",
+            "unit": "Hrs",
+            "pricePerUnit": {"USD": f"{hourly:.10f}"},
+            "appliesTo": [],
+        }
+    }
+    if upfront is not None:
+        dimensions[f"{sku}.{code}.2TG2D8R56U"] = {
+            "rateCode": f"{sku}.{code}.2TG2D8R56U",
+            "description": "Upfront Fee",
+            "unit": "Quantity",
+            "pricePerUnit": {"USD": f"{upfront}"},
+            "appliesTo": [],
+        }
+    term = {
+        "offerTermCode": code,
+        "sku": sku,
+        "effectiveDate": "2026-11-01T00:00:00Z",
+        "priceDimensions": dimensions,
+        "termAttributes": attributes,
+    }
+    return {f"{sku}.{code}": term}
+
+
+def generate_offer_file(path: Path, target_bytes: int) -> int:
+    """An EC2 offer file of about `target_bytes`, region after region: products first, then terms.OnDemand and
+    terms.Reserved, as AWS lays them out. Returns the number of products."""
+    sections = [path.with_suffix(f".{name}") for name in ("products", "ondemand", "reserved")]
+    outs = [section.open("w", encoding="utf-8") for section in sections]
+    count = 0
+    for region_number in itertools.count():
+        region = f"xx-region-{region_number}"
+        for family, size, gpus in OFFER_GPU_TYPES + OFFER_CPU_TYPES:
+            base = Decimal(gpus * 5 + 1) * (1 + Decimal(region_number % 5) / 20)
+            for variant in OFFER_VARIANTS:
+                count += 1
+                sku = f"{count:016X}"
+                comma = "," if count > 1 else ""
+                product = _offer_product(sku, f"{family}.{size}", gpus, region, variant)
+                outs[0].write(f"{comma}\n{json.dumps(sku)}:{json.dumps(product)}")
+                hourly = (base * (2 if variant[0] != "Linux" else 1)).quantize(Decimal("0.0001"))
+                outs[1].write(
+                    f"{comma}\n{json.dumps(sku)}:{json.dumps(_offer_term(sku, 'JRTCKXETXF', hourly, None, {}))}"
+                )
+                reserved = {}
+                if variant[2] == "Used":
+                    for number, (lease, offering_class, option) in enumerate(RESERVED_OPTIONS):
+                        years = 1 if lease == "1yr" else 3
+                        upfront = None if option == "No Upfront" else (hourly * 4000 * years).quantize(Decimal(1))
+                        rate = hourly / 2 if option != "All Upfront" else Decimal(0)
+                        attributes = {
+                            "LeaseContractLength": lease,
+                            "OfferingClass": offering_class,
+                            "PurchaseOption": option,
+                        }
+                        reserved |= _offer_term(
+                            sku, f"R{number:08d}", rate.quantize(Decimal("0.0001")), upfront, attributes
+                        )
+                outs[2].write(f"{comma}\n{json.dumps(sku)}:{json.dumps(reserved)}")
+        if sum(out.tell() for out in outs) >= target_bytes:
+            break
+    for out in outs:
+        out.close()
+    with path.open("wb") as offer:
+        offer.write(
+            b'{"formatVersion":"v1.0","disclaimer":"generated for the import bench","offerCode":"AmazonEC2",'
+            b'"version":"20261101000000","publicationDate":"2026-11-01T00:00:00Z","products":{'
+        )
+        for section, joint in zip(sections, (b'},"terms":{"OnDemand":{', b'},"Reserved":{', b"}}}"), strict=True):
+            with section.open("rb") as part:
+                shutil.copyfileobj(part, offer, 1 << 20)
+            offer.write(joint)
+            section.unlink()
+    return count
+
+
+def feed_child(mode: str, path: Path, database: Path) -> int:
+    """One measurement in this (fresh) process; prints seconds, peak RSS and what was stored as JSON."""
+    if mode == "parse":
+        import ijson
+
+        started = time.perf_counter()
+        with path.open("rb") as stream:
+            events = sum(1 for _ in ijson.parse(stream))
+        stored = 0
+        elapsed = time.perf_counter() - started
+        extra = {"events": events, "backend": ijson.backend}
+    else:
+        setup_django(database)
+        from pricing.models import SnapshotOrigin, SnapshotStatus
+        from pricing.services import price_snapshot_import
+
+        started = time.perf_counter()
+        with path.open("rb") as stream:
+            snapshot = price_snapshot_import(
+                content=stream,
+                origin=SnapshotOrigin.COMMAND,
+                source=path.name,
+                file_name=path.name,
+                format="aws-price-list",
+            )
+        elapsed = time.perf_counter() - started
+        if snapshot.status != SnapshotStatus.IMPORTED:
+            print(json.dumps({"error": f"import ended {snapshot.status}: {snapshot.errors[:3]}"}))
+            return 1
+        stored = snapshot.prices_new
+        extra = {"products": snapshot.rows_total, "skipped": snapshot.rows_skipped}
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(json.dumps({"seconds": elapsed, "peak_rss_mb": peak_mb, "stored": stored, **extra}))
+    return 0
+
+
+def run_feed_child(mode: str, path: Path, database: Path) -> dict:
+    command = [sys.executable, __file__, "--feed-child", mode, str(path), str(database)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"{mode} child failed: {done.stdout[-2000:]} {done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def feed_bench(folder: Path) -> bool:
+    """The offer file's import against a bare streaming parse, each in its own process; True when within targets."""
+    path = folder / "ec2-offer.json"
+    started = time.perf_counter()
+    products = generate_offer_file(path, OFFER_FILE_BYTES)
+    size = path.stat().st_size
+    print(f"generated an EC2 offer file: {size:,} bytes, {products:,} products ({time.perf_counter() - started:.0f} s)")
+    parsed = run_feed_child("parse", path, folder / "unused.sqlite3")
+    imported = run_feed_child("import", path, folder / "feed.sqlite3")
+    path.unlink()
+    ratio = imported["seconds"] / parsed["seconds"]
+    print(
+        f"bare streaming parse ({parsed['backend']}, {parsed['events']:,} events): {parsed['seconds']:.2f} s, "
+        f"peak RSS {parsed['peak_rss_mb']:.0f} MB"
+    )
+    print(
+        f"aws-price-list import ({imported['products']:,} products, {imported['skipped']:,} skipped, "
+        f"{imported['stored']:,} observations stored): {imported['seconds']:.2f} s, "
+        f"peak RSS {imported['peak_rss_mb']:.0f} MB"
+    )
+    memory_ok = imported["peak_rss_mb"] < FEED_PEAK_RSS_MB
+    speed_ok = ratio <= TARGET_RATIO
+    print(
+        f"offer file: {ratio:.2f}x the bare parse ({'within' if speed_ok else 'ABOVE'} {TARGET_RATIO:.0f}x), "
+        f"peak RSS {imported['peak_rss_mb']:.0f} MB ({'under' if memory_ok else 'ABOVE'} {FEED_PEAK_RSS_MB} MB)"
+    )
+    return memory_ok and speed_ok
 
 
 def clear_prices() -> None:
@@ -226,6 +476,11 @@ def peak_mib(measure, *args, **kwargs) -> float:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--feed-child"]:
+        return feed_child(argv[1], Path(argv[2]), Path(argv[3]))
+    if "--feed" in argv:
+        with tempfile.TemporaryDirectory(prefix="import-bench-") as folder:
+            return 0 if feed_bench(Path(folder)) else 1
     quick = "--quick" in argv  # skip the 100,000-row canonical file (minutes on a busy machine)
     with tempfile.TemporaryDirectory(prefix="import-bench-") as folder:
         setup_django(Path(folder) / "bench.sqlite3")
@@ -278,7 +533,8 @@ def main(argv: list[str]) -> int:
             print(f"peak memory {label:<34} import {imported_peak:7.1f} MiB, baseline {baseline_peak:7.1f} MiB")
         verdict = "within" if worst <= TARGET_RATIO else "ABOVE"
         print(f"worst ratio {worst:.2f}x: {verdict} the target of {TARGET_RATIO:.0f}x (best of {REPEATS} runs each)")
-        return 0 if worst <= TARGET_RATIO else 1
+        feed_ok = feed_bench(Path(folder))
+        return 0 if worst <= TARGET_RATIO and feed_ok else 1
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import socket
+import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -204,3 +205,70 @@ def read_location(location: str, *, relative_to: Path | None = None, within: Pat
     if is_url(location):
         return fetch_url(location)
     return read_path(location, relative_to=relative_to, within=within)
+
+
+def open_path(path: str | Path, *, relative_to: Path | None = None, within: Path | None = None) -> Fetched:
+    """`read_path`'s rules, but the file is opened, not read: `content` is the open binary file (the caller closes
+    it), so a feed of hundreds of MB streams into its parser. The size limit is the format's (checked on import)."""
+    file = Path(path)
+    if relative_to is not None and not file.is_absolute():
+        file = relative_to / file
+    if within is not None:
+        check_within(file, within, str(path))
+    try:
+        opened = file.open("rb")
+    except FileNotFoundError:
+        raise FetchError(f"{str(path)!r}: no such file.", not_found=True) from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise FetchError(f"{str(path)!r}: cannot be read ({exc.strerror}).") from None
+    return Fetched(content=opened, file_name=file.name, url="")
+
+
+def download(url: str, *, max_bytes: int, timeout: float | None = None) -> Fetched:
+    """`fetch_url`'s rules, but the body is written to a temporary file as it arrives (at most `max_bytes`):
+    `content` is that file, rewound (the caller closes it)."""
+    check_url(url)
+    timeout = timeout or settings.PRICE_IMPORT_URL_TIMEOUT_SECONDS
+    opener = urllib.request.build_opener(_CheckedHTTPS(), _CheckedRedirects())
+    request = urllib.request.Request(url, headers={"User-Agent": "gpu-build-vs-rent price import"})
+    spooled = tempfile.TemporaryFile()  # noqa: SIM115 (handed to the caller, who closes it)
+    try:
+        try:
+            with opener.open(request, timeout=timeout) as response:
+                size = 0
+                while chunk := response.read(1 << 20):
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise FetchError(f"{url!r}: larger than the format's limit of {max_bytes:,} bytes.")
+                    spooled.write(chunk)
+        except urllib.error.HTTPError as exc:
+            message = f"{url!r}: the server answered HTTP {exc.code} {exc.reason}."
+            raise FetchError(message, not_found=exc.code == 404) from None
+        except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise FetchError(f"{url!r}: could not fetch within {timeout} s ({reason}).") from None
+    except BaseException:
+        spooled.close()
+        raise
+    spooled.seek(0)
+    return Fetched(content=spooled, file_name=urlsplit(url).path.rsplit("/", 1)[-1] or url, url=url)
+
+
+def fetch_pages(url: str, *, next_page, max_pages: int, max_bytes: int, first: bytes | None = None) -> Fetched:
+    """A paged API's pages, from `url` on (`first`: its body, when already fetched): `next_page(body, url)` names
+    the next page's URL (None after the last), and every page is fetched under `fetch_url`'s rules. The bodies
+    are kept one after another, each on its own line; more than `max_pages` pages or `max_bytes` in all is
+    refused."""
+    pages: list[bytes] = []
+    size = 0
+    next_url: str | None = url
+    while next_url is not None:
+        if len(pages) == max_pages:
+            raise FetchError(f"{url!r}: more than {max_pages} pages; narrow the query (a filter, a region) and retry.")
+        body = first if first is not None and not pages else fetch_url(next_url, max_bytes=max_bytes).content
+        size += len(body) + 1
+        if size > max_bytes + 1:
+            raise FetchError(f"{url!r}: its pages come to more than the format's limit of {max_bytes:,} bytes.")
+        pages.append(body)
+        next_url = next_page(body, next_url)
+    return Fetched(content=b"\n".join(pages), file_name=urlsplit(url).path.rsplit("/", 1)[-1] or url, url=url)

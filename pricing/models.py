@@ -298,6 +298,14 @@ class PriceObservation(models.Model):
     )
     price_per_instance_hour = models.DecimalField(max_digits=14, decimal_places=6)
     price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6)
+    upfront_fee = models.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="A reservation's one-off fee for the whole instance, already spread over the term's hours in the "
+        "prices above (AWS's Partial and All Upfront terms); blank when there is none.",
+    )
     currency = models.CharField(max_length=3, default="USD")
     source_url = models.URLField(max_length=1000, blank=True)
 

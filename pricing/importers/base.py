@@ -64,6 +64,8 @@ class PriceRow:
     currency: str = "USD"
     source_url: str = ""
     channel_id: int | None = None
+    upfront_fee: Decimal | None = None
+    """A reservation's one-off fee, already spread over the term's hours in the prices above."""
 
     def key(self) -> tuple:
         """The natural key of an observation (unique in the database)."""

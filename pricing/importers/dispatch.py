@@ -1,8 +1,12 @@
-"""The one entry point of the importers: bytes in, `ParseResult` out, the format chosen by the registry."""
+"""The one entry point of the importers: bytes (or an open binary file) in, `ParseResult` out, the format chosen
+by the registry from the file's head."""
 
 from __future__ import annotations
 
+import io
+import os
 from datetime import date
+from typing import BinaryIO
 
 from pricing.importers import registry
 from pricing.importers.base import Catalog, ParseContext, ParseResult, RowError
@@ -11,6 +15,7 @@ from pricing.importers.base import Catalog, ParseContext, ParseResult, RowError
 # dozen columns and lines of a few hundred characters (AWS's GpuInfo dictionaries are the longest).
 MAX_COLUMNS = 200
 MAX_LINE_CHARS = 20_000
+HEAD_BYTES = 64 * 1024  # what detection reads: every format names itself in its first lines
 
 
 def decode(content: bytes) -> str:
@@ -44,8 +49,25 @@ def _too_wide(text: str, variant: str) -> ParseResult | None:
     return None
 
 
+def _size(stream: BinaryIO) -> int:
+    try:
+        return os.fstat(stream.fileno()).st_size
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        position = stream.seek(0, io.SEEK_END)
+        stream.seek(0)
+        return position
+
+
+def _too_big(chosen: registry.ImportFormat, size: int, default_max_bytes: int | None) -> ParseResult | None:
+    limit = chosen.max_bytes or default_max_bytes
+    if limit is None or size <= limit:
+        return None
+    where = f"the {chosen.name} limit" if chosen.max_bytes else "PRICE_IMPORT_MAX_BYTES"
+    return _rejected(chosen.name, f"the file has {size:,} bytes; the limit is {limit:,} ({where})")
+
+
 def parse_prices(
-    content: bytes,
+    content: bytes | BinaryIO,
     *,
     catalog: Catalog,
     requested_format: str = registry.AUTO,
@@ -54,30 +76,34 @@ def parse_prices(
     source_url: str = "",
     today: date,
     max_rows: int,
+    max_bytes: int | None = None,
     new_providers: frozenset[str] = frozenset(),
 ) -> ParseResult:
     """Parse a price file of any registered format. `provider_name` and `observed_on` fill what the file lacks;
-    `new_providers` confirms provider names a canonical file may introduce although they resemble known ones."""
+    `new_providers` confirms provider names a canonical file may introduce although they resemble known ones.
+    `max_bytes` and `max_rows` are the limits of a format that has none of its own."""
     names = registry.format_names()
     if requested_format not in names:
         return _rejected(requested_format, f"unknown format; use one of {', '.join(names)}", "format")
-    try:
-        text = decode(content)
-    except ValueError as exc:
-        return _rejected(requested_format, str(exc))
-    if not text.strip():
-        return _rejected(requested_format, "the file is empty")
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        return ParseResult(
-            format=requested_format,
-            errors=[
-                RowError(line, "", "0x00", "a NUL byte: this is not a text price file (or it is UTF-16; save as UTF-8)")
-            ],
-        )
-    chosen, variant = registry.detect(text, requested_format)
-    if too_wide := _too_wide(text, variant):
-        return too_wide
+    stream = None if isinstance(content, bytes | bytearray | memoryview) else content
+    if stream is None:
+        size, head = len(content), bytes(content[:HEAD_BYTES])
+    else:
+        size, head = _size(stream), stream.read(HEAD_BYTES)
+        stream.seek(0)
+    chosen, variant = registry.detect(head.decode("utf-8-sig", errors="ignore"), requested_format)
+    if too_big := _too_big(chosen, size, max_bytes):
+        return too_big
+    text = ""
+    if not chosen.streams:
+        try:
+            text = decode(stream.read() if stream is not None else bytes(content))
+        except ValueError as exc:
+            return _rejected(requested_format, str(exc))
+        if problem := _not_text(text, requested_format):
+            return problem
+        if too_wide := _too_wide(text, variant):
+            return too_wide
     provider = None
     if provider_name:
         provider = catalog.provider(provider_name)
@@ -94,7 +120,23 @@ def parse_prices(
         observed_on=observed_on or (today if chosen.needs_observed_on else None),
         source_url=source_url,
         today=today,
-        max_rows=max_rows,
+        max_rows=chosen.max_rows or max_rows,
         new_providers=frozenset(new_providers),
     )
+    if chosen.streams:
+        return chosen.parse(stream if stream is not None else io.BytesIO(content), context)
     return chosen.parse(text, context)
+
+
+def _not_text(text: str, requested_format: str) -> ParseResult | None:
+    if not text.strip():
+        return _rejected(requested_format, "the file is empty")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return ParseResult(
+            format=requested_format,
+            errors=[
+                RowError(line, "", "0x00", "a NUL byte: this is not a text price file (or it is UTF-16; save as UTF-8)")
+            ],
+        )
+    return None

@@ -12,7 +12,7 @@ from pricing.services.snapshots import (
     price_snapshot_queue,
     price_snapshot_run,
 )
-from pricing.services.sources import import_source_run, import_sources_run_due
+from pricing.services.sources import import_source_run, import_sources_run_due, price_file_open
 
 __all__ = [
     "BULK_BATCH_SIZE",
@@ -20,6 +20,7 @@ __all__ = [
     "import_source_run",
     "import_sources_run_due",
     "price_catalog_import",
+    "price_file_open",
     "price_snapshot_create",
     "price_snapshot_fail",
     "price_snapshot_import",

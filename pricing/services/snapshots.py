@@ -11,7 +11,7 @@ import os
 import socket
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, BinaryIO
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -44,9 +44,21 @@ def _worker_label() -> str:
     return f"{socket.gethostname()} pid {os.getpid()}"
 
 
+def _sha256(content: bytes | BinaryIO) -> str:
+    """The digest of the bytes, or of an open file read in chunks (then rewound): a feed file is never held whole."""
+    if isinstance(content, bytes | bytearray | memoryview):
+        return hashlib.sha256(content).hexdigest()
+    digest = hashlib.sha256()
+    content.seek(0)
+    while chunk := content.read(1 << 20):
+        digest.update(chunk)
+    content.seek(0)
+    return digest.hexdigest()
+
+
 def price_snapshot_create(
     *,
-    content: bytes,
+    content: bytes | BinaryIO,
     origin: str,
     source: str,
     file_name: str = "",
@@ -57,7 +69,8 @@ def price_snapshot_create(
     created_by: AbstractBaseUser | None = None,
     keep_file: bool = False,
 ) -> PriceSnapshot:
-    """A pending snapshot; with `keep_file` the bytes are stored so a worker elsewhere can import them."""
+    """A pending snapshot; with `keep_file` the bytes are stored so a worker elsewhere can import them. `content` may
+    be an open binary file (a command's or a schedule's file, read as it streams)."""
     snapshot = PriceSnapshot.objects.create(
         source=source[:200],
         origin=origin,
@@ -66,7 +79,7 @@ def price_snapshot_create(
         format=format,
         provider_name=provider_name[:100],
         default_observed_on=observed_on,
-        sha256=hashlib.sha256(content).hexdigest(),
+        sha256=_sha256(content),
         created_by=created_by if created_by and created_by.is_authenticated else None,
     )
     if keep_file:
@@ -167,6 +180,7 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
             channel_id=row.channel_id,
             price_per_instance_hour=row.price_per_instance_hour,
             price_per_gpu_hour=row.price_per_gpu_hour,
+            upfront_fee=row.upfront_fee,
             currency=row.currency,
             source_url=row.source_url,
         )
@@ -236,17 +250,13 @@ def _record_unmapped(snapshot: PriceSnapshot, result: ParseResult, catalog: Cata
 
 @statement_timeout_lifted()  # a 200,000-row file on a big table is not a web request; the job has its own limit
 def price_snapshot_run(
-    *, snapshot: PriceSnapshot, content: bytes, new_providers: frozenset[str] = frozenset()
+    *, snapshot: PriceSnapshot, content: bytes | BinaryIO, new_providers: frozenset[str] = frozenset()
 ) -> PriceSnapshot:
-    """Parse, validate and store one price file as `snapshot`. Returns the finished snapshot.
+    """Parse, validate and store one price file (bytes, or an open binary file) as `snapshot`. Returns the finished
+    snapshot. The size limit is PRICE_IMPORT_MAX_BYTES unless the file's format has its own.
 
     `new_providers` confirms provider names a canonical file introduces although they look like a known one."""
     snapshot.processed_by = _worker_label()
-    max_bytes = settings.PRICE_IMPORT_MAX_BYTES
-    if len(content) > max_bytes:
-        result = ParseResult(format=snapshot.format)
-        reason = f"the file has {len(content):,} bytes; the limit is {max_bytes:,} (PRICE_IMPORT_MAX_BYTES)"
-        return _reject(snapshot, result, [RowError(0, "", "", reason)])
     catalog = import_catalog()
     result = parse_prices(
         content,
@@ -257,6 +267,7 @@ def price_snapshot_run(
         source_url=snapshot.url,
         today=timezone.now().date(),
         max_rows=settings.PRICE_IMPORT_MAX_ROWS,
+        max_bytes=settings.PRICE_IMPORT_MAX_BYTES,
         new_providers=new_providers,
     )
     snapshot.format = result.format
@@ -315,7 +326,9 @@ def _analyze_price_tables() -> None:
             cursor.execute("ANALYZE " + ", ".join(model._meta.db_table for model in tables))
 
 
-def price_snapshot_import(*, content: bytes, new_providers: frozenset[str] = frozenset(), **options) -> PriceSnapshot:
+def price_snapshot_import(
+    *, content: bytes | BinaryIO, new_providers: frozenset[str] = frozenset(), **options
+) -> PriceSnapshot:
     """Import a file now, in this process (command, schedule, demo data). Options as `price_snapshot_create`."""
     snapshot = PriceSnapshot.objects.claim(price_snapshot_create(content=content, **options).pk)
     return price_snapshot_run(snapshot=snapshot, content=content, new_providers=new_providers)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -9,6 +11,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from pricing import fetch
+from pricing.importers import registry
+from pricing.importers.dispatch import HEAD_BYTES
 from pricing.models import ImportSource, PriceSnapshot, SnapshotOrigin
 from pricing.services.catalogs import price_catalog_import
 from pricing.services.snapshots import price_snapshot_create, price_snapshot_fail, price_snapshot_import
@@ -39,15 +43,54 @@ def import_source_run(*, source: ImportSource) -> list[PriceSnapshot]:
         "provider_name": source.provider.name if source.provider_id else "",
     }
     try:
-        fetched = fetch.read_location(source.location, relative_to=base, within=base)
+        with price_file_open(source.location, format=source.format, relative_to=base, within=base) as fetched:
+            snapshot = price_snapshot_import(
+                content=fetched.content, file_name=fetched.file_name, url=fetched.url, **options
+            )
     except fetch.FetchError as exc:
         snapshot = _failed(source, str(exc), **options)
-    else:
-        snapshot = price_snapshot_import(
-            content=fetched.content, file_name=fetched.file_name, url=fetched.url, **options
-        )
     ImportSource.objects.filter(pk=source.pk).update(last_snapshot=snapshot)
     return [snapshot]
+
+
+@contextmanager
+def price_file_open(
+    location: str, *, format: str = registry.AUTO, relative_to: Path | None = None, within: Path | None = None
+) -> Iterator[fetch.Fetched]:
+    """The price file at a path or URL, closed on leaving. A path is opened, not read (a feed streams from it; the
+    format's size limit applies on import). A URL of a streaming feed (named as the format) is spooled to a
+    temporary file; a URL of a paged API (named, or recognised from its first page) is followed page by page."""
+    chosen = registry.BY_NAME.get(format)
+    if not fetch.is_url(location):
+        fetched = fetch.open_path(location, relative_to=relative_to, within=within)
+    elif chosen is not None and chosen.streams:
+        fetched = fetch.download(location, max_bytes=chosen.max_bytes or settings.PRICE_IMPORT_MAX_BYTES)
+    else:
+        fetched = _fetch_pages(location, chosen)
+    try:
+        yield fetched
+    finally:
+        if not isinstance(fetched.content, bytes):
+            fetched.content.close()
+
+
+def _fetch_pages(url: str, chosen: registry.ImportFormat | None) -> fetch.Fetched:
+    first = None
+    if chosen is None:  # detected: the first page says which format this is
+        page = fetch.fetch_url(url)
+        chosen, _ = registry.detect(page.content[:HEAD_BYTES].decode("utf-8", errors="ignore"))
+        if chosen.next_page is None:
+            return page
+        first = page.content
+    if chosen.next_page is None:
+        return fetch.fetch_url(url)
+    return fetch.fetch_pages(
+        url,
+        next_page=chosen.next_page,
+        max_pages=chosen.max_pages,
+        max_bytes=chosen.max_bytes or settings.PRICE_IMPORT_MAX_BYTES,
+        first=first,
+    )
 
 
 def _failed(import_source: ImportSource, reason: str, **options) -> PriceSnapshot:

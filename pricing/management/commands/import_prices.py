@@ -44,20 +44,20 @@ class Command(BaseCommand):
     ) -> None:
         observed = _date(observed_on) if observed_on else None
         try:
-            fetched = fetch.read_location(location)
+            with services.price_file_open(location, format=format) as fetched:
+                snapshot = services.price_snapshot_import(
+                    content=fetched.content,
+                    origin=SnapshotOrigin.COMMAND,
+                    source=location,
+                    file_name=fetched.file_name,
+                    url=fetched.url,
+                    format=format,
+                    provider_name=provider,
+                    observed_on=observed,
+                    new_providers=frozenset(new_provider),
+                )
         except fetch.FetchError as exc:
             raise CommandError(str(exc)) from None
-        snapshot = services.price_snapshot_import(
-            content=fetched.content,
-            origin=SnapshotOrigin.COMMAND,
-            source=location,
-            file_name=fetched.file_name,
-            url=fetched.url,
-            format=format,
-            provider_name=provider,
-            observed_on=observed,
-            new_providers=frozenset(new_provider),
-        )
         if snapshot.status in (SnapshotStatus.REJECTED, SnapshotStatus.FAILED):
             for error in snapshot.errors:
                 self.stderr.write(_error_line(error))
