@@ -43,6 +43,40 @@ SCENARIO_INPUTS = (
 AGREEMENT = 1e-9  # relative: the workbook's figure and the app's agree when this close
 
 
+PRICE_FIELDS = ("price_per_gpu_hour", "price_per_million_input_tokens", "price_per_million_output_tokens")
+
+
+def input_source(option: dict, field: str) -> str:
+    """Where a price came from, in words: the Market row it was picked from (with its conversion), a price path
+    taken from the Market's trend, or "typed in"."""
+    if field in PRICE_FIELDS:
+        source = option.get("price_source") or {}
+        if not source.get("provider"):
+            return "typed in"
+        where = ", ".join(
+            str(part).replace("_", " ") for part in (source.get("region"), source.get("pricing_term")) if part
+        )
+        text = f"Market: {source['provider']} {source.get('offering') or ''}".rstrip()
+        text += f" ({where})" if where else ""
+        text += f", as of {source.get('observed_on')}"
+        if source.get("snapshot_id"):
+            text += f", snapshot #{source['snapshot_id']}"
+        if source.get("original_currency"):
+            text += (
+                f"; converted from {source['original_currency']} {source.get('original_price_per_gpu_hour')} at "
+                f"{source.get('fx_rate')} ({source.get('fx_source')}, {source.get('fx_rate_date')})"
+            )
+        return text
+    if field == "price_change_per_year" and option.get("price_path_source"):
+        path = option["price_path_source"]
+        return (
+            f"Market trend of {path.get('gpu_model')} {str(path.get('pricing_term', '')).replace('_', ' ')} prices in "
+            f"{path.get('currency')}, {path.get('months')} months to {path.get('last_day')}, adopted "
+            f"{path.get('adopted_on')}"
+        )
+    return ""
+
+
 class Names:
     """Defined names, unique, from letters, digits and underscores: ``capex_own_8x_h100``."""
 
@@ -92,8 +126,10 @@ class Builder:
             header_cell.font = self.bold
         sheet.freeze_panes = "A2"
 
-    def input_row(self, sheet: Any, label: str, value: Any, unit: str, name: str, *, editable: bool = True) -> None:
-        sheet.append([cell(label), value, unit.replace("{c}", self.currency), name])
+    def input_row(
+        self, sheet: Any, label: str, value: Any, unit: str, name: str, *, editable: bool = True, source: str = ""
+    ) -> None:
+        sheet.append([cell(label), value, unit.replace("{c}", self.currency), name, cell(source) if source else None])
         row = sheet.max_row
         if editable:
             sheet.cell(row=row, column=2).fill = self.input_fill
@@ -102,7 +138,7 @@ class Builder:
     # -- sheets ------------------------------------------------------------------------------------------------
     def inputs(self) -> list[str]:
         sheet = self.book.create_sheet("Inputs")
-        self.header(sheet, ["Input", "Value", "Unit", "Name"])
+        self.header(sheet, ["Input", "Value", "Unit", "Name", "Source"])
         doc = self.doc
         for key, label, unit in SCENARIO_INPUTS:
             self.input_row(sheet, label, doc.get(key), unit, key, editable=key != "horizon_months")
@@ -118,8 +154,16 @@ class Builder:
             for entry in OPTION_FIELDS:
                 if option["kind"] not in entry.kinds or entry.name not in option or entry.value_type == "choice":
                     continue
-                self.input_row(sheet, entry.export_label, option[entry.name], entry.unit, f"{entry.name}_{slug}")
+                self.input_row(
+                    sheet,
+                    entry.export_label,
+                    option[entry.name],
+                    entry.unit,
+                    f"{entry.name}_{slug}",
+                    source=input_source(option, entry.name),
+                )
         sheet.column_dimensions["A"].width = 44
+        sheet.column_dimensions["E"].width = 60
         sheet.column_dimensions["C"].width = 24
         sheet.column_dimensions["D"].width = 40
         return slugs
@@ -403,6 +447,25 @@ class Builder:
             sheet.cell(row=row, column=column).number_format = "#,##0.00##"
         self.define(name, sheet, f"$B${row}")
 
+    def cumulative_chart(self, ranges: list[dict[str, str]]) -> None:
+        """The Summary's chart: each option's cumulative cash cost by month, read from its ledger."""
+        from openpyxl.chart import LineChart, Reference
+        from openpyxl.chart.series import SeriesLabel
+
+        chart = LineChart()
+        chart.title = "Cumulative cash cost (no resale)"
+        chart.y_axis.title = f"{self.currency}"
+        chart.x_axis.title = "Month"
+        chart.height, chart.width = 9, 18
+        for index, found in enumerate(ranges):
+            sheet = self.book[f"Ledger {index + 1}"]
+            column = _column_index(found["cumulative"])
+            data = Reference(sheet, min_col=column, min_row=self.first_row, max_row=self.last_row)
+            chart.add_data(data, titles_from_data=False)
+            chart.series[-1].tx = SeriesLabel(v=str(cell(self.doc["options"][index]["name"])))
+        chart.set_categories(Reference(self.book["Ledger 1"], min_col=1, min_row=self.first_row, max_row=self.last_row))
+        self.book["Summary"].add_chart(chart, "F4")
+
     def break_even(self, slugs: list[str], ranges: list[dict[str, str]]) -> None:
         """Every owned x on-demand rental pair: the exact break-even of their annual-cost lines (the owned one kinks
         where its GPUs are full, at k = G / (fleet x work factor)), and the first month owning's cumulative cash
@@ -520,7 +583,13 @@ def add_model_sheets(book: Any, document: dict, result: dict) -> None:
     summary.append([cell(f"{doc['name']}: every figure below is a formula over the Inputs and Forecast sheets")])
     summary.cell(row=1, column=1).font = builder.bold
     summary.append(["Inputs are the yellow cells; the app's value is beside each figure, and whether they agree."])
-    summary.append([])
+    summary.append(
+        [
+            '=IF(COUNTIF(D:D,"differ")+COUNTIF(\'Break-even\'!E:E,"differ")+COUNTIF(\'Break-even\'!H:H,"differ")=0,'
+            '"Every figure agrees with the app\'s (at the inputs as exported).",'
+            '"Some figures differ from the app\'s: the inputs were changed here, or see the Agree? column.")'
+        ]
+    )
     slugs = builder.inputs()
     builder.forecast()
     ranges = [
@@ -528,3 +597,11 @@ def add_model_sheets(book: Any, document: dict, result: dict) -> None:
     ]
     builder.summary(slugs, ranges)
     builder.break_even(slugs, ranges)
+    builder.cumulative_chart(ranges)
+
+
+def _column_index(reference: str) -> int:
+    """The column number of a range reference such as ``'Ledger 1'!$N$2:$N$37``."""
+    from openpyxl.utils import column_index_from_string
+
+    return column_index_from_string(reference.split("!")[1].split("$")[1])

@@ -207,3 +207,24 @@ def test_the_export_leads_with_the_live_model_and_keeps_the_app_values_in_words(
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.NonInteractiveExampleWarning")
+
+
+def test_the_inputs_name_their_source_and_the_summary_charts_every_option():
+    document = copy.deepcopy(DESIGN_EXAMPLE)
+    document["options"][1]["price_source"] = {
+        "provider": "Lambda",
+        "offering": "gpu_8x_h100_sxm5",
+        "region": "us-east-1",
+        "pricing_term": "on_demand",
+        "observed_on": "2026-11-01",
+        "snapshot_id": 7,
+    }
+    book = model_book(document)
+    sources = {row[3]: row[4] for row in book["Inputs"].iter_rows(min_row=2, values_only=True) if row[3]}
+    rental = slugs(book, document)[1]
+    assert sources[f"price_per_gpu_hour_{rental}"] == (
+        "Market: Lambda gpu_8x_h100_sxm5 (us-east-1, on demand), as of 2026-11-01, snapshot #7"
+    )
+    assert sources[f"price_per_million_input_tokens_{slugs(book, document)[2]}"] == "typed in"
+    (chart,) = book["Summary"]._charts
+    assert [series.tx.v for series in chart.series] == [option["name"] for option in document["options"]]
