@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 
 from config import health
 from config.login_throttle import LoginView, ThrottledAdminAuthenticationForm
-from tco.web import decision_links
+from tco.web.views import decision_links
 
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
@@ -17,7 +17,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("market/", include("pricing.urls")),
-    # Decision links: public, read-only, one frozen snapshot per token (tco/web/decision_links.py).
+    # Decision links: public, read-only, one frozen snapshot per token (tco/web/views/decision_links.py).
     path("d/<str:token>", decision_links.decision_page, name="decision_page"),
     re_path(
         r"^d/(?P<token>[^/]+)/(?P<what>options\.csv|monthly\.csv|simulation\.csv|tornado\.csv|results\.xlsx|snapshot\.json)$",

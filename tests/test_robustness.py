@@ -298,7 +298,7 @@ CASES: dict[str, Case] = {
             for what in ("options.csv", "monthly.csv", "simulation.csv", "tornado.csv", "results.xlsx")
         ]
     ),
-    # Decisions under uncertainty (tco/web/uncertainty.py, tco/web/compare.py).
+    # Decisions under uncertainty (tco/web/views/uncertainty.py, tco/web/views/compare.py).
     "tco:scenario_compare": Case(lambda w: [reverse("tco:scenario_compare")], ("s",)),
     "tco:input_range": Case(
         _s("tco:input_range"),

@@ -7,7 +7,7 @@ from unittest import mock
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tco.web import decision_context
+from tco.web.viewmodels import decisions as decision_context
 
 
 def test_a_second_opening_reads_no_snapshot_content_and_shows_the_same_page(link_path, anon):

@@ -13,7 +13,7 @@ from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS
 from tco.models import Scenario
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields
 from tco.web.inputs import PERCENT_FIELDS
-from tco.web.ranges import RATE_RANGE_FIELDS
+from tco.web.viewmodels.ranges import RATE_RANGE_FIELDS
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 BARE = ["%", " % "]

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tco.models import ScenarioRun
-from tco.web import answers
+from tco.web.viewmodels import answers
 from tests.scenarios.workspace_html import figures_of
 
 # Every way a view could run the engine or build a figure: the engine's entry points where the chart builder and the
@@ -84,7 +84,7 @@ def test_a_runs_figures_are_served_at_a_url_that_never_changes(editor_client, re
 
 
 def test_the_panel_of_a_run_is_built_once_then_reused(editor_client, reader, scenario):
-    with mock.patch("tco.web.answers._build", wraps=answers._build) as build:
+    with mock.patch("tco.web.viewmodels.answers._build", wraps=answers._build) as build:
         for _ in range(3):
             _page(editor_client, scenario)
         _page(reader, scenario)  # another role: its own workspace, the same panel
@@ -126,7 +126,7 @@ def test_a_page_view_takes_a_fixed_small_number_of_queries(editor_client, reader
 def test_an_unknown_map_rental_draws_the_default_map_built_once(editor_client, scenario):
     run = ScenarioRun.objects.get(scenario=scenario)
     url = reverse("tco:break_even_map", args=[scenario.pk, run.pk])
-    with mock.patch("tco.web.answers._build", wraps=answers._build) as build:
+    with mock.patch("tco.web.viewmodels.answers._build", wraps=answers._build) as build:
         for name in ("nope", "still nope", "x" * 300):
             assert editor_client.get(url, {"map_rental": name}, HTTP_HX_REQUEST="true").status_code == 200
     assert build.call_count == 1

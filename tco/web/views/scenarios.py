@@ -27,8 +27,8 @@ from tco.services import (
     scenario_delete,
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
-from tco.web.context import WORKSPACE, workspace_context
 from tco.web.page_cache import scenario_page
+from tco.web.viewmodels.workspace import WORKSPACE, workspace_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
 

@@ -1,6 +1,6 @@
 """The decision panel on the scenario page: decide, re-open, the brief, decision links, and the exports.
 
-Editors write, viewers read and export. The public pages a link opens are in ``tco.web.decision_links``.
+Editors write, viewers read and export. The public pages a link opens are in ``tco.web.views.decision_links``.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from tco.services.decisions import (
 )
 from tco.services.evaluation import NotEvaluable, NotReady, export_evaluation
 from tco.web.access import get_scenario_for_user
-from tco.web.compare import compare_choice
-from tco.web.decision_context import panel_context
 from tco.web.downloads import EXPORTS, export_response, refusal
 from tco.web.inputs import parse_id
+from tco.web.viewmodels.decisions import panel_context
+from tco.web.views.compare import compare_choice
 
 PANEL = "decisions/panel.html"
 

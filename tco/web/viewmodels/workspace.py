@@ -25,9 +25,9 @@ from tco.selectors.scenarios import RunState, run_state
 from tco.selectors.uncertainty import scenario_ranges
 from tco.services import Change, document_problems, is_gap
 from tco.web.access import can_edit
-from tco.web.answers import answer_for
-from tco.web.decision_context import panel_context
-from tco.web.fields import (
+from tco.web.viewmodels.answers import answer_for
+from tco.web.viewmodels.decisions import panel_context
+from tco.web.viewmodels.fields import (
     SCENARIO_BASICS,
     SECTION_LABELS,
     WORKLOAD_FIELDS,
@@ -39,8 +39,8 @@ from tco.web.fields import (
     problem_key,
     scenario_field,
 )
-from tco.web.ranges import attach_ranges
-from tco.web.uncertainty_context import uncertainty_context
+from tco.web.viewmodels.ranges import attach_ranges
+from tco.web.viewmodels.uncertainty import uncertainty_context
 
 SECTION_KEYS = ("general", "options", "forecast", "workload")
 WORKSPACE = "tco/scenario_detail.html#workspace"

@@ -23,13 +23,13 @@ from tco.services import (
     scenario_update_field,
 )
 from tco.web.access import get_option_for_user, get_scenario_for_user, require_role
-from tco.web.answers import answer_for, figures_json, figures_url
-from tco.web.context import WORKSPACE, forecast_starting_texts, workspace_context
-from tco.web.currency import currency_question
-from tco.web.fields import scenario_field
 from tco.web.forms import ForecastForm, ScenarioInputForm, option_input_form
 from tco.web.inputs import expected_version, parse_id
 from tco.web.responses import VERSION_HEADER, conflict_response, refused_response, workspace_response
+from tco.web.viewmodels.answers import answer_for, figures_json, figures_url
+from tco.web.viewmodels.fields import scenario_field
+from tco.web.viewmodels.workspace import WORKSPACE, forecast_starting_texts, workspace_context
+from tco.web.views.currency import currency_question
 
 
 @require_POST

@@ -20,9 +20,9 @@ from tco import exports
 from tco.presentation.currency import conversion_about
 from tco.selectors.decisions import active_link_for_token
 from tco.services.decisions import link_record_open
-from tco.web.decision_context import frozen_page_context
 from tco.web.downloads import download, export_response
 from tco.web.throttle import limit_per_client
+from tco.web.viewmodels.decisions import frozen_page_context
 
 PRIVATE_HEADERS = {
     "X-Robots-Tag": "noindex",

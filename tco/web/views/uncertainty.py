@@ -26,11 +26,11 @@ from tco.services.uncertainty import (
     uncertainty_run_queue,
 )
 from tco.web.access import can_edit, get_scenario_for_user
-from tco.web.fields import scenario_field
 from tco.web.inputs import InputError, expected_version, parse_decimal, parse_integer
-from tco.web.ranges import RATE_RANGE_FIELDS, range_view
 from tco.web.responses import conflict_response, workspace_response
-from tco.web.uncertainty_context import uncertainty_context
+from tco.web.viewmodels.fields import scenario_field
+from tco.web.viewmodels.ranges import RATE_RANGE_FIELDS, range_view
+from tco.web.viewmodels.uncertainty import uncertainty_context
 
 PANEL = "tco/_uncertainty.html"
 RANGE = "tco/_range.html"

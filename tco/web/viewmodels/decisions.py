@@ -25,7 +25,7 @@ from tco.selectors.scenarios import RunState, run_state
 from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
 from tco.services.evaluation import export_refusal
 from tco.web.access import can_edit
-from tco.web.uncertainty_context import frozen_uncertainty_context
+from tco.web.viewmodels.uncertainty import frozen_uncertainty_context
 
 BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
 TERM_WORDS = {

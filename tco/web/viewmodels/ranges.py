@@ -18,8 +18,8 @@ from tco.selectors.uncertainty import (
     range_path,
     scenario_ranges,
 )
-from tco.web.fields import input_text
 from tco.web.inputs import PERCENT_FIELDS
+from tco.web.viewmodels.fields import input_text
 
 RATE_RANGE_FIELDS = PERCENT_FIELDS | {"utilization"}
 

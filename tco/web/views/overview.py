@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 from pricing.selectors import failed_snapshots, latest_snapshot_per_source
 from tco.selectors.scenarios import scenarios_with_latest_results
 from tco.web.access import can_read
-from tco.web.pages import scenario_rows
+from tco.web.views.scenarios import scenario_rows
 
 
 @require_GET
