@@ -15,7 +15,7 @@ from tco.web.inputs import parse_id
 
 
 @require_GET
-def compare_view(request: HttpRequest) -> HttpResponse:
+def scenario_compare_view(request: HttpRequest) -> HttpResponse:
     require_role(request, write=False)
     picked = [parse_id(text) for text in request.GET.getlist("s")]
     ids = list(dict.fromkeys(pk for pk in picked if pk is not None))

@@ -58,7 +58,7 @@ def public(view: Callable) -> Callable:
 
 
 @public
-def decision_page(request: HttpRequest, token: str) -> HttpResponse:
+def decision_page_view(request: HttpRequest, token: str) -> HttpResponse:
     link = active_link_for_token(token)
     if link is None:
         return link_not_found()
@@ -69,7 +69,7 @@ def decision_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @public
-def decision_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
+def decision_export_view(request: HttpRequest, token: str, what: str) -> HttpResponse:
     """Downloads of the frozen numbers; they do not count as openings."""
     link = active_link_for_token(token)
     if link is None:
@@ -96,5 +96,5 @@ def decision_export(request: HttpRequest, token: str, what: str) -> HttpResponse
 
 
 @public
-def decision_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+def decision_not_found_view(request: HttpRequest, rest: str = "") -> HttpResponse:
     return link_not_found()

@@ -111,7 +111,7 @@ def reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def brief_view(request: HttpRequest, pk: int) -> HttpResponse:
+def brief_update_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, write=True)
     try:
         brief_update(
@@ -128,7 +128,7 @@ def brief_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def scenario_export_view(request: HttpRequest, pk: int, what: str) -> HttpResponse:
+def scenario_export_results_view(request: HttpRequest, pk: int, what: str) -> HttpResponse:
     """The current numbers as CSV or Excel (viewers may export)."""
     scenario = get_scenario_for_user(request, pk)
     if what not in EXPORTS:
