@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
+
 from .fields import NumberField, count_field, money_field, rate_field
-from .kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 VALUE_TYPES = ("money", "rate", "count", "number", "choice")
 BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}

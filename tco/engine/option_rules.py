@@ -7,6 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from lib.kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
+
 from .catalogue import (
     OVERRIDES,
     PRICE_SOURCE_FX,
@@ -17,7 +19,6 @@ from .catalogue import (
 )
 from .checker import Checker, has_control_characters
 from .fields import describe, fmt, shorten
-from .kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 
 class OptionChecker(Checker):

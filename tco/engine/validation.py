@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.currencies import is_currency
+from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
 from .errors import ScenarioError
 from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, check_number, describe, fmt
-from .kinds import OWNED_KINDS, RENTAL_KINDS
 from .option_rules import OptionChecker
 
 TOP_FIELDS = (

@@ -13,7 +13,7 @@ from tco.engine.catalogue import fields_for_kind
 from tco.models.fields import option_model_field
 from tco.models.scenario import Scenario
 
-# The kinds and their labels are defined once (tco.engine.kinds, lib.kinds); members: OptionKind.OWNED, ...
+# The kinds and their labels are defined once (lib.kinds); members: OptionKind.OWNED, ...
 OptionKind = models.TextChoices("OptionKind", [(kind.upper(), (kind, label)) for kind, label in kind_choices()])
 
 

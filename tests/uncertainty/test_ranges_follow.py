@@ -10,8 +10,8 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from lib.formatting import format_money
+from lib.kinds import OWNED_KINDS
 from tco.engine import evaluate
-from tco.engine.kinds import OWNED_KINDS
 from tco.forecast import Forecast
 from tco.models import InputRange, UncertaintyRun
 from tco.services import forecast_update, option_pick_price, option_update, scenario_update_field
