@@ -20,9 +20,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tco.checks import document_problems, is_gap
 from tco.engine.catalogue import fields_for_kind
 from tco.models import Scenario, ScenarioOption
-from tco.services import document_problems, is_gap
 from tests.documents import DESIGN_EXAMPLE
 from tests.scenarios.workspace_html import Workspace
 

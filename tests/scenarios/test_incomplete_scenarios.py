@@ -8,10 +8,10 @@ from decimal import Decimal
 
 import pytest
 
+from tco.checks import document_gaps
 from tco.models import RunStatus, Scenario, ScenarioOption, ScenarioRun
 from tco.services import (
     EditRefused,
-    document_gaps,
     option_add,
     option_update,
     scenario_create,

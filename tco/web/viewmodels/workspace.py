@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 
 from pricing.models import GpuModel
 from tco.charts import utilization_forecast
+from tco.checks import document_problems, is_gap
 from tco.engine import Problem
 from tco.engine.fields import TOP_NUMBERS
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization, starting_parameters
@@ -23,7 +24,7 @@ from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import RunState, run_state
 from tco.selectors.uncertainty import scenario_ranges
-from tco.services import Change, document_problems, is_gap
+from tco.services import Change
 from tco.web.access import can_edit
 from tco.web.viewmodels.answers import answer_for
 from tco.web.viewmodels.decisions import panel_context

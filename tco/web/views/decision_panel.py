@@ -12,17 +12,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from lib.htmx import render_partial
+from tco.checks import DecisionError, parse_expires_in_days
 from tco.models import BRIEF_KEYS, DecisionLink, Scenario
 from tco.presentation.currency import conversion_about
 from tco.selectors.uncertainty import current_uncertainty
 from tco.services.decisions import (
-    DecisionError,
     brief_update,
     decision_record,
     decision_reopen,
     link_create,
     link_revoke,
-    parse_expires_in_days,
 )
 from tco.services.evaluation import NotEvaluable, NotReady, export_evaluation
 from tco.web.access import get_scenario_for_user
