@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from tco.engine.catalogue import fields_for_kind
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS
 from tco.models import Scenario
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields
@@ -48,7 +49,7 @@ def test_a_bare_percent_in_every_option_percent_field(editor_client, scenario, t
     before = _state(scenario)
     seen = set()
     for option in scenario.options.all():
-        for field in sorted(PERCENT_FIELDS & set(option.document_fields())):
+        for field in sorted(PERCENT_FIELDS & set(fields_for_kind(option.kind))):
             url = reverse("tco:option_field", args=[scenario.pk, option.pk])
             response = editor_client.post(url, {field: text, "version": scenario.version}, **HTMX)
             _assert_field_message(response, (option.kind, field))
