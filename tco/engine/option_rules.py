@@ -1,4 +1,4 @@
-"""Validation of one option of a scenario document (docs/money-math.md defaults, issue 3 rules)."""
+"""Validation of one option of a scenario document (the defaults and rules of docs/money-math.md)."""
 
 from __future__ import annotations
 

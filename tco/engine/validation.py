@@ -1,4 +1,4 @@
-"""Validation and normalisation of ``tco-scenario/1`` documents (docs/money-math.md, issue 3).
+"""Validation and normalisation of ``tco-scenario/1`` documents (the rules of docs/money-math.md).
 
 ``validate`` collects every problem before raising one :class:`ScenarioError`. Absent optional
 fields (or ``null``) take the documented defaults; nothing else is guessed. Field bounds are listed in

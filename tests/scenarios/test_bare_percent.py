@@ -1,4 +1,4 @@
-"""A bare "%" (or " % ") in any percent field, range or the forecast is a field message, never a 500 (issue 17).
+"""A bare "%" (or " % ") in any percent field, range or the forecast is a field message, never a 500.
 
 Through HTTP only, so the test holds whatever form code reads the fields: each view answers 200 with the message
 and stores nothing.
