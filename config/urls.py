@@ -1,3 +1,5 @@
+"""The URL map: probes, sign-in, admin, the Market, then tco's decision links and pages (``tco/urls.py``)."""
+
 from __future__ import annotations
 
 from django.contrib import admin

@@ -1,3 +1,5 @@
+"""The scenario and Overview URLs, and the public decision links (``/d/<token>``, outside the namespace)."""
+
 from __future__ import annotations
 
 from django.urls import path, re_path

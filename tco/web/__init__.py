@@ -1,4 +1,4 @@
-"""The web layer of tco, in three parts:
+"""The web layer of tco: views, the view models they show, and the request and response helpers both use.
 
 - ``views/``: the functions URLs name, thin (read, call a service, answer), one module per part of the pages;
 - ``viewmodels/``: what the templates show, built from reads: the workspace context, the editor's inputs

@@ -1,1 +1,1 @@
-"""The tco views: the functions URLs name, one module per part of the pages."""
+"""The tco views: the functions URLs name, each called `<url name>_view`, one module per part of the pages."""
