@@ -1,7 +1,7 @@
 """Engine speed: one evaluate of a 36-month, 8-option scenario, and sweep vs an evaluate loop.
 
 Run from the repository root: ``.venv/bin/python bench/engine_bench.py``. Both sides of each ratio
-are measured in this run on this machine; the issue's targets are a few milliseconds per evaluate
+are measured in this run on this machine; the targets are a few milliseconds per evaluate
 and a 100 x 100 sweep at least 20x faster than 10,000 evaluate calls.
 """
 

@@ -1,7 +1,7 @@
 """Uncertainty engine speed: simulate vs an evaluate loop, and fleet_plan vs a per-count loop.
 
 Run from the repository root: ``.venv/bin/python bench/simulate_bench.py``. Both sides of each ratio
-are measured in this run on this machine. The issue's targets: 20,000 trials x 36 months x 6 options
+are measured in this run on this machine. The targets: 20,000 trials x 36 months x 6 options
 with 6 ranged inputs at least 50x faster than ``evaluate`` per trial (200 trials timed, scaled to
 20,000) and well under 2 s; ``fleet_plan`` on 8,760 hours x 0..512 GPUs under 1 s.
 """

@@ -1,3 +1,5 @@
+"""Loads the Celery app with Django."""
+
 from __future__ import annotations
 
 from config.celery import app as celery_app

@@ -1,3 +1,5 @@
+"""The `config` app: connects the sign-in signals to the audit log."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

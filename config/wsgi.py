@@ -1,3 +1,5 @@
+"""The WSGI entry point gunicorn serves."""
+
 from __future__ import annotations
 
 import os

@@ -1,9 +1,8 @@
 """The neutral library both apps use (healthchecks keeps such code in ``hc/lib``).
 
 - ``lib.formatting``: one rounding rule, one money and one percent format for every number a person reads;
-- ``lib.kinds``: option and provider kinds in words (labels, legend words, verbs), ``is_owned``,
-  ``is_on_demand_rental``; the kind tuples themselves belong to the engine (``tco.engine.kinds``), which imports
-  nothing from Django or the apps, so ``lib`` imports them from there;
+- ``lib.kinds``: option and provider kinds and billings, defined once (the engine reads them too), in words
+  (labels, legend words, verbs), ``is_owned``, ``is_on_demand_rental``;
 - ``lib.chart_style``: the one look of every plotly chart (option colours, kind dashes and patterns, template,
   hover formats);
 - ``lib.templatetags.money``: the template filters (``{% load money %}``) built on ``lib.formatting``: templates
@@ -14,5 +13,5 @@
   time limits, and ``run_claimed``, the body of every job's task;
 - ``lib.errors.AppError``: the one family of errors a user can cause (``messages``, ``message``, ``field``).
 
-Nothing here imports ``pricing`` or ``tco`` apart from the framework-free ``tco.engine.kinds``.
+Nothing here imports ``pricing`` or ``tco``: ``lib`` is the ground floor every layer may stand on.
 """

@@ -1,3 +1,5 @@
+"""The `lib` app: its template filters, and the statement timeout lifted while migrations run."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

@@ -1,4 +1,4 @@
-"""htmx helpers both apps use (django-htmx sets ``request.htmx``)."""
+"""Rendering for htmx requests (django-htmx sets ``request.htmx``): a template's partial, or the whole page."""
 
 from __future__ import annotations
 

@@ -1,13 +1,20 @@
-"""Option and provider kinds in words: the labels tables, legends and sentences use (colour is never the only carrier).
+"""Option and provider kinds and billings, defined once for the whole project, and their words.
 
-The kind tuples are the engine's (``tco.engine.kinds``: the engine imports nothing from Django or the apps, so the
-definition lives there and this module adds the words). One label per kind everywhere: scenario forms, tables,
-charts, exports and the Market page. Colours and line styles are in ``lib.chart_style``.
+Plain Python at the bottom of the project: the engine, both apps' models and forms, the presentation and the Market
+read the same tuples from here. One label per kind everywhere: scenario forms, tables, charts, exports and the
+Market page (colour is never the only carrier; colours and line styles are in ``lib.chart_style``).
 """
 
 from __future__ import annotations
 
-from tco.engine.kinds import API_KINDS, KINDS, OWNED_KINDS, RENTAL_KINDS, is_on_demand_rental, is_owned
+from collections.abc import Mapping
+from typing import Any
+
+OWNED_KINDS = ("owned", "secondary")
+RENTAL_KINDS = ("hyperscaler", "neocloud", "marketplace")
+API_KINDS = ("api",)
+KINDS = OWNED_KINDS + RENTAL_KINDS + API_KINDS
+BILLINGS = ("on_demand", "committed")
 
 # The order kinds are shown in (charts, menus): rentals first, then owned hardware, then the API.
 DISPLAY_ORDER = (*RENTAL_KINDS, *OWNED_KINDS, *API_KINDS)
@@ -43,6 +50,7 @@ KIND_VERBS = {
 
 __all__ = [
     "API_KINDS",
+    "BILLINGS",
     "DISPLAY_ORDER",
     "KINDS",
     "KIND_LABELS",
@@ -56,6 +64,18 @@ __all__ = [
     "kind_label",
     "legend_name",
 ]
+
+
+def is_owned(kind: str) -> bool:
+    return kind in OWNED_KINDS
+
+
+def is_on_demand_rental(option: Mapping[str, Any]) -> bool:
+    """A rental billed by the hour: the options break-even pairs and the break-even map are built against.
+
+    Reads a normalised option or a raw document option (a missing ``billing`` is on demand).
+    """
+    return option.get("kind") in RENTAL_KINDS and (option.get("billing") or "on_demand") == "on_demand"
 
 
 def kind_choices(kinds: tuple[str, ...] = KINDS) -> list[tuple[str, str]]:

@@ -1,3 +1,6 @@
+"""Reference data (providers, GPU models, aliases, unmapped names, import sources, exchange rates) for staff
+editors; snapshots and observations read-only."""
+
 from __future__ import annotations
 
 from django.contrib import admin

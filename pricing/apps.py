@@ -1,3 +1,5 @@
+"""The pricing app's config."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

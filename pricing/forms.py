@@ -1,3 +1,5 @@
+"""The Market filter, upload and snapshot-diff forms."""
+
 from __future__ import annotations
 
 from django import forms

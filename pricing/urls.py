@@ -1,3 +1,5 @@
+"""The Market's URLs."""
+
 from __future__ import annotations
 
 from django.urls import path

@@ -1,3 +1,5 @@
+"""The tco app's config; grants the editors' permissions after migrations."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

@@ -24,10 +24,6 @@ class ForecastError(AppError, ValueError):
         super().__init__(message, field=field)
 
 
-def _f(value: Decimal | float | None) -> float | None:
-    return None if value is None else float(value)
-
-
 def ramp(*, start: float, end: float, horizon_months: int) -> list[float]:
     """Linear from `start` in month 1 to `end` in the last month."""
     if horizon_months <= 1:

@@ -1,5 +1,6 @@
 """Every answer to a signed-in user says ``Cache-Control: private`` (pages, htmx fragments, errors, the admin),
-exports and downloads ``no-store`` too; public decision links and static files keep their own (issue 17).
+exports and downloads ``no-store`` too; public decision links and static files keep their own
+(a shared cache must never hand one user's page to another).
 
 The URL names come from the URL conf itself, so a view added later is covered (or this test names its argument).
 """

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import tco.engine
+from tests import module_map
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -229,6 +230,31 @@ def test_no_file_cites_the_design_brief_outside_the_repository():
     assert citing == []
 
 
+# "issue 16", "(issue", "the issue's": a number of a tracker outside the repository says nothing to a reader of the
+# code, which says why in its own words. (This file is left out of the scan.)
+TRACKER_ISSUE = re.compile(r"\bissues? ?[“(#0-9]|\bissues? \"|\b(the|this) issue\b|\(issue", re.IGNORECASE)
+CODE_SUFFIXES = {".py", ".html", ".js", ".css"}
+
+
+def test_no_code_test_or_comment_names_a_tracker_issue():
+    this_file = Path(__file__).resolve()
+    naming = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in repository_text_files()
+        if path.suffix in CODE_SUFFIXES and path.resolve() != this_file and "migrations" not in path.parts
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), start=1)
+        if TRACKER_ISSUE.search(line)
+    ]
+    assert naming == []
+
+
+def test_the_tracker_scan_sees_an_issue_named():
+    named = ("(issue 17)", "The issue's map", "Issue 9: x", "issues 9 and 11", 'issue "A favicon"')
+    assert all(TRACKER_ISSUE.search(text) for text in named)
+    plain = ("tissue 3", "an issuer", "issued on 2026-01-01", '"no issues" in out')
+    assert not any(TRACKER_ISSUE.search(text) for text in plain)
+
+
 def markdown_files() -> list[Path]:
     return [README, ROOT / "CHANGELOG.md", *sorted(DOCS.glob("*.md"))]
 
@@ -314,3 +340,21 @@ def test_the_changelog_keeps_an_unreleased_section():
     dates = [re.search(r"\d{4}-\d{2}-\d{2}", heading) for heading in headings[1:]]
     assert dates and all(dates)
     assert [d.group() for d in dates] == sorted((d.group() for d in dates), reverse=True)
+
+
+# ------------------------------------------------------------------------------------------------- the module map
+def test_the_module_map_is_each_modules_docstring():
+    """docs/architecture.md's module map says of each module what its own docstring says first; after adding a
+    module or changing what one says, ``.venv/bin/python tests/module_map.py`` writes the map again."""
+    written = module_map.written_map((DOCS / "architecture.md").read_text())
+    assert written == module_map.module_map(), "run .venv/bin/python tests/module_map.py"
+
+
+def test_a_module_with_code_and_no_docstring_cannot_be_mapped(tmp_path):
+    (tmp_path / "bare.py").write_text("X = 1\n")
+    (tmp_path / "empty.py").write_text("")
+    (tmp_path / "said.py").write_text('"""Reads prices. More words here."""\n')
+    with pytest.raises(ValueError, match="no docstring"):
+        module_map.summary(tmp_path / "bare.py")
+    assert module_map.summary(tmp_path / "empty.py") is None
+    assert module_map.summary(tmp_path / "said.py") == "Reads prices."

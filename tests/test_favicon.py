@@ -1,4 +1,4 @@
-"""Every page names the site's icon (issue 9: "A favicon"), served from static/ like every other asset."""
+"""Every page names the site's icon, served from static/ like every other asset."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """JSON nested 100,000 levels deep (or merely far deeper than any document of the app) is refused with a message,
-by every reader of JSON a user sends: price files, scenario uploads, the scenario_import command (issue 17)."""
+by every reader of JSON a user sends: price files, scenario uploads, the scenario_import command (a parser's
+recursion would otherwise end in a 500 or a crashed worker)."""
 
 from __future__ import annotations
 

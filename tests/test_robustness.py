@@ -26,6 +26,7 @@ from django.utils import timezone
 from pricing.models import PriceObservation, PriceSnapshot
 from tco.charts import build_figures
 from tco.engine import ScenarioError, evaluate
+from tco.engine.catalogue import fields_for_kind
 from tco.models import (
     BRIEF_KEYS,
     DecisionLink,
@@ -150,7 +151,8 @@ RUN = (lambda w: ScenarioRun.objects.filter(scenario=w.scenario).latest("id").pk
 
 def _option_field_bases(get: Callable[[World], ScenarioOption]) -> Callable[[World], list[dict]]:
     """Every input of that option, and names that are no input of it."""
-    return lambda w: [{"field": name} for name in ("name", *get(w).document_fields(), "💥", "kind", "scenario", "pk")]
+    not_inputs = ("💥", "kind", "scenario", "pk")
+    return lambda w: [{"field": name} for name in ("name", *fields_for_kind(get(w).kind), *not_inputs)]
 
 
 def _export_urls(w: World) -> list[str]:
@@ -298,7 +300,7 @@ CASES: dict[str, Case] = {
             for what in ("options.csv", "monthly.csv", "simulation.csv", "tornado.csv", "results.xlsx")
         ]
     ),
-    # Decisions under uncertainty (tco/web/uncertainty.py, tco/web/compare.py).
+    # Decisions under uncertainty (tco/web/views/uncertainty.py, tco/web/views/compare.py).
     "tco:scenario_compare": Case(lambda w: [reverse("tco:scenario_compare")], ("s",)),
     "tco:input_range": Case(
         _s("tco:input_range"),

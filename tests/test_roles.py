@@ -39,7 +39,7 @@ def test_roles_are_read_once_per_user_object(editor, django_assert_num_queries):
 
 def test_a_signed_in_request_reads_its_session_from_the_cache_and_its_user_and_roles_with_the_orm(client, editor):
     """Sessions are Django's cached_db store: after the first request no request reads the session table; the user
-    and their roles are one ORM query each (issue 17: no raw SQL over Django's internals)."""
+    and their roles are one ORM query each (no raw SQL over Django's internals, which a Django upgrade may change)."""
     client.force_login(editor)
     assert client.get("/scenarios/").status_code == 200
     with CaptureQueriesContext(connection) as captured:

@@ -56,7 +56,7 @@ def test_postgres_connections_can_be_kept_between_requests_and_are_checked_befor
 
 
 def test_database_url_is_percent_decoded_and_keeps_its_query_options():
-    """Issue 17: the hand-written parser gave the password 'p%40ss' and dropped sslmode."""
+    """A hand-written URL parser once gave the password 'p%40ss' and dropped sslmode."""
     db = env.database_from_url("postgres://app:p%40ss@h/db?sslmode=require&connect_timeout=5", conn_max_age=60)
     assert (db["USER"], db["PASSWORD"], db["HOST"], db["NAME"]) == ("app", "p@ss", "h", "db")
     assert db["OPTIONS"] == {"sslmode": "require", "connect_timeout": 5}

@@ -4,9 +4,9 @@ One ``OptionField`` per field, in document order: the kinds it applies to, its v
 number / choice), how the engine reads and bounds it (``check``, whose ``default`` applies when it is omitted), the
 default in words, the form label, help text and placeholder, and the export label and unit. Everything else derives
 from it: the engine's per-kind tables below (``numbers_for_kind``, ``allowed_option_fields``, ``OVERRIDES``), the
-model's fields (``tco.models.fields.option_model_field``), the editor's inputs (``tco.web.fields``) and the inputs
-table of the exports (``tco.exports.inputs``). Adding an input is one entry here, its math, and the model field
-with its migration.
+model's fields (``tco.models.fields.option_model_field``), the editor's inputs (``tco.web.viewmodels.fields``) and
+the inputs table of the exports (``tco.exports.inputs``). Adding an input is one entry here, its math, and the model
+field with its migration.
 
 Framework-free like the rest of the engine. The entry is a small frozen dataclass so that later facts (a
 low/likely/high range for a Monte Carlo analysis, a currency) are one more attribute.
@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
+
 from .fields import NumberField, count_field, money_field, rate_field
-from .kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 VALUE_TYPES = ("money", "rate", "count", "number", "choice")
 BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}

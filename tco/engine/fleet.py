@@ -26,10 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from lib.kinds import OWNED_KINDS, is_on_demand_rental
+
 from .constants import HOURS_PER_YEAR
 from .errors import Problem, ScenarioError
 from .fields import NumberField, check_number, describe
-from .kinds import OWNED_KINDS, is_on_demand_rental
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
 from .validation import validate
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .kinds import OWNED_KINDS, RENTAL_KINDS
+from lib.kinds import OWNED_KINDS, RENTAL_KINDS
+
 from .model import Context, Flows
 from .owned import owned_flows
 from .rental import api_flows, rental_flows

@@ -1,4 +1,4 @@
-"""Validation of one option of a scenario document (docs/money-math.md defaults, issue 3 rules)."""
+"""Validation of one option of a scenario document (the defaults and rules of docs/money-math.md)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from lib.kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 from .catalogue import (
     OVERRIDES,
@@ -20,7 +22,6 @@ from .catalogue import (
 )
 from .checker import Checker, has_control_characters
 from .fields import describe, fmt, shorten
-from .kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 
 class OptionChecker(Checker):

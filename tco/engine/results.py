@@ -8,13 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from lib.kinds import OWNED_KINDS, is_on_demand_rental
+
 from .breakeven import break_even_utilization, break_even_utilization_closed_form, crossover_month
 from .constants import ENGINE_VERSION, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_PER_HOUR
 from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
 from .errors import Problem, ScenarioError
 from .flows import option_flows
-from .kinds import OWNED_KINDS, is_on_demand_rental
 from .model import Flows, build_context
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
 from .validation import validate

@@ -1,4 +1,4 @@
-"""Validation and normalisation of ``tco-scenario/1`` documents (docs/money-math.md, issue 3).
+"""Validation and normalisation of ``tco-scenario/1`` documents (the rules of docs/money-math.md).
 
 ``validate`` collects every problem before raising one :class:`ScenarioError`. Absent optional
 fields (or ``null``) take the documented defaults; nothing else is guessed. Field bounds are listed in
@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.currencies import is_currency
+from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
 from .errors import ScenarioError
 from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, check_number, describe, fmt
-from .kinds import OWNED_KINDS, RENTAL_KINDS
 from .option_rules import OptionChecker
 
 TOP_FIELDS = (

@@ -20,12 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from lib.kinds import OWNED_KINDS
+
 from .catalogue import OVERRIDES, numbers_for_kind
 from .demand import expand_utilization
 from .errors import OPTION_PATH, Problem
 from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, NumberField
 from .flows import option_flows
-from .kinds import OWNED_KINDS
 from .model import build_context
 from .sweep import with_assignments
 

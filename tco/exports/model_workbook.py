@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from lib.kinds import API_KINDS, OWNED_KINDS
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
 from tco.engine.catalogue import OPTION_FIELDS
-from tco.engine.kinds import API_KINDS, OWNED_KINDS
 from tco.exports.tables import cell
 
 INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change

@@ -169,7 +169,7 @@ class DecisionSnapshot(models.Model):
 
 class DecisionLinkQuerySet(models.QuerySet):
     def live(self) -> DecisionLinkQuerySet:
-        """Links that still open: neither revoked nor expired (the one definition; see is_active)."""
+        """Links that still open: neither revoked nor expired (``status`` says the same of one link)."""
         return self.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
 
 
@@ -207,10 +207,6 @@ class DecisionLink(models.Model):
     @property
     def is_expired(self) -> bool:
         return self.expires_at <= timezone.now()
-
-    @property
-    def is_active(self) -> bool:
-        return not self.is_revoked and not self.is_expired
 
     @property
     def status(self) -> str:

@@ -9,11 +9,10 @@ from django.db import models
 from simple_history.models import HistoricalRecords
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS, kind_choices
-from tco.engine.catalogue import fields_for_kind
 from tco.models.fields import option_model_field
 from tco.models.scenario import Scenario
 
-# The kinds and their labels are defined once (tco.engine.kinds, lib.kinds); members: OptionKind.OWNED, ...
+# The kinds and their labels are defined once (lib.kinds); members: OptionKind.OWNED, ...
 OptionKind = models.TextChoices("OptionKind", [(kind.upper(), (kind, label)) for kind, label in kind_choices()])
 
 
@@ -79,9 +78,6 @@ class ScenarioOption(models.Model):
     @property
     def is_rental(self) -> bool:
         return self.kind in RENTAL_KINDS
-
-    def document_fields(self) -> tuple[str, ...]:
-        return fields_for_kind(self.kind)
 
 
 class DiligenceStatus(models.TextChoices):

@@ -1,4 +1,4 @@
-"""Decisions under uncertainty (issue 12): input ranges kept per scenario, and the simulation runs.
+"""Decisions under uncertainty: input ranges kept per scenario, and the simulation runs.
 
 A range belongs to one catalogued numeric input: a scenario input (``utilization``, ``discount_rate``,
 ``burst_price_per_gpu_hour``, ``workload.<field>``) when ``option`` is null, else an option field. Its

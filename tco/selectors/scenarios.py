@@ -49,8 +49,9 @@ class RunState:
 
 def run_state(scenario: Scenario, *, figures: bool = False) -> RunState:
     """Latest run and latest done run in at most two queries, without their figures (the page's answer panel is
-    built once per run, see tco.web.answers; reading ``run.figures`` loads them on demand), except the latest run's
-    with ``figures``: an edit asks for them, since the run it shows is new and its panel is built from them."""
+    built once per run, see tco.web.viewmodels.answers; reading ``run.figures`` loads them on demand), except the
+    latest run's with ``figures``: an edit asks for them, since the run it shows is new and its panel is built from
+    them."""
     runs = ScenarioRun.objects.filter(scenario=scenario).defer("figures").order_by("-id")
     latest = next(iter((runs.defer(None) if figures else runs)[:1]), None)
     if latest is None or latest.status == RunStatus.DONE:

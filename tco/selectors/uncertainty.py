@@ -13,7 +13,7 @@ from tco.engine.catalogue import fields_of_type, option_fields
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
 from tco.models.scenario import WORKLOAD_KEYS
 
-# The scenario's own inputs that take a range: the editor's key (``s-<name>``, as tco.web.fields names them)
+# The scenario's own inputs that take a range: the editor's key (``s-<name>``, as tco.web.viewmodels.fields names them)
 # → the document path. ``utilization`` is the forecast's level (the engine scales every month with it).
 SCENARIO_RANGE_PATHS: dict[str, str] = {
     "utilization": "utilization",

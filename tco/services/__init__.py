@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tco.services.common import Change, EditRefused, VersionConflict, document_gaps, document_problems, is_gap
+from tco.services.common import Change, EditRefused, VersionConflict
 from tco.services.currency import CurrencyChangeError, money_inputs, scenario_change_currency
 from tco.services.options import (
     PriceChoiceError,
@@ -33,10 +33,7 @@ __all__ = [
     "ScenarioInUse",
     "VersionConflict",
     "diligence_update",
-    "document_gaps",
-    "document_problems",
     "forecast_update",
-    "is_gap",
     "money_inputs",
     "option_add",
     "option_adopt_price_trend",

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from lib.errors import AppError
 from lib.users import signed_in_user
-from tco.engine import Problem, ScenarioError, validate
+from tco.checks import document_problems, is_gap
+from tco.engine import Problem
 from tco.engine.errors import problem_text
 from tco.models import Scenario, ScenarioOption, ScenarioRun
 from tco.services.runs import run_queue
@@ -75,41 +74,6 @@ def refuse_invalid(before: dict, after: dict, *, edited: tuple[str, ...]) -> Non
     ]
     if wrong:
         raise EditRefused(wrong, after)
-
-
-def document_problems(document: dict) -> list[Problem]:
-    """Every problem the engine finds in a document (empty when it can be evaluated)."""
-    try:
-        validate(document)
-    except ScenarioError as error:
-        return list(error.problems)
-    return []
-
-
-def document_gaps(document: dict) -> list[Problem]:
-    """The problems of a document that are inputs it does not have yet (see ``is_gap``)."""
-    return [problem for problem in document_problems(document) if is_gap(problem, document)]
-
-
-_PATH_STEP = re.compile(r"\.?(\w+)|\[(\d+)\]")
-_ABSENT = object()
-
-
-def is_gap(problem: Problem, document: dict) -> bool:
-    """True when the problem is about a value the document does not hold: the engine names an absent path only when
-    the value is needed ("Output tokens per response is required", "Options are required", a burst price for
-    demand above capacity, a workload for an API option). A value that is there and wrong is not a gap."""
-    if not problem.path:
-        return False
-    node: Any = document
-    for name, index in _PATH_STEP.findall(problem.path):
-        if index:
-            node = node[int(index)] if isinstance(node, list) and int(index) < len(node) else _ABSENT
-        else:
-            node = node.get(name, _ABSENT) if isinstance(node, dict) else _ABSENT
-        if node is _ABSENT:
-            return True
-    return node is None or node == "" or (isinstance(node, list | dict) and not node)
 
 
 def claim_version(*, scenario_id: int, expected_version: int | None) -> Scenario:

@@ -12,8 +12,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from lib.errors import AppError
 from lib.users import signed_in_user
+from tco.checks import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN, DecisionError
 from tco.models import (
     BRIEF_KEYS,
     DecisionAction,
@@ -27,17 +27,10 @@ from tco.services.comparison import ComparisonError
 from tco.services.decision_snapshots import snapshot_freeze
 from tco.services.evaluation import NotEvaluable
 
-LINK_DAYS_DEFAULT = 30
-LINK_DAYS_MIN = 1
-LINK_DAYS_MAX = 365
 NOTE_MAX = 200
 QUESTION_MAX = 300
 TEXT_MAX = 4000
 RATIONALE_MAX = 4000
-
-
-class DecisionError(AppError, ValueError):
-    """Something the user asked for that cannot be done as asked; `field` names the form field at fault."""
 
 
 class BriefConflict(DecisionError):
@@ -135,24 +128,6 @@ def decision_reopen(*, scenario: Scenario, user: AbstractBaseUser | None, reason
         scenario_version=version,
         created_by=signed_in_user(user),
     )
-
-
-def parse_expires_in_days(text: str | None) -> int:
-    """The form's `expires_in_days`: blank means the default (30); otherwise a whole number of days 1..365."""
-    raw = (text or "").strip()
-    if not raw:
-        return LINK_DAYS_DEFAULT
-    if not (raw.isascii() and raw.isdigit()):  # isdigit() alone accepts '²', which int() refuses
-        raise DecisionError(
-            f"Expiry “{raw}” is not a whole number of days: enter {LINK_DAYS_MIN} to {LINK_DAYS_MAX}.",
-            field="expires_in_days",
-        )
-    if len(raw) > 9:  # far outside the range, and int() refuses more than 4,300 digits
-        raise DecisionError(
-            f"A link can last {LINK_DAYS_MIN} to {LINK_DAYS_MAX} days; {len(raw):,} digits is far outside that.",
-            field="expires_in_days",
-        )
-    return int(raw)
 
 
 def link_create(

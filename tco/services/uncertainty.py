@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lib.errors import AppError
+from lib.kinds import OWNED_KINDS
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
 from tco.documents import FieldProblem, to_decimal
@@ -31,7 +32,6 @@ from tco.engine import (
 from tco.engine import simulate as engine_simulate
 from tco.engine.catalogue import money_step
 from tco.engine.fields import NumberField
-from tco.engine.kinds import OWNED_KINDS
 from tco.engine.validation import entered_document
 from tco.engine.variants import resolve
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus

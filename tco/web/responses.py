@@ -19,7 +19,7 @@ from tco.models import Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import scenario_with_options
 from tco.services import Change, VersionConflict
-from tco.web.context import WORKSPACE, workspace_context
+from tco.web.viewmodels.workspace import WORKSPACE, workspace_context
 
 # Sent with every workspace: the page refuses to morph in one older than what it shows (a slow poll answered after
 # an edit), see static/js/workspace.js.

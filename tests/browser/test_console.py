@@ -1,4 +1,4 @@
-"""No page logs an error or violates the Content-Security-Policy in Chromium (issue 16): the scenario editor (loaded,
+"""No page logs an error or violates the Content-Security-Policy in Chromium: the scenario editor (loaded,
 edited, a value refused, the price picker searched), the Market, a decision link and compare. htmx runs with eval
 disallowed, so no code path may need it (an hx-trigger filter, hx-on, js: values would log an error here)."""
 

@@ -130,7 +130,7 @@ def test_the_brief_fits_a_phone_screen_without_sideways_scrolling(browser, link_
 
 
 def test_the_brief_prints_on_at_most_three_pages_with_every_chart(leader_page, link_url):
-    """The promise for leadership: a tidy brief of at most three A4 pages (issue 9: charts at full page width),
+    """The promise for leadership: a tidy brief of at most three A4 pages (charts at full page width),
     charts included, screen-only links hidden."""
     leader_page.goto(link_url)
     leader_page.wait_for_function(
@@ -150,5 +150,5 @@ def test_the_brief_prints_on_at_most_three_pages_with_every_chart(leader_page, l
 
     pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
     assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
-    assert charts_shown == 4  # every chart but the utilization forecast's (on the web page: issue 16)
+    assert charts_shown == 4  # every chart but the utilization forecast's (the web page shows it)
     assert screen_only and not any(screen_only)  # the download links are there on screen, not on paper

@@ -1,4 +1,4 @@
-"""What you see is what the model uses (issue 16), in Chromium: a refused value never sits in a field as if saved, an
+"""What you see is what the model uses, in Chromium: a refused value never sits in a field as if saved, an
 edit's answer keeps focus, typed text and scroll, and a scenario built from a blank page in any order shows the
 figures the engine computes from what was stored."""
 
@@ -109,7 +109,7 @@ def test_an_answer_keeps_the_focused_input_its_typed_text_and_the_scroll(page, l
     assert page.console_errors == []
 
 
-# --- the scenario of issue 16, built from a blank page ----------------------------------------------------------
+# --- a whole scenario built from a blank page, in any order ----------------------------------------------------------
 
 WORKLOAD = {"tokens_per_second_per_gpu": 2400, "output_tokens_per_response": 350,
             "input_tokens_per_response": 1200, "acceptance_rate": 0.9}  # fmt: skip

@@ -1,6 +1,6 @@
-"""What leadership reads, on paper and on a phone (issue 16), for the scenario of the issue: 60 months, own 64 H100,
-a rental at 2.49, a used option, three ranges and a simulation, in euros, with a decision link comparing it with a
-36-month scenario.
+"""What leadership reads, on paper and on a phone, for a scenario that fills every part of the page: 60 months,
+own 64 H100, a rental at 2.49, a used option, three ranges and a simulation, in euros, with a decision link comparing
+it with a 36-month scenario.
 
 - The brief prints on at most 3 A4 pages, every chart (brief, simulation, comparison) at the page's full width,
   nothing past the page's right edge, the break-even map's labels apart, every bar label whole.
@@ -38,7 +38,7 @@ OWNED = {
     "support_per_year": 228_000,
     "operations_per_year": 432_000,
 }
-ISSUE_SCENARIO = {
+LEADERSHIP_SCENARIO = {
     "schema": "tco-scenario/1",
     "name": "64x H100, 60 months",
     "currency": "EUR",
@@ -66,14 +66,14 @@ ISSUE_SCENARIO = {
         },
     ],
 }
-ISSUE_SCENARIO["options"][3]["committed_gpus"] = 48
+LEADERSHIP_SCENARIO["options"][3]["committed_gpus"] = 48
 
 
 @pytest.fixture
-def issue(analyst) -> dict:
-    """The issue's scenario with ranges and a simulation, a 36-month variant, and a link comparing the two."""
-    scenario = scenario_create_from_document(document=copy.deepcopy(ISSUE_SCENARIO), user=analyst)
-    shorter = copy.deepcopy(ISSUE_SCENARIO)
+def shared(analyst) -> dict:
+    """The leadership scenario with ranges and a simulation, a 36-month variant, and a link comparing the two."""
+    scenario = scenario_create_from_document(document=copy.deepcopy(LEADERSHIP_SCENARIO), user=analyst)
+    shorter = copy.deepcopy(LEADERSHIP_SCENARIO)
     shorter.update(name="64x H100, 36 months", horizon_months=36)
     other = scenario_create_from_document(document=shorter, user=analyst)
     options = list(scenario.options.all())
@@ -100,10 +100,10 @@ def issue(analyst) -> dict:
     return {"scenario": scenario, "other": other, "token": token, "analyst": analyst}
 
 
-def _decide_with_a_brief(issue: dict) -> str:
+def _decide_with_a_brief(shared: dict) -> str:
     """The same scenario decided, with a rationale, a workload brief and four of the seven questions answered: the
     brief a leader usually opens. Returns its link's token."""
-    scenario, analyst = issue["scenario"], issue["analyst"]
+    scenario, analyst = shared["scenario"], shared["analyst"]
     answers = dict.fromkeys(BRIEF_KEYS, "")
     for key in BRIEF_KEYS[:4]:
         answers[key] = "Settled with the platform team: see the capacity plan of 2026-11, section 3, for the detail."
@@ -122,7 +122,7 @@ def _decide_with_a_brief(issue: dict) -> str:
         rationale="Renting is cheaper at the forecast utilization in every simulated case we looked at; we revisit "
         "the decision when utilization stays above 80 % for a quarter.",
     )
-    _, token = link_create(scenario=scenario, user=analyst, compare_with=[issue["other"]])
+    _, token = link_create(scenario=scenario, user=analyst, compare_with=[shared["other"]])
     return token
 
 
@@ -197,10 +197,10 @@ def _pages(pdf: bytes) -> int:
 
 @pytest.mark.parametrize("state", ["open", "decided"])
 def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_full_width(
-    live_server, issue, new_page, state
+    live_server, shared, new_page, state
 ):
-    """Open (the issue's), or decided with a rationale and answers (what a leader usually opens)."""
-    token = issue["token"] if state == "open" else _decide_with_a_brief(issue)
+    """Open (as first shared), or decided with a rationale and answers (what a leader usually opens)."""
+    token = shared["token"] if state == "open" else _decide_with_a_brief(shared)
     page = new_page(viewport={"width": 1366, "height": 900})  # a laptop: the charts are first drawn for its screen
     page.goto(f"{live_server.url}/d/{token}")
     assert page.locator("#frozen-comparison").count() == 1 and page.locator("#frozen-uncertainty").count() == 1
@@ -242,10 +242,10 @@ def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_ful
     assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
 
 
-def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_server, analyst, issue, new_page):
+def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_server, analyst, shared, new_page):
     page = new_page(viewport={"width": 1366, "height": 900})
     log_in(page, live_server, analyst)
-    page.goto(f"{live_server.url}/scenarios/{issue['scenario'].pk}/")
+    page.goto(f"{live_server.url}/scenarios/{shared['scenario'].pk}/")
     _wait_for_charts(page)
 
     page.emulate_media(media="print")
@@ -266,13 +266,13 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
 
 
 @pytest.mark.parametrize("where", ["scenario", "decision link", "compare"])
-def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, issue, new_page, where):
+def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, shared, new_page, where):
     page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     log_in(page, live_server, analyst)
     url = {
-        "scenario": f"/scenarios/{issue['scenario'].pk}/",  # its links table lists the decision link
-        "decision link": f"/d/{issue['token']}",
-        "compare": f"/scenarios/compare/?s={issue['scenario'].pk}&s={issue['other'].pk}",
+        "scenario": f"/scenarios/{shared['scenario'].pk}/",  # its links table lists the decision link
+        "decision link": f"/d/{shared['token']}",
+        "compare": f"/scenarios/compare/?s={shared['scenario'].pk}&s={shared['other'].pk}",
     }[where]
     page.goto(live_server.url + url)
     _wait_for_charts(page)

@@ -1,4 +1,4 @@
-"""Every option apart, on every medium (issue 9): own colours in every chart, the A4 brief, the 390 px phone."""
+"""Every option apart, on every medium: own colours in every chart, the A4 brief, the 390 px phone."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
     charts = page.evaluate(BOXES_JS)
     pdf = page.pdf(format="A4", print_background=True)
 
-    # Every chart but the utilization forecast month by month (on the web page; the assumptions say it: issue 16).
+    # Every chart but the utilization forecast month by month (on the web page; the assumptions say so).
     assert [chart["id"] for chart in charts] == [
         "chart-annual_cost",
         "chart-cumulative",

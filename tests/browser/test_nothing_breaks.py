@@ -1,4 +1,4 @@
-"""Nothing breaks, in real Chromium (issue 9): bad and fuzzed values never break the page or its exports, and an
+"""Nothing breaks, in real Chromium: bad and fuzzed values never break the page or its exports, and an
 export made right after an edit carries the numbers and version the page shows."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every label and value in the page's own words (issue 16, "What leadership reads"): the decision link, compare's
+"""Every label and value in the page's own words (what leadership reads): the decision link, compare's
 "inputs that differ" and the scenario history never show a document key (``cost_of_capital``), a choice's code
 (``on_demand``) or a float in e-notation (``2.22222e+06``), for a scenario touching every catalogued field.
 

@@ -51,8 +51,8 @@ def test_the_account_limit_at_an_address_holds_across_spelling(client, limits, f
 
 
 def test_an_attacker_cannot_lock_an_editor_out_from_another_address(client, limits, finance, django_user_model):
-    """Issue 17: address A fails N times for the account; its owner signs in from B with the right password, and A
-    stays throttled for that account (even with the right password)."""
+    """A lock-out attack: address A fails N times for the account; its owner signs in from B with the right password,
+    and A stays throttled for that account (even with the right password)."""
     attacker, owner = "203.0.113.66", "192.0.2.10"
     for n in range(5):
         assert _login(client, "fin-user", f"guess-{n}", address=attacker).status_code == 200

@@ -18,7 +18,17 @@ from pricing.models import PriceObservation, PriceSnapshot
 from tco.models import DecisionLink, Scenario, ScenarioRun, SecondaryDiligenceItem
 
 ASK_FOR_ACCESS = 'id="no-role"'
-PUBLIC = {"login", "logout", "healthz", "readyz", "decision_page", "decision_export", "admin:login", "admin:logout"}
+PUBLIC = {
+    "login",
+    "logout",
+    "healthz",
+    "readyz",
+    "admin:login",
+    "admin:logout",
+    "decision_page",
+    "decision_export",
+    "decision_not_found",
+}
 
 
 def _named_patterns(patterns=None, namespace: str = "") -> Iterator[tuple[str, URLPattern]]:

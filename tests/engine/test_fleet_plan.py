@@ -128,7 +128,7 @@ def test_bad_profiles_and_choices_are_named():
     assert [p.path for p in caught.value.problems] == ["options"]
 
 
-# --- a bounded plan whatever the load's size (issue 17)
+# --- a bounded plan whatever the load's size (a page and a link must stay small)
 
 
 def _brute_force_numpy(loads: list[float], c_fix: float, c_busy: float, price: float, peak: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Every validation rule of issue 3, each checked by the field path it reports."""
+"""Every validation rule of docs/money-math.md, each checked by the field path it reports."""
 
 from __future__ import annotations
 

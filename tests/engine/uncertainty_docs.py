@@ -1,5 +1,5 @@
 """Helpers for the simulate / sensitivity / fleet_plan tests: an independent way to build the variant
-``evaluate`` sees for an input path set to a value, straight from the issue's contract."""
+``evaluate`` sees for an input path set to a value, straight from docs/money-math.md's rules."""
 
 from __future__ import annotations
 

@@ -14,13 +14,14 @@ from lib.errors import AppError
 from lib.numbers import NumberTextError
 from pricing.fetch import FetchError
 from pricing.importers.fields import CellError
+from tco.checks import DecisionError
 from tco.engine import Problem
 from tco.forecast import ForecastError
 from tco.load_profiles import LoadProfileError
 from tco.services.common import EditRefused, VersionConflict
 from tco.services.comparison import ComparisonError
 from tco.services.currency import CurrencyChangeError
-from tco.services.decisions import BriefConflict, DecisionError
+from tco.services.decisions import BriefConflict
 from tco.services.evaluation import NotEvaluable, NotReady
 from tco.services.options import PriceChoiceError
 from tco.services.scenarios import ScenarioInUse

@@ -1,4 +1,4 @@
-"""lib.numbers reads any text a user may type: a value, blank, or a NumberTextError with a message (issue 17)."""
+"""lib.numbers reads any text a user may type: a value, blank, or a NumberTextError with a message."""
 
 from __future__ import annotations
 

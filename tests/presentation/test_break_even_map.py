@@ -122,8 +122,9 @@ def test_region_labels_do_not_overlap_when_regions_meet():
 
 
 def test_region_labels_keep_clear_of_the_forecast_and_current_price_labels():
-    """The issue's map: a region whose centre sits where "Current price" is written (left edge, just above the price
-    line) and one under "Forecast mean" (top, right of the forecast line) are named elsewhere in their regions."""
+    """A map where labels used to collide: a region whose centre sits where "Current price" is written (left edge,
+    just above the price line) and one under "Forecast mean" (top, right of the forecast line) are named elsewhere in
+    their regions."""
     names = ["Rental", "Small", "Top"]
     factors = [0.25 + 2.25 * step / 20 for step in range(21)]  # tco.charts.build's price grid: today's price = row 6.67
     grid = [

@@ -1,4 +1,4 @@
-"""Hardware whose useful life ends inside the horizon (issue 16): replacement is not modelled yet, so every place
+"""Hardware whose useful life ends inside the horizon: replacement is not modelled yet, so every place
 that shows the answer says so, from one rule (tco.presentation.life_note)."""
 
 from __future__ import annotations

@@ -151,7 +151,7 @@ def test_an_http_error_is_reported(served):
         fetch.fetch_url(f"{served}/missing.csv")
 
 
-# --- ports (issue 17): an allowed host is allowed on https's port only, unless host:port is listed
+# --- ports: an allowed host is allowed on https's port only, unless host:port is listed
 
 
 @pytest.mark.parametrize(

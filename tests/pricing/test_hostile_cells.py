@@ -1,4 +1,4 @@
-"""Price-file cells that Decimal() or date parsing would read but must not be stored (issue 11): a price of 1e-308
+"""Price-file cells that Decimal() or date parsing would read but must not be stored: a price of 1e-308
 (stored as 0), 1_0 (read as 10), Arabic-Indic digits, year 0001. Each rejects the file with a reason; the cell
 parsers never raise anything but CellError (property-based)."""
 

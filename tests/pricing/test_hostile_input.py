@@ -1,4 +1,4 @@
-"""Hostile price files and sources (issue 11, importer side): bounded work, bounded errors, nothing echoed,
+"""Hostile price files and sources (importer side): bounded work, bounded errors, nothing echoed,
 nothing read outside the import folder."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The import page and its result box (issue 9): one clear result, counts that add up, a template to start from."""
+"""The import page and its result box: one clear result, counts that add up, a template to start from."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Market chart follows the table's filters, region included, and labels each bar with its currency (issue 9)."""
+"""The Market chart follows the table's filters, region included, and labels each bar with its currency."""
 
 from __future__ import annotations
 

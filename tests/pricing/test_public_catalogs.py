@@ -1,4 +1,4 @@
-"""Real public SkyPilot catalogs import as they are: each case of issue 10 on a small hand-made file.
+"""Real public SkyPilot catalogs import as they are: each case the real files hold, on a small hand-made file.
 
 Expected GPU models, prices and counts are read off the rows by hand (per-GPU price = instance price ÷ GPUs)."""
 

@@ -1,4 +1,4 @@
-"""A bare "%" (or " % ") in any percent field, range or the forecast is a field message, never a 500 (issue 17).
+"""A bare "%" (or " % ") in any percent field, range or the forecast is a field message, never a 500.
 
 Through HTTP only, so the test holds whatever form code reads the fields: each view answers 200 with the message
 and stores nothing.
@@ -9,11 +9,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from tco.engine.catalogue import fields_for_kind
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS
 from tco.models import Scenario
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields
 from tco.web.inputs import PERCENT_FIELDS
-from tco.web.ranges import RATE_RANGE_FIELDS
+from tco.web.viewmodels.ranges import RATE_RANGE_FIELDS
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 BARE = ["%", " % "]
@@ -48,7 +49,7 @@ def test_a_bare_percent_in_every_option_percent_field(editor_client, scenario, t
     before = _state(scenario)
     seen = set()
     for option in scenario.options.all():
-        for field in sorted(PERCENT_FIELDS & set(option.document_fields())):
+        for field in sorted(PERCENT_FIELDS & set(fields_for_kind(option.kind))):
             url = reverse("tco:option_field", args=[scenario.pk, option.pk])
             response = editor_client.post(url, {field: text, "version": scenario.version}, **HTMX)
             _assert_field_message(response, (option.kind, field))

@@ -361,7 +361,7 @@ def test_a_currency_that_is_not_iso_4217_is_refused_and_nothing_is_saved(editor_
 
 def test_the_price_picker_says_how_many_offers_match_and_pages_through_them(editor_client, scenario):
     """30 offers match: the picker shows the 25 cheapest, says "1 to 25 of 30 matching offers", and its next page the
-    other 5 (issue 16: it used to show 25 of 110 without saying so)."""
+    other 5 (25 of 110 shown without saying so hid the rest)."""
     for n in range(30):
         factories.observation(provider="Lambda", price=f"{2 + n / 100:.2f}", offering=f"Offer {n:02d}")
     option = scenario.options.get(kind="neocloud")

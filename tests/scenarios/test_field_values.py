@@ -1,4 +1,4 @@
-"""Inputs as finance people (and attackers) type them: nothing breaks, nothing wrong is stored (issues 9 and 11).
+"""Inputs as finance people (and attackers) type them: nothing breaks, nothing wrong is stored.
 
 - A value valid on its own is saved (what the document still lacks is listed to complete); a value wrong on its own
   or against what is stored shows the engine's message (naming the option and the field, never a path) and nothing
@@ -20,9 +20,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tco.checks import document_problems, is_gap
 from tco.engine.catalogue import fields_for_kind
 from tco.models import Scenario, ScenarioOption
-from tco.services import document_problems, is_gap
 from tests.documents import DESIGN_EXAMPLE
 from tests.scenarios.workspace_html import Workspace
 
@@ -89,7 +89,7 @@ def assert_every_page_renders(client, scenario: Scenario) -> None:
             assert response["Content-Type"] == "text/plain; charset=utf-8"
 
 
-# --- the horizon of 0 that broke a scenario (issue 9)
+# --- the horizon of 0 that once broke a scenario
 
 
 def test_a_horizon_of_0_is_refused_with_the_engines_message_and_nothing_is_stored(editor_client, scenario):
@@ -118,7 +118,7 @@ def test_a_scenario_stored_with_a_bad_horizon_before_the_rule_still_renders_ever
 
 def test_an_edit_that_needs_another_input_saves_and_the_page_says_what_is_missing(editor_client, scenario):
     """16 GPUs of demand overflow the 8 owned ones without a burst price: the fleet is saved (the value is valid on
-    its own) and the burst price is listed as still to complete, in words (issue 16)."""
+    its own) and the burst price is listed as still to complete, in words."""
     Scenario.objects.filter(pk=scenario.pk).update(burst_price_per_gpu_hour=None)
     scenario.refresh_from_db()
     assert document_problems(scenario.to_document()) == []
@@ -130,7 +130,7 @@ def test_an_edit_that_needs_another_input_saves_and_the_page_says_what_is_missin
     assert "options[" not in html
 
 
-# --- hostile values (issue 11)
+# --- hostile values: refused with a message, nothing stored
 
 
 @pytest.mark.parametrize("value", HOSTILE_DECIMALS)

@@ -1,4 +1,4 @@
-"""A scenario is built like a spreadsheet (issue 16): a value that is valid on its own saves, whatever the document
+"""A scenario is built like a spreadsheet: a value that is valid on its own saves, whatever the document
 still lacks is a gap ("to complete"), and a value that is wrong on its own or against what is stored is refused."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from decimal import Decimal
 
 import pytest
 
+from tco.checks import document_gaps
 from tco.models import RunStatus, Scenario, ScenarioOption, ScenarioRun
 from tco.services import (
     EditRefused,
-    document_gaps,
     option_add,
     option_update,
     scenario_create,

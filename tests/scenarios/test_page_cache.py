@@ -19,7 +19,7 @@ from pricing.models import GpuModel, Provider
 from tco.models import RunStatus, Scenario, ScenarioRun
 from tco.services import option_pick_price, scenario_update_field
 from tco.tasks import scenario_evaluate
-from tco.web.context import workspace_context
+from tco.web.viewmodels.workspace import workspace_context
 from tests.scenarios import factories
 from tests.scenarios.workspace_html import Workspace
 
@@ -42,12 +42,10 @@ def _signed_in(username: str, group: str, **flags) -> Client:
 
 
 def test_a_repeat_view_is_the_sign_in_queries_and_one_stamp_query_and_renders_nothing_again(editor_client, scenario):
-    with mock.patch("tco.web.pages.workspace_context", wraps=workspace_context) as build:
-        first = _page(editor_client, scenario)
-        with CaptureQueriesContext(connection) as queries:
-            second = _page(editor_client, scenario)
-    assert build.call_count == 1
-    # the user, their roles (the session comes from the cache), the scenario's stamp
+    first = _page(editor_client, scenario)
+    with CaptureQueriesContext(connection) as queries:
+        second = _page(editor_client, scenario)
+    # the user, their roles (the session comes from the cache), the scenario's stamp: no read the workspace needs
     assert len(queries) == 3, [q["sql"][:80] for q in queries]
     assert not [q for q in queries if "figures" in q["sql"]]
     assert ANY_TOKEN.sub("", first) == ANY_TOKEN.sub("", second)  # the same page, but for the token
@@ -155,17 +153,18 @@ def test_a_page_rendered_while_the_scenario_changed_is_rendered_again_on_the_nex
         Scenario.objects.filter(pk=scenario.pk).update(version=F("version") + 1)  # another request's save
         return context
 
-    with mock.patch("tco.web.pages.workspace_context", side_effect=saved_meanwhile):
+    with mock.patch("tco.web.views.scenarios.workspace_context", side_effect=saved_meanwhile):
         _page(editor_client, scenario)
-    with mock.patch("tco.web.pages.workspace_context", wraps=workspace_context) as build:
+    with CaptureQueriesContext(connection) as rendered_again:
         html = _page(editor_client, scenario)
-        _page(editor_client, scenario)
-    assert build.call_count == 1  # rendered again once (the first was not kept), then kept
-    assert Workspace(html).version == 2
+    with CaptureQueriesContext(connection) as kept:
+        again = _page(editor_client, scenario)
+    assert Workspace(html).version == Workspace(again).version == 2  # the first was not kept: rendered anew
+    assert len(rendered_again) > len(kept) == 3  # then kept: the sign-in queries and the stamp
 
 
 def test_a_scenario_deleted_while_its_page_is_asked_for_is_a_404(editor_client, scenario):
-    with mock.patch("tco.web.pages.scenario_with_options", side_effect=Scenario.DoesNotExist):
+    with mock.patch("tco.web.views.scenarios.scenario_with_options", side_effect=Scenario.DoesNotExist):
         response = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk]))
     assert response.status_code == 404
 

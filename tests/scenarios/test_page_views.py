@@ -13,8 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tco.models import ScenarioRun
-from tco.web import answers
-from tests.scenarios.workspace_html import figures_of
+from tests.scenarios.workspace_html import Workspace, figures_of
 
 # Every way a view could run the engine or build a figure: the engine's entry points where the chart builder and the
 # services call them, and the figure builders themselves.
@@ -83,13 +82,26 @@ def test_a_runs_figures_are_served_at_a_url_that_never_changes(editor_client, re
     assert client.get(url).status_code == 302  # to the login page
 
 
+def _figure_reads(queries: CaptureQueriesContext) -> list[str]:
+    """The queries that load a run's figures: building a run's panel needs them, showing a kept one does not."""
+    return [q["sql"] for q in queries if 'FROM "tco_scenariorun"' in q["sql"] and '"figures"' in q["sql"]]
+
+
+def _panel(html: str) -> list[str]:
+    page = Workspace(html)
+    return [page.text(part) for part in ("headline", "card-cheapest", "break-even-table", "option-table")]
+
+
 def test_the_panel_of_a_run_is_built_once_then_reused(editor_client, reader, scenario):
-    with mock.patch("tco.web.answers._build", wraps=answers._build) as build:
-        for _ in range(3):
-            _page(editor_client, scenario)
-        _page(reader, scenario)  # another role: its own workspace, the same panel
-        editor_client.get(reverse("tco:scenario_results", args=[scenario.pk]), HTTP_HX_REQUEST="true")
-    assert build.call_count == 1
+    with CaptureQueriesContext(connection) as first_view:
+        first = _page(editor_client, scenario)
+    with CaptureQueriesContext(connection) as later_views:
+        later = [_page(editor_client, scenario), _page(editor_client, scenario)]
+        later.append(_page(reader, scenario))  # another role: its own workspace, the same panel
+        poll = editor_client.get(reverse("tco:scenario_results", args=[scenario.pk]), HTTP_HX_REQUEST="true")
+    assert _figure_reads(first_view)  # the panel was built from the run's figures
+    assert poll.status_code == 200 and _figure_reads(later_views) == []
+    assert all(_panel(html) == _panel(first) for html in [*later, poll.content.decode()])
 
 
 def test_a_new_run_gets_a_new_panel(editor_client, scenario, run_jobs):
@@ -123,13 +135,20 @@ def test_a_page_view_takes_a_fixed_small_number_of_queries(editor_client, reader
     assert len(queries) <= 12, [q["sql"][:80] for q in queries]
 
 
+NOT_RENTALS = ("nope", "still nope", "x" * 300)
+
+
 def test_an_unknown_map_rental_draws_the_default_map_built_once(editor_client, scenario):
     run = ScenarioRun.objects.get(scenario=scenario)
     url = reverse("tco:break_even_map", args=[scenario.pk, run.pk])
-    with mock.patch("tco.web.answers._build", wraps=answers._build) as build:
-        for name in ("nope", "still nope", "x" * 300):
-            assert editor_client.get(url, {"map_rental": name}, HTTP_HX_REQUEST="true").status_code == 200
-    assert build.call_count == 1
+    editor_client.get(url, HTTP_HX_REQUEST="true")  # the default map's panel, built
+    with CaptureQueriesContext(connection) as kept:
+        default = editor_client.get(url, HTTP_HX_REQUEST="true")
+    for name in NOT_RENTALS:
+        with CaptureQueriesContext(connection) as queries:
+            answer = editor_client.get(url, {"map_rental": name}, HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200 and answer.content == default.content  # the default map, byte for byte
+        assert len(queries) == len(kept)  # and its kept panel: no more reads than the default's repeat view
 
 
 def test_the_history_of_a_version_is_read_once_and_a_change_shows_at_once(editor_client, reader, scenario, run_jobs):

@@ -1,4 +1,4 @@
-"""Every edit answers with the whole workspace as it now is (issue 16): what the scenario still lacks is listed in the
+"""Every edit answers with the whole workspace as it now is: what the scenario still lacks is listed in the
 page's own words, the results say what they wait for, and no part of the answer shows another version than the
 rest (option headings, provenance, range counts, the stale-decision notice, the exports box, results, history)."""
 

@@ -63,7 +63,7 @@ def test_a_flat_forecast_repeats_for_every_month_and_a_bad_peak_is_refused():
         from_forecast([0.6], horizon_months=3, fleet_gpus=8, peak_ratio=1.5, peak_hour=24)
 
 
-# --- hostile files (issue 17)
+# --- hostile files: bounded work and a message, never a 500
 
 LONG = 200_000  # past the csv module's own 131,072-character field limit
 

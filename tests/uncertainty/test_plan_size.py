@@ -1,4 +1,4 @@
-"""A load with a peak of a million GPUs keeps the fleet plan, the page and the decision link small (issue 17).
+"""A load with a peak of a million GPUs keeps the fleet plan, the page and the decision link small.
 
 The reported file: 24 rows of ``gpus_busy`` 999999.5 stored a 1,000,001-point plan (a 21 MB page, a 77 MB
 snapshot.json). Each size is compared with the same scenario's size for a 24-GPU peak, measured in the same test.

@@ -10,8 +10,8 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from lib.formatting import format_money
+from lib.kinds import OWNED_KINDS
 from tco.engine import evaluate
-from tco.engine.kinds import OWNED_KINDS
 from tco.forecast import Forecast
 from tco.models import InputRange, UncertaintyRun
 from tco.services import forecast_update, option_pick_price, option_update, scenario_update_field
@@ -105,7 +105,7 @@ def test_a_range_centred_on_the_price_follows_an_edit_and_the_simulation_and_tor
     base = owned_minus_rental(evaluate(entered))
     assert run.result["tornado"]["base"] == pytest.approx(base, rel=1e-12)
     annotation = run.figures["tornado"]["layout"]["annotations"][0]["text"]
-    assert annotation == f"As entered {format_money(base, 'USD')}"  # whole units, as the tables (issue 16)
+    assert annotation == f"As entered {format_money(base, 'USD')}"  # whole units, as the tables show it
     row = next(r for r in run.result["tornado"]["rows"] if r["path"] == "options[1].price_per_gpu_hour")
     assert (row["low"], row["high"]) == (1.5789, 3.1579)
     html = editor_client.get(f"/scenarios/{scenario.pk}/").content.decode()

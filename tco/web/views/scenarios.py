@@ -14,8 +14,7 @@ from lib.jsontext import JSONTextError, read_json
 from tco.demos import demo, demos
 from tco.engine import ScenarioError
 from tco.engine.errors import problem_text
-from tco.models import Scenario, ScenarioRun
-from tco.presentation import headline
+from tco.models import Scenario
 from tco.selectors.decisions import live_links
 from tco.selectors.scenarios import scenario_with_options, scenarios_with_latest_results
 from tco.selectors.uncertainty import export_document
@@ -27,31 +26,22 @@ from tco.services import (
     scenario_delete,
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
-from tco.web.context import WORKSPACE, workspace_context
 from tco.web.page_cache import scenario_page
+from tco.web.viewmodels.scenario_list import scenario_rows
+from tco.web.viewmodels.workspace import WORKSPACE, workspace_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
 
 
-def scenario_rows(pairs: list[tuple[Scenario, ScenarioRun | None]]) -> list[dict]:
-    """Each scenario with its latest answer in words, marked stale when the inputs changed since."""
-    rows = []
-    for scenario, run in pairs:
-        answer = headline(run.document, run.result)["sentence"] if run is not None else ""
-        stale = run is not None and run.scenario_version != scenario.version
-        rows.append({"scenario": scenario, "run": run, "answer": answer, "stale": stale})
-    return rows
-
-
 @require_GET
-def scenario_list(request: HttpRequest) -> HttpResponse:
+def scenario_list_view(request: HttpRequest) -> HttpResponse:
     require_role(request, write=False)
     context = {"rows": scenario_rows(scenarios_with_latest_results()), "demos": demos(), "can_edit": can_edit(request)}
     return render(request, "tco/scenario_list.html", context)
 
 
 @require_POST
-def scenario_new(request: HttpRequest) -> HttpResponse:
+def scenario_new_view(request: HttpRequest) -> HttpResponse:
     require_role(request, write=True)
     slug = request.POST.get("demo", "")
     if slug:
@@ -67,7 +57,7 @@ def scenario_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def scenario_import(request: HttpRequest) -> HttpResponse:
+def scenario_import_view(request: HttpRequest) -> HttpResponse:
     """Upload a tco-scenario/1 JSON file; every problem is listed, nothing is created on error."""
     require_role(request, write=True)
     upload = request.FILES.get("file")
@@ -93,7 +83,7 @@ def scenario_import(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def scenario_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
     require_role(request, write=False)
     editor = can_edit(request)
 
@@ -108,7 +98,7 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def scenario_export(request: HttpRequest, pk: int) -> HttpResponse:
+def scenario_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, options=True)
     response = JsonResponse(export_document(scenario), json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = "".join(c if c.isalnum() or c in "-_" else "-" for c in scenario.name).strip("-")[:60] or "scenario"

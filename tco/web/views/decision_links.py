@@ -20,9 +20,9 @@ from tco import exports
 from tco.presentation.currency import conversion_about
 from tco.selectors.decisions import active_link_for_token
 from tco.services.decisions import link_record_open
-from tco.web.decision_context import frozen_page_context
 from tco.web.downloads import download, export_response
 from tco.web.throttle import limit_per_client
+from tco.web.viewmodels.decisions import frozen_page_context
 
 PRIVATE_HEADERS = {
     "X-Robots-Tag": "noindex",
@@ -58,7 +58,7 @@ def public(view: Callable) -> Callable:
 
 
 @public
-def decision_page(request: HttpRequest, token: str) -> HttpResponse:
+def decision_page_view(request: HttpRequest, token: str) -> HttpResponse:
     link = active_link_for_token(token)
     if link is None:
         return link_not_found()
@@ -69,7 +69,7 @@ def decision_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @public
-def decision_export(request: HttpRequest, token: str, what: str) -> HttpResponse:
+def decision_export_view(request: HttpRequest, token: str, what: str) -> HttpResponse:
     """Downloads of the frozen numbers; they do not count as openings."""
     link = active_link_for_token(token)
     if link is None:
@@ -96,5 +96,5 @@ def decision_export(request: HttpRequest, token: str, what: str) -> HttpResponse
 
 
 @public
-def decision_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+def decision_not_found_view(request: HttpRequest, rest: str = "") -> HttpResponse:
     return link_not_found()

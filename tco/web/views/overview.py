@@ -9,11 +9,11 @@ from django.views.decorators.http import require_GET
 from pricing.selectors import failed_snapshots, latest_snapshot_per_source
 from tco.selectors.scenarios import scenarios_with_latest_results
 from tco.web.access import can_read
-from tco.web.pages import scenario_rows
+from tco.web.viewmodels.scenario_list import scenario_rows
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home_view(request: HttpRequest) -> HttpResponse:
     context = {
         "scenario_rows": scenario_rows(scenarios_with_latest_results(limit=5)) if can_read(request) else None,
         "latest_snapshots": latest_snapshot_per_source().select_related("created_by")[:10],

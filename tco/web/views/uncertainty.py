@@ -26,11 +26,11 @@ from tco.services.uncertainty import (
     uncertainty_run_queue,
 )
 from tco.web.access import can_edit, get_scenario_for_user
-from tco.web.fields import scenario_field
 from tco.web.inputs import InputError, expected_version, parse_decimal, parse_integer
-from tco.web.ranges import RATE_RANGE_FIELDS, range_view
 from tco.web.responses import conflict_response, workspace_response
-from tco.web.uncertainty_context import uncertainty_context
+from tco.web.viewmodels.fields import scenario_field
+from tco.web.viewmodels.ranges import RATE_RANGE_FIELDS, range_for
+from tco.web.viewmodels.uncertainty import uncertainty_context
 
 PANEL = "tco/_uncertainty.html"
 RANGE = "tco/_range.html"
@@ -60,7 +60,7 @@ def input_range_view(request: HttpRequest, pk: int) -> HttpResponse:
     key = request.POST.get("target", "")
     option, field, label = _target(scenario, key)
     texts = {name: request.POST.get(name, "") for name in ("low", "likely", "high")}
-    view = range_view(scenario, key, field, label, None)
+    view = range_for(scenario, key, field, label, None)
     view.low, view.likely, view.high = texts["low"], texts["likely"], texts["high"]
     clear = "clear" in request.POST or not any(text.strip() for text in texts.values())
     try:
@@ -107,7 +107,7 @@ def input_range_editor_view(request: HttpRequest, pk: int) -> HttpResponse:
     if option is not None and field not in option_range_fields(option):
         raise Http404("That input takes no range.")
     found = InputRange.objects.filter(scenario=scenario, option=option, field=field).first()
-    view = range_view(scenario, key, field, label, found)
+    view = range_for(scenario, key, field, label, found)
     view.loaded = True
     return render(request, f"{RANGE}#inputs", {"r": view, "can_edit": can_edit(request)})
 

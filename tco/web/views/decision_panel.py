@@ -1,6 +1,6 @@
 """The decision panel on the scenario page: decide, re-open, the brief, decision links, and the exports.
 
-Editors write, viewers read and export. The public pages a link opens are in ``tco.web.decision_links``.
+Editors write, viewers read and export. The public pages a link opens are in ``tco.web.views.decision_links``.
 """
 
 from __future__ import annotations
@@ -12,24 +12,23 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from lib.htmx import render_partial
+from tco.checks import DecisionError, parse_expires_in_days
 from tco.models import BRIEF_KEYS, DecisionLink, Scenario
 from tco.presentation.currency import conversion_about
 from tco.selectors.uncertainty import current_uncertainty
 from tco.services.decisions import (
-    DecisionError,
     brief_update,
     decision_record,
     decision_reopen,
     link_create,
     link_revoke,
-    parse_expires_in_days,
 )
 from tco.services.evaluation import NotEvaluable, NotReady, export_evaluation
 from tco.web.access import get_scenario_for_user
-from tco.web.compare import compare_choice
-from tco.web.decision_context import panel_context
 from tco.web.downloads import EXPORTS, export_response, refusal
 from tco.web.inputs import parse_id
+from tco.web.viewmodels.decisions import panel_context
+from tco.web.views.compare import compare_choice
 
 PANEL = "decisions/panel.html"
 
@@ -111,7 +110,7 @@ def reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def brief_view(request: HttpRequest, pk: int) -> HttpResponse:
+def brief_update_view(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, write=True)
     try:
         brief_update(
@@ -128,7 +127,7 @@ def brief_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def scenario_export_view(request: HttpRequest, pk: int, what: str) -> HttpResponse:
+def scenario_export_results_view(request: HttpRequest, pk: int, what: str) -> HttpResponse:
     """The current numbers as CSV or Excel (viewers may export)."""
     scenario = get_scenario_for_user(request, pk)
     if what not in EXPORTS:

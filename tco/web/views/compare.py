@@ -6,16 +6,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from tco.checks import DecisionError
 from tco.models import Scenario
 from tco.presentation.comparison import MAX_SCENARIOS, MIN_SCENARIOS
 from tco.services.comparison import ComparisonError, scenario_comparison
-from tco.services.decisions import DecisionError
 from tco.web.access import require_role
 from tco.web.inputs import parse_id
 
 
 @require_GET
-def compare_view(request: HttpRequest) -> HttpResponse:
+def scenario_compare_view(request: HttpRequest) -> HttpResponse:
     require_role(request, write=False)
     picked = [parse_id(text) for text in request.GET.getlist("s")]
     ids = list(dict.fromkeys(pk for pk in picked if pk is not None))

@@ -13,9 +13,9 @@ from pricing.selectors import exchange_rate
 from tco.models import Scenario
 from tco.services import CurrencyChangeError, VersionConflict, money_inputs, scenario_change_currency
 from tco.web.access import get_scenario_for_user
-from tco.web.fields import scenario_field
 from tco.web.inputs import expected_version
 from tco.web.responses import conflict_response
+from tco.web.viewmodels.fields import scenario_field
 
 QUESTION = "tco/_currency_change.html"
 

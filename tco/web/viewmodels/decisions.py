@@ -10,6 +10,7 @@ from lib.caching import kept
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
 from tco.charts import FIGURE_ORDER
+from tco.checks import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
@@ -22,10 +23,9 @@ from tco.selectors.decisions import (
     scenario_links,
 )
 from tco.selectors.scenarios import RunState, run_state
-from tco.services.decisions import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
 from tco.services.evaluation import export_refusal
 from tco.web.access import can_edit
-from tco.web.uncertainty_context import frozen_uncertainty_context
+from tco.web.viewmodels.uncertainty import frozen_uncertainty_context
 
 BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
 TERM_WORDS = {

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from pricing.forms import TREND_WINDOWS
 from pricing.models import GpuModel
 from tco.charts import utilization_forecast
+from tco.checks import document_problems, is_gap
 from tco.engine import Problem
 from tco.engine.fields import TOP_NUMBERS
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization, starting_parameters
@@ -24,11 +25,11 @@ from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import RunState, run_state
 from tco.selectors.uncertainty import scenario_ranges
-from tco.services import Change, document_problems, is_gap
+from tco.services import Change
 from tco.web.access import can_edit
-from tco.web.answers import answer_for
-from tco.web.decision_context import panel_context
-from tco.web.fields import (
+from tco.web.viewmodels.answers import answer_for
+from tco.web.viewmodels.decisions import panel_context
+from tco.web.viewmodels.fields import (
     SCENARIO_BASICS,
     SECTION_LABELS,
     WORKLOAD_FIELDS,
@@ -40,8 +41,8 @@ from tco.web.fields import (
     problem_key,
     scenario_field,
 )
-from tco.web.ranges import attach_ranges
-from tco.web.uncertainty_context import uncertainty_context
+from tco.web.viewmodels.ranges import attach_ranges
+from tco.web.viewmodels.uncertainty import uncertainty_context
 
 SECTION_KEYS = ("general", "options", "forecast", "workload")
 WORKSPACE = "tco/scenario_detail.html#workspace"

@@ -124,7 +124,7 @@ def option_price_trend_view(request: HttpRequest, pk: int, option_pk: int) -> Ht
 
 
 @require_POST
-def diligence_view(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+def diligence_update_view(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
     scenario = get_scenario_for_user(request, pk, write=True)
     item = get_object_or_404(
         SecondaryDiligenceItem.objects.select_related("option"), pk=item_pk, option__scenario=scenario

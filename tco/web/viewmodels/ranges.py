@@ -18,8 +18,8 @@ from tco.selectors.uncertainty import (
     range_path,
     scenario_ranges,
 )
-from tco.web.fields import input_text
 from tco.web.inputs import PERCENT_FIELDS
+from tco.web.viewmodels.fields import input_text
 
 RATE_RANGE_FIELDS = PERCENT_FIELDS | {"utilization"}
 
@@ -61,7 +61,7 @@ def range_urls(scenario: Scenario) -> tuple[str, str]:
     return reverse("tco:input_range", args=[scenario.pk]), reverse("tco:input_range_editor", args=[scenario.pk])
 
 
-def range_view(
+def range_for(
     scenario: Scenario,
     key: str,
     field: str,
@@ -95,7 +95,7 @@ def attach_ranges(context: dict[str, Any], scenario: Scenario, ranges: list[Inpu
     urls = range_urls(scenario)
 
     def view_of(key: str, name: str, label: str) -> RangeView:
-        return range_view(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")), urls=urls)
+        return range_for(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")), urls=urls)
 
     fields = [*context["basics"], *context["workload"]]
     for view in context["option_views"]:

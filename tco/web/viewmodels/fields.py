@@ -71,7 +71,7 @@ class FieldView:
     choices: Sequence[tuple[str, str]] = ()
     placeholder: str = ""
     inputmode: str = "decimal"
-    range: Any = None  # its "±" range (tco.web.ranges.RangeView) when the input takes one
+    range: Any = None  # its "±" range (tco.web.viewmodels.ranges.RangeView) when the input takes one
     refused: bool = False  # ``text`` is what the user typed and was refused (``error``): not saved
     stored: str = ""  # the stored value as text, shown beside a refused input (Esc restores it)
 
