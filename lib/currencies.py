@@ -19,6 +19,7 @@ _CODES = """
     XAF XCD XCG XOF XPF YER ZAR ZMW ZWG ZWL
 """
 ISO_4217_ACTIVE = frozenset(_CODES.split())
+DEFAULT_CURRENCY = "USD"  # a document or scenario that names no currency is in US dollars
 
 _CODE = re.compile(r"[A-Za-z]{3}")
 

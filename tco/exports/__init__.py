@@ -1,6 +1,6 @@
 """Results as spreadsheets: CSV per option and per month, and an Excel workbook (inputs, monthly cost, results).
 
-The tables are in ``tco.exports.tables``, the inputs in words in ``tco.exports.inputs``, the files in
+The tables are in ``tco.exports.tables``, the inputs in words in ``tco.presentation.inputs``, the files in
 ``tco.exports.files``; this package only names what callers use.
 
 Numbers are written as numbers, unrounded (the engine's values), with their unit in the column header. Text that

@@ -11,7 +11,7 @@ from typing import Any
 
 from lib.formatting import PRESENT_VALUE
 from pricing.export import neutralise
-from tco.exports.inputs import input_rows
+from tco.presentation.inputs import input_rows
 
 
 @dataclass

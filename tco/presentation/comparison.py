@@ -9,7 +9,7 @@ amount is in one currency (``in_currency`` converts a result); the inputs that d
 from __future__ import annotations
 
 from tco.engine.results import MONEY_RESULTS, MONEY_SERIES
-from tco.exports.inputs import flat_inputs
+from tco.presentation.inputs import flat_inputs
 
 from .headline import headline
 from .uncertainty import probability_headline
@@ -18,7 +18,7 @@ MIN_SCENARIOS, MAX_SCENARIOS = 2, 4
 
 
 def input_differences(documents: list[dict]) -> list[dict]:
-    """The inputs whose value is not the same in every scenario, in words (``tco.exports.inputs.flat_inputs``);
+    """The inputs whose value is not the same in every scenario, in words (``tco.presentation.inputs.flat_inputs``);
     "—": the scenario does not have it (an option it lacks)."""
     flats = [flat_inputs(document) for document in documents]
     keys = list(dict.fromkeys(key for flat in flats for key in flat))

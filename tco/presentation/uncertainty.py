@@ -9,7 +9,7 @@ import numpy as np
 
 from lib.formatting import format_money, round_half_up
 from lib.kinds import is_owned
-from tco.exports.inputs import path_fact, path_words
+from tco.presentation.inputs import path_fact, path_words
 
 HOURS_PER_YEAR = 8760
 PERCENTILES_NOTE = (

@@ -10,9 +10,9 @@ from lib.caching import kept
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
 from tco.charts import FIGURE_ORDER
-from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
+from tco.presentation.inputs import input_groups
 from tco.selectors.decisions import (
     DEFAULT_QUESTION,
     brief_for,

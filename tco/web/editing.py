@@ -27,7 +27,7 @@ from tco.web.answers import answer_for, figures_json, figures_url
 from tco.web.context import WORKSPACE, forecast_starting_texts, workspace_context
 from tco.web.currency import currency_question
 from tco.web.fields import scenario_field
-from tco.web.forms import ForecastForm, ScenarioInputForm, option_input_form
+from tco.web.forms import ForecastForm, option_input_form, scenario_input_form
 from tco.web.inputs import expected_version, parse_id
 from tco.web.responses import VERSION_HEADER, conflict_response, refused_response, workspace_response
 
@@ -36,7 +36,7 @@ from tco.web.responses import VERSION_HEADER, conflict_response, refused_respons
 def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Save one of the scenario's own inputs (or its workload's), posted under its name."""
     scenario = get_scenario_for_user(request, pk, write=True)
-    form = ScenarioInputForm(request.POST)
+    form = scenario_input_form()(request.POST)
     if form.name is None:
         return HttpResponseBadRequest(form.not_one_input)
     key = f"s-{form.name}"

@@ -21,7 +21,7 @@ from tco.selectors.uncertainty import (
 from tco.web.fields import input_text
 from tco.web.inputs import PERCENT_FIELDS
 
-RATE_RANGE_FIELDS = PERCENT_FIELDS | {"utilization"}
+RATE_RANGE_FIELDS = PERCENT_FIELDS  # the forecast's level, ``utilization``, is a catalogued rate too
 
 
 @dataclass

@@ -7,8 +7,8 @@ from typing import Any
 
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
 from tco.engine import ScenarioError, entered_values, validate
-from tco.exports.inputs import path_label, path_words
 from tco.models import InputRange, Scenario, UncertaintyStatus
+from tco.presentation.inputs import path_label, path_words
 from tco.presentation.uncertainty import (
     PERCENTILES_NOTE,
     budget_lanes,

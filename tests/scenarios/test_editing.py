@@ -163,7 +163,7 @@ def test_a_save_without_a_version_is_treated_as_stale(editor_client, scenario):
 def test_history_shows_who_changed_which_field_from_what_to_what(editor_client, scenario):
     html = _field(editor_client, scenario, "fleet_gpus", "16").content.decode()
     assert re.search(
-        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet</em>: <code>8 GPUs</code> → "
+        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet size</em>: <code>8 GPUs</code> → "
         r"<code>16 GPUs</code>",
         html,
     )
