@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from lib.caching import kept
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
+from lib.terms import term_label
 from tco.charts import FIGURE_ORDER
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
@@ -28,13 +29,6 @@ from tco.web.access import can_edit
 from tco.web.uncertainty_context import frozen_uncertainty_context
 
 BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
-TERM_WORDS = {
-    "on_demand": "on demand",
-    "spot": "spot",
-    "reserved_1y": "reserved 1 year",
-    "reserved_3y": "reserved 3 years",
-    "committed": "committed",
-}
 STATUS_WORDS = {"decided": "Decided", "reopened": "Re-opened, no decision in force", "open": "Open, not decided yet"}
 
 
@@ -118,9 +112,7 @@ def _price_rows(prices: list[dict]) -> list[dict]:
                 "kind_label": kind_label(entry["kind"]) if entry["kind"] != "burst" else "Burst",
                 "price_text": text or format_unit_money(entry["price"], entry["currency"]),
                 "source_link": _web_link(entry.get("source_url")),
-                "term_text": TERM_WORDS.get(
-                    entry["pricing_term"] or "", (entry["pricing_term"] or "").replace("_", " ")
-                ),
+                "term_text": term_label(entry["pricing_term"]) if entry["pricing_term"] else "",
             }
         )
     return rows

@@ -27,6 +27,7 @@ from tco.engine.catalogue import option_fields as catalogue_fields
 from tco.engine.errors import OPTION_PATH
 from tco.engine.fields import NumberField, fmt
 from tco.models import Scenario, ScenarioOption
+from tco.web.forms import PricePickerQueryForm
 
 # The editor's sections, as the page names them: what a "to complete" line or a message starts with.
 SECTION_LABELS = {
@@ -108,6 +109,12 @@ class OptionView:
     @property
     def key(self) -> str:
         return f"o{self.option.pk}"
+
+    @property
+    def picker_form(self) -> PricePickerQueryForm:
+        """The price picker's search, starting from the option's GPU model."""
+        gpu = self.option.gpu_model.name if self.option.gpu_model_id else ""
+        return PricePickerQueryForm(auto_id=f"pick-%s-{self.option.pk}", initial={"gpu": gpu}, label_suffix="")
 
     @property
     def range_fields(self) -> tuple[str, ...]:

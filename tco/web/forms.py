@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 
 from lib.currencies import currency_problem
 from lib.numbers import NumberTextError, read_decimal, read_integer
-from pricing.models import GpuModel, PriceObservation
+from pricing.models import GpuModel, PriceObservation, PricingTerm
 from tco.documents import FieldProblem, to_decimal
 from tco.engine.catalogue import OptionField, ScenarioField, scenario_fields, scenario_inputs
 from tco.engine.catalogue import option_fields as catalogue_fields
@@ -240,6 +240,14 @@ class OptionAddForm(forms.Form):
         required=False,
         error_messages={"invalid_choice": "That GPU model no longer exists; choose another."},
     )
+
+
+class PricePickerQueryForm(forms.Form):
+    """What the price picker searches the Market for; its inputs' ids end with the option's id (``auto_id``)."""
+
+    gpu = forms.CharField(required=False, label="GPU model", widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    provider = forms.CharField(required=False, label="Provider", widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    term = forms.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Term")
 
 
 class PricePickForm(forms.Form):
