@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from lib.currencies import currency_problem
+from lib.currencies import DEFAULT_CURRENCY, currency_problem
 from lib.jobs import Job, status_field
 from lib.kinds import API_KINDS, RENTAL_KINDS, kind_choices
 from lib.terms import PRICING_TERM_LABELS
@@ -318,7 +318,7 @@ class PriceObservation(models.Model):
     )
     price_per_instance_hour = models.DecimalField(max_digits=14, decimal_places=6)
     price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6)
-    currency = models.CharField(max_length=3, default="USD")
+    currency = models.CharField(max_length=3, default=DEFAULT_CURRENCY)
     source_url = models.URLField(max_length=1000, blank=True)
 
     class Meta:

@@ -6,7 +6,7 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from lib.currencies import is_currency
+from lib.currencies import DEFAULT_CURRENCY, is_currency
 from lib.errors import AppError
 from lib.kinds import API_KINDS, RENTAL_KINDS
 from lib.terms import PRICING_TERMS
@@ -92,7 +92,7 @@ def provider_kind(raw: str) -> str:
 
 
 def currency(raw: str) -> str:
-    value = raw.strip().upper() or "USD"
+    value = raw.strip().upper() or DEFAULT_CURRENCY
     if not _CURRENCY.match(value):
         raise CellError("not a currency code; use three letters such as USD")
     if not is_currency(value):

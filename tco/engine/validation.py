@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from lib.currencies import is_currency
+from lib.currencies import DEFAULT_CURRENCY, is_currency
 
 from .catalogue import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, scenario_fields
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
@@ -79,7 +79,7 @@ class _DocumentChecker(OptionChecker):
 
     def currency(self, value: Any) -> str | None:
         if value is None:
-            return "USD"
+            return DEFAULT_CURRENCY
         if isinstance(value, str) and re.fullmatch(r"[A-Za-z]{3}", value):
             if is_currency(value.upper()):
                 return value.upper()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from lib.currencies import DEFAULT_CURRENCY
+from lib.currencies import currency_of
 from lib.formatting import DASH, MINUS, format_money, format_pct, round_half_up
 from lib.kinds import KIND_LABELS, kind_label
 from tco.engine.catalogue import (
@@ -143,7 +143,7 @@ def path_words(document: dict, path: str, value: Any) -> str:
     found = path_fact(document, path)
     if found is None:
         return _number_text(value) if _is_number(value) else str(value)
-    return value_words(found[1], value, document.get("currency") or DEFAULT_CURRENCY)
+    return value_words(found[1], value, currency_of(document))
 
 
 def value_words(fact: InputFact, value: Any, currency: str) -> str:
@@ -265,7 +265,7 @@ def _utilization_rows(forecast: dict, shown: tuple[str, ...]) -> list[dict]:
 def input_groups(document: dict) -> list[dict]:
     """Inputs grouped for reading: the scenario, the workload, then each option in document order. Each row has
     the page's ``title`` and ``text`` (value with unit) and the spreadsheet's ``label``, ``value`` and ``unit``."""
-    c = document.get("currency", DEFAULT_CURRENCY)
+    c = currency_of(document)
     forecast = utilization_summary(list(document["utilization"]))
     scenario_rows = []
     shown = ("mean",) if len(document["utilization"]) == 1 else ("mean", "low", "high")
@@ -304,7 +304,7 @@ def input_rows(document: dict) -> list[dict]:
 def flat_inputs(document: dict) -> dict[str, tuple[str, str]]:
     """Every input of a document in words, keyed by where it is (options by name, so their order does not matter):
     ``{key: (label, value)}``, e.g. ``("Lambda 8x H100 SXM: Price", "$3.99 per GPU-hour")``."""
-    c = document.get("currency") or DEFAULT_CURRENCY
+    c = currency_of(document)
     flat: dict[str, tuple[str, str]] = {}
     workload = document.get("workload") or {}
     for entry in scenario_fields("scenario", "workload"):

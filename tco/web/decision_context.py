@@ -7,6 +7,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from lib.caching import kept
+from lib.currencies import currency_of
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
 from lib.terms import term_label
@@ -151,7 +152,7 @@ def _frozen_context(snapshot: DecisionSnapshot) -> dict[str, Any]:
         "figures": [(key, f"fig-{key}", figures[key]) for key in FIGURE_ORDER if key in figures],
         "inputs": input_groups(document),
         "prices": _price_rows(data["prices"]),
-        "currency": result.get("currency", "USD"),
+        "currency": currency_of(result),
         "horizon_months": result["horizon_months"],
         "content_hash": snapshot.content_hash,
         "engine_version": data["engine_version"],
