@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django import template
 
+from lib.terms import term_label
 from tco.presentation import life_note
 
 register = template.Library()
+register.filter("term_label", term_label)  # a Market price's pricing term in words ("Spot", "Reserved 1 year")
 
 
 @register.filter

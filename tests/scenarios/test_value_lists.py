@@ -42,3 +42,12 @@ def test_the_price_pickers_terms_are_the_markets(editor_client, scenario):
     select = re.search(rf'<select name="term" id="pick-term-{lambda_option.pk}">(.*?)</select>', html, re.S)
     assert select is not None
     assert OPTION.findall(select[1]) == [("", "Any term"), *PricingTerm.choices]
+
+
+def test_a_picked_prices_term_is_in_words_on_the_option_card(editor_client, scenario):
+    lambda_option = scenario.options.get(kind="neocloud")
+    lambda_option.price_source = {"provider": "Lambda", "pricing_term": "reserved_1y", "observed_on": "2026-11-01"}
+    lambda_option.save()
+    html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    provenance = re.search(rf'id="provenance-{lambda_option.pk}">(.*?)</p>', html, re.S)[1]
+    assert "Reserved 1 year" in provenance and "reserved_1y" not in provenance
