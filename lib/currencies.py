@@ -8,6 +8,8 @@ the testing code XTS and XXX ("no currency"). Pure Python, so the framework-free
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 _CODES = """
     AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD
@@ -19,6 +21,7 @@ _CODES = """
     XAF XCD XCG XOF XPF YER ZAR ZMW ZWG ZWL
 """
 ISO_4217_ACTIVE = frozenset(_CODES.split())
+DEFAULT_CURRENCY = "USD"  # a document or scenario that names no currency is in US dollars
 
 _CODE = re.compile(r"[A-Za-z]{3}")
 
@@ -36,3 +39,9 @@ def currency_problem(text: str) -> str | None:
     if code not in ISO_4217_ACTIVE:
         return f"{code} is not an ISO 4217 currency code; use one such as USD, EUR, GBP or JPY"
     return None
+
+
+def currency_of(data: Mapping[str, Any]) -> str:
+    """The currency a document or result is in: its ``currency``, or the default when it names none (left out,
+    null or blank)."""
+    return data.get("currency") or DEFAULT_CURRENCY

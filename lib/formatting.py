@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
+from lib.currencies import DEFAULT_CURRENCY
+
 DASH = "—"
 MINUS = "\u2212"
 CURRENCY_SYMBOLS = {"USD": "$"}
@@ -37,7 +39,7 @@ def round_half_up(value: Number, places: int) -> Decimal:
     return decimal_value.quantize(quantum, rounding=ROUND_HALF_UP)
 
 
-def currency_prefix(currency: str = "USD") -> str:
+def currency_prefix(currency: str = DEFAULT_CURRENCY) -> str:
     """ "$" for US dollars, otherwise the ISO code and a space ("EUR ")."""
     return CURRENCY_SYMBOLS.get(currency, f"{currency} ")
 
@@ -50,7 +52,7 @@ def _with_sign(amount: Decimal, body: str, *, plus: bool = False) -> str:
     return body
 
 
-def format_money(value: Number | None, currency: str = "USD", places: int = 0) -> str:
+def format_money(value: Number | None, currency: str = DEFAULT_CURRENCY, places: int = 0) -> str:
     """ "$1,234,567" (places=0, totals) or "$2.99" (places=2, per-unit); other currencies as "EUR 1,234"."""
     if value is None:
         return DASH
@@ -58,7 +60,7 @@ def format_money(value: Number | None, currency: str = "USD", places: int = 0) -
     return _with_sign(amount, f"{currency_prefix(currency)}{abs(amount):,.{places}f}")
 
 
-def format_signed_money(value: Number | None, currency: str = "USD", places: int = 0) -> str:
+def format_signed_money(value: Number | None, currency: str = DEFAULT_CURRENCY, places: int = 0) -> str:
     """Like format_money with an explicit "+" for positive differences: "+$1,234", "$0", minus sign for negatives."""
     if value is None:
         return DASH
@@ -77,14 +79,14 @@ def unit_money_places(value: Number) -> int:
     return max(places, 2)
 
 
-def format_unit_money(value: Number | None, currency: str = "USD") -> str:
+def format_unit_money(value: Number | None, currency: str = DEFAULT_CURRENCY) -> str:
     """Per-unit cost: "$3.99", "$0.054", "$0.00016" (see the module docstring)."""
     if value is None:
         return DASH
     return format_money(value, currency, places=unit_money_places(value))
 
 
-def format_money_compact(value: Number | None, currency: str = "USD") -> str:
+def format_money_compact(value: Number | None, currency: str = DEFAULT_CURRENCY) -> str:
     """Three significant figures with k/M/B for sentences: "$107k", "$12.3k", "$1.23M"; below 1,000 whole units."""
     if value is None:
         return DASH

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from lib.chart_style import MARK_COLOR, base_layout, kind_color, money_hover, plain
+from lib.currencies import DEFAULT_CURRENCY
 from lib.formatting import format_money, format_pct
 from lib.kinds import API_KINDS, DISPLAY_ORDER, RENTAL_KINDS, kind_label
 from pricing import trends
@@ -29,7 +30,7 @@ class PricePoint:
     region: str
     gpus_per_instance: int
     price_per_gpu_hour: float
-    currency: str = "USD"
+    currency: str = DEFAULT_CURRENCY
 
 
 @dataclass(frozen=True)
@@ -106,8 +107,8 @@ def _one_currency(points: Iterable[PricePoint]) -> tuple[list[PricePoint], str, 
     points = list(points)
     counts = Counter(point.currency for point in points)
     if not counts:
-        return points, "USD", []
-    currency = max(counts, key=lambda code: (counts[code], code == "USD", code))
+        return points, DEFAULT_CURRENCY, []
+    currency = max(counts, key=lambda code: (counts[code], code == DEFAULT_CURRENCY, code))
     return [p for p in points if p.currency == currency], currency, sorted(set(counts) - {currency})
 
 
@@ -115,7 +116,7 @@ def _kind_rank(kind: str) -> int:
     return KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER)
 
 
-def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str = "USD") -> dict:
+def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str = DEFAULT_CURRENCY) -> dict:
     """$/GPU-hour of one offering at each date it was observed, with the snapshot that recorded it."""
     layout = base_layout(f"Price history: {plain(label)}", "Observed on", f"{currency} per GPU-hour")
     if not points:

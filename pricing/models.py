@@ -13,9 +13,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from lib.currencies import currency_problem
+from lib.currencies import DEFAULT_CURRENCY, currency_problem
 from lib.jobs import Job, status_field
 from lib.kinds import API_KINDS, RENTAL_KINDS, kind_choices
+from lib.terms import PRICING_TERM_LABELS
 from pricing.fetch import FetchError, check_url, check_within, is_catalog_tree
 from pricing.importers import registry
 from pricing.names import normalise_name
@@ -26,12 +27,10 @@ ProviderKind = models.TextChoices(
 )
 
 
-class PricingTerm(models.TextChoices):
-    ON_DEMAND = "on_demand", "On demand"
-    SPOT = "spot", "Spot"
-    RESERVED_1Y = "reserved_1y", "Reserved 1 year"
-    RESERVED_3Y = "reserved_3y", "Reserved 3 years"
-    COMMITTED = "committed", "Committed contract"
+# The terms and their labels are defined once (lib.terms); members: PricingTerm.ON_DEMAND, ...
+PricingTerm = models.TextChoices(
+    "PricingTerm", [(term.upper(), (term, label)) for term, label in PRICING_TERM_LABELS.items()]
+)
 
 
 class FormFactor(models.TextChoices):
@@ -176,6 +175,18 @@ class SnapshotStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+# What became of a file's rows, in words: each row is counted once under one of these (together: the file's rows).
+# Only SkyPilot-style catalogs fold zones or hold rows back, so those counts are said only when they are not zero.
+ROW_COUNTS = (
+    ("rows_imported", "new"),
+    ("rows_unchanged", "already known"),
+    ("rows_skipped", "skipped"),
+    ("rows_merged", "merged"),
+    ("rows_held_back", "held back"),
+)
+OPTIONAL_COUNTS = ("rows_merged", "rows_held_back")
+
+
 class SnapshotOrigin(models.TextChoices):
     UPLOAD = "upload", "Upload"
     COMMAND = "command", "Command"
@@ -253,19 +264,31 @@ class PriceSnapshot(Job):
             return "Failed: " + "; ".join(str(e.get("reason", "")) for e in self.errors[:3])
         if self.status in (SnapshotStatus.PENDING, SnapshotStatus.RUNNING):
             return f"{self.get_status_display()}…"
-        parts = [f"{self.rows_imported} new", f"{self.rows_unchanged} already known", f"{self.rows_skipped} skipped"]
-        if self.rows_merged:
-            parts.append(f"{self.rows_merged} merged")
-        if self.rows_held_back:
-            parts.append(f"{self.rows_held_back} held back")
+        parts = [f"{count} {words}" for words, count in self.row_counts]
         text = f"{', '.join(parts)} (of {self.rows_total} rows)"
         if (self.prices_new, self.prices_known) != (self.rows_imported, self.rows_unchanged):
             text += f"; prices: {self.prices_new} new, {self.prices_known} already known"
         if self.providers_created:
             text += f"; providers added: {', '.join(self.providers_created)}"
         if self.rows_held_back:
-            text = f"Imported with {self.rows_held_back} rows held back: {text}"
+            text = f"{self.status_text}: {text}"
         return text
+
+    @property
+    def row_counts(self) -> tuple[tuple[str, int], ...]:
+        """(what became of the rows, how many), in ``ROW_COUNTS`` order, the optional ones only when not zero."""
+        return tuple(
+            (words, getattr(self, field))
+            for field, words in ROW_COUNTS
+            if getattr(self, field) or field not in OPTIONAL_COUNTS
+        )
+
+    @property
+    def status_text(self) -> str:
+        """The status in words, said once: "Imported with 3 rows held back" when some were."""
+        if self.status == SnapshotStatus.IMPORTED and self.rows_held_back:
+            return f"Imported with {self.rows_held_back} rows held back"
+        return self.get_status_display()
 
 
 class PriceImportFile(models.Model):
@@ -306,7 +329,7 @@ class PriceObservation(models.Model):
         help_text="A reservation's one-off fee for the whole instance, already spread over the term's hours in the "
         "prices above (AWS's Partial and All Upfront terms); blank when there is none.",
     )
-    currency = models.CharField(max_length=3, default="USD")
+    currency = models.CharField(max_length=3, default=DEFAULT_CURRENCY)
     source_url = models.URLField(max_length=1000, blank=True)
 
     class Meta:

@@ -9,18 +9,6 @@ from lib.formatting import format_pct
 from pricing.models import PriceSnapshot, PricingTerm, SnapshotStatus
 from pricing.trends import MIN_WEEKS, PriceTrend, Trend
 
-# The rows of a file, each counted once under what became of it; together they are the file's rows.
-ROW_COUNTS = (
-    ("rows_imported", "new"),
-    ("rows_unchanged", "already known"),
-    ("rows_skipped", "skipped"),
-    ("rows_merged", "merged"),
-    ("rows_held_back", "held back"),
-)
-
-# Only SkyPilot-style catalogs fold zones or hold rows back: these counts are shown when they are not zero.
-OPTIONAL_COUNTS = ("rows_merged", "rows_held_back")
-
 
 @dataclass(frozen=True)
 class ImportResult:
@@ -51,23 +39,11 @@ def _message(snapshot: PriceSnapshot) -> str:
 def import_result(snapshot: PriceSnapshot) -> ImportResult:
     """The snapshot page's result box for ``snapshot``, pending to finished."""
     finished_with_rows = snapshot.status in (SnapshotStatus.IMPORTED, SnapshotStatus.DUPLICATE)
-    counts = (
-        tuple(
-            (label, getattr(snapshot, field))
-            for field, label in ROW_COUNTS
-            if getattr(snapshot, field) or field not in OPTIONAL_COUNTS
-        )
-        if finished_with_rows
-        else ()
-    )
-    status = snapshot.get_status_display()
-    if snapshot.status == SnapshotStatus.IMPORTED and snapshot.rows_held_back:
-        status = f"Imported with {snapshot.rows_held_back} rows held back"
     return ImportResult(
-        status=status,
+        status=snapshot.status_text,
         tone=snapshot.status,
         message=_message(snapshot),
-        counts=counts,
+        counts=snapshot.row_counts if finished_with_rows else (),
         rows_total=snapshot.rows_total,
         waiting=not snapshot.is_finished,
     )

@@ -12,11 +12,11 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
-from tco.engine.catalogue import PRICE_SOURCE_KINDS, fields_for_kind, fields_of_type
+from tco.engine.catalogue import PRICE_SOURCE_KINDS, ScenarioField, fields_for_kind, fields_of_type, scenario_fields
 from tco.forecast import Forecast
 from tco.models.fields import DECIMAL_MAX_DIGITS, DECIMAL_PLACES, SIGNIFICANT_DIGITS
 from tco.models.option import ScenarioOption
-from tco.models.scenario import SCHEMA, WORKLOAD_KEYS, ForecastKind, Scenario
+from tco.models.scenario import SCHEMA, ForecastKind, Scenario
 
 INTEGER_OPTION_FIELDS = fields_of_type("count")
 TEXT_OPTION_FIELDS = fields_of_type("choice")
@@ -50,20 +50,19 @@ def option_to_document(option: ScenarioOption) -> dict[str, Any]:
 
 
 def scenario_to_document(scenario: Scenario, options: Iterable[ScenarioOption]) -> dict[str, Any]:
-    document: dict[str, Any] = {"schema": SCHEMA, "name": scenario.name}
-    if scenario.currency:
-        document["currency"] = scenario.currency
-    document["horizon_months"] = scenario.horizon_months
-    document["discount_rate"] = number(scenario.discount_rate)
-    document["fleet_gpus"] = scenario.fleet_gpus
-    document["utilization"] = scenario.utilization_values()
-    if scenario.burst_price_per_gpu_hour is not None:
-        document["burst_price_per_gpu_hour"] = number(scenario.burst_price_per_gpu_hour)
-    workload = {
-        key: number(getattr(scenario, f"workload_{key}"))
-        for key in WORKLOAD_KEYS
-        if getattr(scenario, f"workload_{key}") is not None
-    }
+    """The document's scenario and workload inputs in catalogue order (blank ones left out), then its options."""
+    document: dict[str, Any] = {"schema": SCHEMA}
+    workload: dict[str, Any] = {}
+    for entry in scenario_fields("scenario", "workload"):
+        if not entry.stored:  # the utilization forecast's expansion
+            document[entry.name] = scenario.utilization_values()
+            continue
+        value = getattr(scenario, entry.field)
+        if value is None or value == "":
+            continue
+        (workload if entry.scope == "workload" else document)[entry.name] = (
+            value if entry.value_type in ("text", "choice") else number(value)
+        )
     if workload:
         document["workload"] = workload
     document["options"] = [option_to_document(option) for option in options]
@@ -112,19 +111,12 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
     name = document["name"]
     if len(name) > Scenario._meta.get_field("name").max_length:
         problems.append(FieldProblem("name", "must be at most 200 characters"))
-    scenario: dict[str, Any] = {
-        "name": name,
-        "currency": document.get("currency") or "",  # the engine reads a missing or null currency as USD
-        "horizon_months": int(document["horizon_months"]),
-        "discount_rate": to_decimal(document["discount_rate"], "discount_rate", problems),
-        "fleet_gpus": int(document["fleet_gpus"]),
-        "burst_price_per_gpu_hour": to_decimal(
-            document.get("burst_price_per_gpu_hour"), "burst_price_per_gpu_hour", problems
-        ),
-    }
+    scenario: dict[str, Any] = {}
     workload = document.get("workload") or {}
-    for key in WORKLOAD_KEYS:
-        scenario[f"workload_{key}"] = to_decimal(workload.get(key), f"workload.{key}", problems)
+    for entry in scenario_fields("scenario", "workload"):
+        if entry.stored:
+            source = workload if entry.scope == "workload" else document
+            scenario[entry.field] = _stored(entry, source.get(entry.name), entry.path, problems)
     scenario.update(_forecast_fields(list(document["utilization"])))
 
     options = []
@@ -148,6 +140,15 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
             fields["price_path_source"] = dict(entry["price_path_source"])
         options.append(fields)
     return scenario, options, problems
+
+
+def _stored(entry: ScenarioField, value: Any, path: str, problems: list[FieldProblem]) -> Any:
+    """A document value as its model field stores it (text and choices blank rather than null)."""
+    if entry.value_type in ("text", "choice"):
+        return value or ""
+    if entry.is_integer:
+        return None if value is None else int(value)
+    return to_decimal(value, path, problems)
 
 
 def _forecast_fields(utilization: list[Any]) -> dict[str, Any]:

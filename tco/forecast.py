@@ -15,6 +15,7 @@ from typing import Any
 
 from lib.errors import AppError
 from lib.numbers import NumberTextError, read_decimal
+from tco.engine.catalogue import scenario_fields
 
 
 class ForecastError(AppError, ValueError):
@@ -41,18 +42,13 @@ def seasonal(*, base: float, amplitude: float, peak_month: int, horizon_months: 
 
 
 # The seven parameters, and the Scenario field that stores each (also the forecast form's input name, except
-# the pasted column whose input is "forecast_pasted").
-MODEL_FIELDS = {
-    "flat": "forecast_flat_utilization",
-    "ramp_from": "forecast_ramp_from_utilization",
-    "ramp_to": "forecast_ramp_to_utilization",
-    "seasonal_base": "forecast_seasonal_base_utilization",
-    "seasonal_amplitude": "forecast_seasonal_amplitude",
-    "seasonal_peak_month": "forecast_seasonal_peak_month",
-    "pasted": "forecast_pasted_utilization",
+# the pasted column whose input is "forecast_pasted"): the catalogue's forecast entries but its kind.
+_PARAMETERS = {
+    entry.name.removesuffix("_utilization"): entry for entry in scenario_fields("forecast") if entry.name != "kind"
 }
+MODEL_FIELDS = {name: entry.field for name, entry in _PARAMETERS.items()}
 FORM_FIELDS = {**MODEL_FIELDS, "pasted": "forecast_pasted"}
-DECIMAL_PARAMETERS = ("flat", "ramp_from", "ramp_to", "seasonal_base", "seasonal_amplitude")
+DECIMAL_PARAMETERS = tuple(name for name, entry in _PARAMETERS.items() if entry.is_percent)
 # The parameters each kind reads (and a change of that kind writes; the others' are kept for switching back).
 KIND_PARAMETERS = {
     "flat": ("flat",),

@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
+from lib.currencies import DEFAULT_CURRENCY
 from lib.formatting import DASH, format_money, format_pct, format_signed_money, format_unit_money
 
 register = template.Library()
@@ -28,27 +29,27 @@ def _number(value: object) -> float | int | Decimal | None:
 
 
 @register.filter
-def money(value: object, currency: str = "USD") -> str:
+def money(value: object, currency: str = DEFAULT_CURRENCY) -> str:
     """Whole currency units for totals: "$1,234,567"."""
-    return format_money(_number(value), currency or "USD")
+    return format_money(_number(value), currency or DEFAULT_CURRENCY)
 
 
 @register.filter
-def money_cents(value: object, currency: str = "USD") -> str:
+def money_cents(value: object, currency: str = DEFAULT_CURRENCY) -> str:
     """Cents for prices: "$2.99"."""
-    return format_money(_number(value), currency or "USD", places=2)
+    return format_money(_number(value), currency or DEFAULT_CURRENCY, places=2)
 
 
 @register.filter
-def unit_money(value: object, currency: str = "USD") -> str:
+def unit_money(value: object, currency: str = DEFAULT_CURRENCY) -> str:
     """Per-unit costs: cents, or two significant figures below ten cents ("$0.00016")."""
-    return format_unit_money(_number(value), currency or "USD")
+    return format_unit_money(_number(value), currency or DEFAULT_CURRENCY)
 
 
 @register.filter
-def signed_money(value: object, currency: str = "USD") -> str:
+def signed_money(value: object, currency: str = DEFAULT_CURRENCY) -> str:
     """Differences: "+$12,345", "$0", a minus sign (U+2212) for negatives."""
-    return format_signed_money(_number(value), currency or "USD")
+    return format_signed_money(_number(value), currency or DEFAULT_CURRENCY)
 
 
 @register.filter

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from lib.currencies import DEFAULT_CURRENCY
 from pricing.names import normalise_name
 
 MICRO = Decimal("0.000001")
@@ -61,7 +62,7 @@ class PriceRow:
     observed_on: date
     price_per_instance_hour: Decimal
     price_per_gpu_hour: Decimal
-    currency: str = "USD"
+    currency: str = DEFAULT_CURRENCY
     source_url: str = ""
     channel_id: int | None = None
     upfront_fee: Decimal | None = None

@@ -6,12 +6,13 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from lib.currencies import is_currency
+from lib.currencies import DEFAULT_CURRENCY, is_currency
 from lib.errors import AppError
+from lib.kinds import API_KINDS, RENTAL_KINDS
+from lib.terms import PRICING_TERMS
 from pricing.importers.base import MAX_PRICE
 
-PRICING_TERMS = ("on_demand", "spot", "reserved_1y", "reserved_3y", "committed")
-PROVIDER_KINDS = ("hyperscaler", "neocloud", "marketplace", "api")
+PROVIDER_KINDS = RENTAL_KINDS + API_KINDS
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", re.ASCII)
 FIRST_YEAR = 2000  # no GPU-hour was rented before
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
@@ -91,7 +92,7 @@ def provider_kind(raw: str) -> str:
 
 
 def currency(raw: str) -> str:
-    value = raw.strip().upper() or "USD"
+    value = raw.strip().upper() or DEFAULT_CURRENCY
     if not _CURRENCY.match(value):
         raise CellError("not a currency code; use three letters such as USD")
     if not is_currency(value):

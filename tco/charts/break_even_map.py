@@ -14,6 +14,7 @@ from lib.chart_style import (
     rounded,
     vertical_marker,
 )
+from lib.currencies import DEFAULT_CURRENCY
 from lib.formatting import (
     PRESENT_VALUE,
     currency_prefix,
@@ -131,7 +132,7 @@ def break_even_map(
     option_names: Sequence[str],
     *,
     option_kinds: Sequence[str] | None = None,
-    currency: str = "USD",
+    currency: str = DEFAULT_CURRENCY,
     rental_name: str | None = None,
     forecast_utilization: float | None = None,
     current_price: float | None = None,

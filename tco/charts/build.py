@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lib.currencies import currency_of
 from lib.kinds import OWNED_KINDS, is_on_demand_rental
 from tco.engine import annual_cost_curve, sweep
 
@@ -61,7 +62,7 @@ def break_even_map_figure(document: dict, result: dict, map_rental: str | None =
         swept,
         [option["name"] for option in result["options"]],
         option_kinds=[option["kind"] for option in result["options"]],
-        currency=result.get("currency", "USD"),
+        currency=currency_of(result),
         rental_name=rental["name"],
         forecast_utilization=result["reference"]["mean_utilization"],
         current_price=price,

@@ -16,7 +16,8 @@ from lib.chart_style import (
     rounded,
     vertical_marker,
 )
-from lib.formatting import format_pct, format_unit_money
+from lib.currencies import currency_of
+from lib.formatting import currency_prefix, format_pct, format_unit_money
 from lib.kinds import legend_name
 
 
@@ -42,7 +43,7 @@ def _option_line(index: int, option: dict, x: list, costs: list[float], hovertem
 
 def annual_cost_vs_utilization(result: dict, curve: dict) -> dict:
     """One line per option (the engine's annual_cost_curve), each break-even point and the forecast mean marked."""
-    currency = result.get("currency", "USD")
+    currency = currency_of(result)
     utilizations = curve["utilization"]
     x = percent_values(utilizations)
     hover = (
@@ -92,17 +93,13 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> dict:
     shape, annotation = vertical_marker(percent_values([mean])[0], f"Forecast mean {format_pct(mean)}")
     layout.update(shapes=[shape], annotations=[annotation])
     layout["xaxis"].update(range=[-0.5, 100.5], ticksuffix="%")
-    layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
+    layout["yaxis"].update(rangemode="tozero", tickprefix=currency_prefix(currency))
     return {"data": traces, "layout": layout}
-
-
-def _tick_prefix(currency: str) -> str:
-    return "$" if currency == "USD" else ""
 
 
 def cumulative_cost(result: dict) -> dict:
     """Cumulative cash cost per option by month (owned lines start with the capex), crossover months marked."""
-    currency = result.get("currency", "USD")
+    currency = currency_of(result)
     horizon = result["horizon_months"]
     months = list(range(1, horizon + 1))
     hover = f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative cost {money_hover(currency)}<extra></extra>"
@@ -142,7 +139,7 @@ def cumulative_cost(result: dict) -> dict:
         f"Cumulative cash cost over {horizon} months (before resale)", "Month", f"Cumulative cost ({currency})"
     )
     layout["xaxis"].update(range=[0.5, horizon + 0.5])
-    layout["yaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
+    layout["yaxis"].update(rangemode="tozero", tickprefix=currency_prefix(currency))
     return {"data": traces, "layout": layout}
 
 
@@ -159,7 +156,7 @@ def cost_per_accepted_output(result: dict) -> dict:
     Primary metric: cost per million accepted output tokens; without a workload, cost per busy GPU-hour.
     Hover and bar labels use the same rounding as the tables (format_unit_money).
     """
-    currency = result.get("currency", "USD")
+    currency = currency_of(result)
     with_workload = result["reference"].get("accepted_output_tokens_per_year") is not None
     if with_workload:
         key, title = "cost_per_million_accepted_tokens", "Cost per million accepted output tokens, by option"
@@ -215,7 +212,7 @@ def cost_per_accepted_output(result: dict) -> dict:
         autorange="reversed",
         gridcolor="rgba(0,0,0,0)",
     )
-    layout["xaxis"].update(rangemode="tozero", tickprefix=_tick_prefix(currency))
+    layout["xaxis"].update(rangemode="tozero", tickprefix=currency_prefix(currency))
     if shown:
         # Room past the longest bar for its label, written outside it (plotly's autorange leaves none): its share of
         # a 300 px plot, the narrowest printed one, at 7 px a character.

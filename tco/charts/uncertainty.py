@@ -16,6 +16,7 @@ from lib.chart_style import (
     rounded,
     vertical_marker,
 )
+from lib.currencies import currency_of
 from lib.formatting import format_money
 from tco.presentation.uncertainty import tornado_rows
 
@@ -66,7 +67,7 @@ def tornado(tornado: dict, document: dict) -> dict | None:
     """Each input's swing of owned minus rental NPV, widest bar on top (at most TORNADO_ROWS inputs, those that move
     it: ``tco.presentation.uncertainty.tornado_rows``, labelled in words); bars start at the scenario's own
     difference ``base``. None without a row that moves the answer."""
-    currency = document.get("currency") or "USD"
+    currency = currency_of(document)
     shown = tornado_rows(document, tornado)["rows"][:TORNADO_ROWS]
     if not shown:
         return None
@@ -141,7 +142,7 @@ def fleet_plan_chart(plan: dict, currency: str) -> dict:
 def uncertainty_figures(result: dict, document: dict) -> dict[str, dict]:
     """The figures of one uncertainty run of ``document``, keyed by chart name (absent when there is nothing to
     draw)."""
-    currency = document.get("currency") or "USD"
+    currency = currency_of(document)
     figures = {}
     if (histogram := outcome_histogram(result["simulation"], currency)) is not None:
         figures["outcome_histogram"] = histogram

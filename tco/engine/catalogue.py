@@ -1,4 +1,8 @@
-"""The option-field catalogue: every input an option carries, with every fact about it, once (docs/money-math.md).
+"""The input catalogue: every input a scenario document carries, with every fact about it, once (docs/money-math.md).
+
+Two tables of the same shape. ``OPTION_FIELDS`` holds the inputs of an option; ``SCENARIO_FIELDS`` those of the
+scenario itself, its workload and its utilization forecast (``ScenarioField``, below the options).
+
 
 One ``OptionField`` per field, in document order: the kinds it applies to, its value type (money / rate / count /
 number / choice), how the engine reads and bounds it (``check``, whose ``default`` applies when it is omitted), the
@@ -16,12 +20,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
+from lib.currencies import DEFAULT_CURRENCY
 from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 from .fields import NumberField, count_field, money_field, rate_field
 
 VALUE_TYPES = ("money", "rate", "count", "number", "choice")
+# A scenario also has inputs that are words (its name, its currency) or a list (a pasted forecast column).
+SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
 BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
 RATE_HELP = "Write 8% or 0.08: with % it is a percentage, a bare number is a fraction (8 would mean 800%)."
 
@@ -61,6 +69,16 @@ class OptionField:
     @property
     def is_integer(self) -> bool:
         return self.value_type == "count"
+
+    @property
+    def is_percent(self) -> bool:
+        """Entered and shown as a percentage ("8%"; a bare number is a fraction)."""
+        return self.value_type == "rate"
+
+    @property
+    def is_money(self) -> bool:
+        """In the scenario's currency: converted with it, written with it."""
+        return self.value_type == "money"
 
     @property
     def takes_range(self) -> bool:
@@ -397,3 +415,256 @@ UNIT_PRICE_STEP = Decimal("0.0001")
 def money_step(name: str) -> Decimal:
     """The step a money input ``name`` is rounded to when the app computes it (a conversion, a moved range)."""
     return UNIT_PRICE_STEP if name in UNIT_PRICE_FIELDS else CENT
+
+
+# --- The scenario's own inputs ---------------------------------------------------------------------------------
+
+SCOPES = ("scenario", "workload", "forecast")
+
+
+@dataclass(frozen=True)
+class ScenarioField:
+    """One input of the scenario itself, of its workload or of its utilization forecast, with every fact about it.
+
+    ``scope`` says where it lives: "scenario" (a top-level document field), "workload" (the document nests it under
+    ``workload``; the scenario stores it as ``workload_<name>``) or "forecast" (a parameter of the utilization
+    forecast, stored as ``forecast_<name>``; the document holds the forecast's expansion, ``utilization``).
+    ``label`` is the input's one name on every page, export and message; ``unit`` ("{c}" stands for the currency,
+    "fraction" for a share shown as a percentage) is written after its values. ``check`` is how the engine reads
+    and bounds it (None for words and choices, and for forecast parameters, which the forecast checks together);
+    ``initial`` is its value in a new blank scenario, ``default_text`` the engine's value in words when it is left
+    blank. ``stored`` is False for the one input the scenario does not store as a field (``utilization``)."""
+
+    name: str
+    scope: str
+    value_type: str
+    label: str
+    unit: str = ""
+    check: NumberField | None = None
+    initial: Any = None
+    default_text: str | None = None
+    help: str = ""
+    placeholder: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+    stored: bool = True
+
+    def __post_init__(self) -> None:
+        if self.value_type not in SCENARIO_VALUE_TYPES:
+            raise ValueError(f"{self.name}: value type {self.value_type!r} is not one of {', '.join(VALUE_TYPES)}")
+        if self.scope not in SCOPES:
+            raise ValueError(f"{self.name}: scope {self.scope!r} is not one of {', '.join(SCOPES)}")
+        if self.check is not None and self.value_type in ("text", "choice"):
+            raise ValueError(f"{self.name}: words and choices have no number check")
+        if (self.value_type == "choice") != bool(self.choices):
+            raise ValueError(f"{self.name}: a choice lists its choices, and only a choice does")
+
+    @property
+    def field(self) -> str:
+        """The model field and form input: ``fleet_gpus``, ``workload_acceptance_rate``, ``forecast_kind``."""
+        return self.name if self.scope == "scenario" else f"{self.scope}_{self.name}"
+
+    @property
+    def path(self) -> str:
+        """The document path the engine reads (``workload.acceptance_rate``); "" for a forecast parameter."""
+        return {"scenario": self.name, "workload": f"workload.{self.name}", "forecast": ""}[self.scope]
+
+    @property
+    def required(self) -> bool:
+        """The engine refuses a document without it (a workload's, only once there is a workload)."""
+        return self.check is not None and self.check.required
+
+    @property
+    def never_blank(self) -> bool:
+        """The scenario always holds a value: a required input of the scenario itself, or a choice that starts
+        with one (the stored field is not nullable, the form refuses a blank)."""
+        if self.value_type == "choice":
+            return self.initial is not None
+        return self.required and self.scope == "scenario"
+
+    @property
+    def default(self) -> float | None:
+        """The engine's value when the input is omitted (None: required, or no default)."""
+        return self.check.default if self.check else None
+
+    @property
+    def is_integer(self) -> bool:
+        return self.value_type == "count"
+
+    @property
+    def is_percent(self) -> bool:
+        return self.value_type == "rate"
+
+    @property
+    def is_money(self) -> bool:
+        return self.value_type == "money"
+
+    @property
+    def takes_range(self) -> bool:
+        """An uncertain input: a number of the document (not a count, not a forecast parameter: the forecast's
+        ``utilization`` level takes the range)."""
+        return self.value_type in ("money", "rate", "number") and self.scope != "forecast"
+
+
+UTILIZATION = rate_field("Utilization", hint=" (0.55 means 55%)")  # each month's value, checked on its own
+
+SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
+    ScenarioField("name", "scenario", "text", label="Name"),
+    ScenarioField(
+        "currency",
+        "scenario",
+        "text",
+        label="Currency",
+        initial=DEFAULT_CURRENCY,
+        default_text=DEFAULT_CURRENCY,
+        help=f"ISO code; blank means the engine default ({DEFAULT_CURRENCY}).",
+    ),
+    ScenarioField(
+        "horizon_months",
+        "scenario",
+        "count",
+        label="Horizon",
+        unit="months",
+        check=NumberField("Horizon", lo=1, hi=240, integer=True, unit="months", required=True),
+        initial=36,
+    ),
+    ScenarioField(
+        "discount_rate",
+        "scenario",
+        "rate",
+        label="Discount rate",
+        unit="fraction per year",
+        check=rate_field("Discount rate", required=True),
+        initial=Decimal("0.08"),
+    ),
+    ScenarioField(
+        "fleet_gpus",
+        "scenario",
+        "count",
+        label="Fleet size",
+        unit="GPUs",
+        check=count_field("Fleet size", required=True),
+        initial=8,
+    ),
+    ScenarioField(
+        "utilization",
+        "scenario",
+        "rate",
+        label="Utilization (forecast level)",
+        unit="fraction",
+        check=UTILIZATION,
+        stored=False,
+    ),
+    ScenarioField(
+        "burst_price_per_gpu_hour",
+        "scenario",
+        "money",
+        label="Burst price",
+        unit="{c} per GPU-hour",
+        check=money_field("Burst price", default=None),
+        default_text="none: no demand above capacity allowed",
+        help="Paid for demand above owned capacity or a commitment.",
+    ),
+    # The workload: the reference a rental's and an owned option's throughput and acceptance are read against.
+    ScenarioField(
+        "tokens_per_second_per_gpu",
+        "workload",
+        "number",
+        label="Throughput",
+        unit="output tokens/s per GPU",
+        check=NumberField("Throughput", lo=0.0, lo_open=True, unit="output tokens/s per GPU", required=True),
+    ),
+    ScenarioField(
+        "output_tokens_per_response",
+        "workload",
+        "number",
+        label="Output tokens per response",
+        unit="tokens",
+        check=NumberField("Output tokens per response", lo=0.0, lo_open=True, required=True),
+    ),
+    ScenarioField(
+        "input_tokens_per_response",
+        "workload",
+        "number",
+        label="Input tokens per response",
+        unit="tokens",
+        check=NumberField("Input tokens per response", lo=0.0, default=0.0),
+        default_text="0",
+    ),
+    ScenarioField(
+        "acceptance_rate",
+        "workload",
+        "rate",
+        label="Acceptance rate",
+        unit="fraction",
+        check=NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)", default=1.0),
+        default_text="1",
+        help="Accepted responses ÷ attempted.",
+    ),
+    # The utilization forecast: a kind and its parameters (tco.forecast), expanded into the document's utilization.
+    ScenarioField(
+        "kind",
+        "forecast",
+        "choice",
+        label="Forecast shape",
+        initial="flat",
+        choices=(
+            ("flat", "Flat"),
+            ("ramp", "Linear ramp"),
+            ("seasonal", "Seasonal"),
+            ("pasted", "Pasted from a spreadsheet"),
+        ),
+    ),
+    ScenarioField("flat_utilization", "forecast", "rate", label="Utilization", unit="fraction", initial=Decimal("0.6")),
+    ScenarioField("ramp_from_utilization", "forecast", "rate", label="Utilization in month 1", unit="fraction"),
+    ScenarioField("ramp_to_utilization", "forecast", "rate", label="Utilization in the last month", unit="fraction"),
+    ScenarioField("seasonal_base_utilization", "forecast", "rate", label="Seasonal base utilization", unit="fraction"),
+    ScenarioField("seasonal_amplitude", "forecast", "rate", label="Seasonal amplitude", unit="fraction"),
+    ScenarioField(
+        "seasonal_peak_month",
+        "forecast",
+        "count",
+        label="Seasonal peak month",
+        help="1-12, counted from the first month of the horizon.",
+    ),
+    ScenarioField(
+        "pasted_utilization",
+        "forecast",
+        "text",
+        label="Pasted utilization",
+        help="One value per month (or one value), 55% or 0.55.",
+    ),
+)
+
+SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
+# The engine's checks of the scenario's numbers, by document key (validation, sweeps, variants, the tornado).
+TOP_NUMBERS: dict[str, NumberField] = {
+    entry.name: entry.check
+    for entry in SCENARIO_FIELDS
+    if entry.scope == "scenario" and entry.check is not None and entry.stored
+}
+WORKLOAD_NUMBERS: dict[str, NumberField] = {
+    entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "workload" and entry.check is not None
+}
+
+
+def input_fields_of_type(*value_types: str) -> frozenset[str]:
+    """The model fields of every catalogued input of ``value_types``, the options' and the scenario's (``capex``,
+    ``discount_rate``, ``workload_acceptance_rate``; ``utilization`` names the forecast's level)."""
+    scenario = {entry.field for entry in SCENARIO_FIELDS if entry.value_type in value_types}
+    return fields_of_type(*value_types) | scenario
+
+
+def scenario_fields(*scopes: str) -> tuple[ScenarioField, ...]:
+    """The scenario's inputs of ``scopes`` (all when none), in document order."""
+    return tuple(entry for entry in SCENARIO_FIELDS if not scopes or entry.scope in scopes)
+
+
+def scenario_inputs() -> tuple[ScenarioField, ...]:
+    """The inputs the editor saves one at a time: the scenario's and the workload's stored ones, in document order
+    (the forecast's parameters are saved together by its own form)."""
+    return tuple(entry for entry in scenario_fields("scenario", "workload") if entry.stored)
+
+
+def scenario_path_field(path: str) -> ScenarioField | None:
+    """The entry of a document path (``discount_rate``, ``workload.acceptance_rate``, ``utilization``)."""
+    return next((entry for entry in SCENARIO_FIELDS if entry.path == path), None)

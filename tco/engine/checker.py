@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import Problem
-from .fields import NumberField, check_number, describe, shorten
+from .fields import NumberField, describe, read_number, shorten
 
 MAX_NAME_LENGTH = 200
 
@@ -25,8 +25,13 @@ class Checker:
         self.derived: set[str] = set()
         self.workload_given = False
 
-    def add(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
+    def add(self, path: str, message: str, code: str = "invalid") -> None:
+        self.problems.append(Problem(path, message, code))
+
+    def require(self, path: str, label: str, reason: str = "", *, verb: str = "is") -> None:
+        """``label`` is missing: "Horizon is required", or "...: <reason>" when there is more to say."""
+        message = f"{label} {verb} required" + (f": {reason}" if reason else "")
+        self.problems.append(Problem(path, message, "required", reason))
 
     def has_problem_under(self, *prefixes: str) -> bool:
         return any(
@@ -39,23 +44,24 @@ class Checker:
                 self.add(
                     f"{prefix}{key}",
                     f"Unknown field '{key}' for {what}; allowed fields are: {', '.join(allowed)}",
+                    "unknown_field",
                 )
 
     def number(self, data: Mapping[str, Any], key: str, spec: NumberField, path: str) -> float | int | None:
         value = data.get(key)
         if value is None:
             if spec.required:
-                self.add(path, f"{spec.label} is required")
+                self.require(path, spec.label)
             return spec.default
-        number, message = check_number(value, spec)
+        number, code, message = read_number(value, spec)
         if message:
-            self.add(path, message)
+            self.add(path, message, code)
         return number
 
     def text(self, data: Mapping[str, Any], key: str, path: str, label: str) -> str | None:
         value = data.get(key)
         if value is None:
-            self.add(path, f"{label} is required")
+            self.require(path, label)
         elif not isinstance(value, str) or not value.strip():
             self.add(path, f"{label} must be non-empty text; got {describe(value)}")
         elif len(value) > MAX_NAME_LENGTH:

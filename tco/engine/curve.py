@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from .catalogue import UTILIZATION
 from .errors import Problem, ScenarioError
-from .fields import UTILIZATION, check_number
+from .fields import check_number
 from .flows import option_flows
 from .model import build_context
 from .validation import validate

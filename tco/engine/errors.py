@@ -13,17 +13,26 @@ from .catalogue import OPTION_FIELD
 OPTION_PATH = re.compile(r"options\[(\d+)\](?:\.(\w+))?")
 
 
+# What kind of problem it is, for a page to react to (never the message's words): a value the document needs and
+# lacks; a number outside its bounds; a value that is not a number; a fraction where a whole number is needed; a
+# field the schema does not have; anything else.
+PROBLEM_CODES = ("required", "out_of_range", "not_a_number", "not_whole", "unknown_field", "invalid")
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a scenario document.
 
     ``path`` uses the document's own syntax (``options[2].useful_life_years``, ``utilization[5]``;
     ``""`` for the document itself); ``message`` is written for a finance user and names what was
-    expected and what was given.
+    expected and what was given; ``code`` is one of ``PROBLEM_CODES``. A ``required`` problem's ``reason`` is
+    what its message says beyond "... is required" (what to give), "" when nothing.
     """
 
     path: str
     message: str
+    code: str = "invalid"
+    reason: str = ""
 
     def __str__(self) -> str:
         return f"{self.path or 'scenario'}: {self.message}"

@@ -1,6 +1,6 @@
-"""How ``tco-scenario/1`` reads values (docs/money-math.md): ``NumberField`` checks, the scenario and workload numbers.
+"""How ``tco-scenario/1`` reads values (docs/money-math.md): ``NumberField`` checks and how they are worded.
 
-The option fields and all their facts are in ``tco.engine.catalogue``.
+Every input with all its facts (the check among them) is in ``tco.engine.catalogue``.
 
 Bounds chosen for "sane" inputs (anything outside is almost certainly a typo, e.g. 8 for 8 %):
 
@@ -99,30 +99,38 @@ def _range_text(spec: NumberField) -> str:
 
 def check_number(value: Any, spec: NumberField) -> tuple[float | int | None, str | None]:
     """Return ``(number, None)`` or ``(None, message)`` for one supplied (non-null) value."""
+    number, _, message = read_number(value, spec)
+    return number, message
+
+
+def read_number(value: Any, spec: NumberField) -> tuple[float | int | None, str | None, str | None]:
+    """``(number, None, None)``, or ``(None, code, message)`` with the problem's code (``not_a_number``,
+    ``not_whole``, ``out_of_range``; ``tco.engine.errors.PROBLEM_CODES``) for one supplied (non-null) value."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real | Decimal):
         kind = "a whole number" if spec.integer else "a number"
-        return None, f"{spec.label} must be {kind}; got {describe(value)}"
+        return None, "not_a_number", f"{spec.label} must be {kind}; got {describe(value)}"
     if isinstance(value, Decimal) and value.is_snan():  # float() raises on a signalling NaN
-        return None, f"{spec.label} must be a number; got NaN (not a number)"
+        return None, "not_a_number", f"{spec.label} must be a number; got NaN (not a number)"
     try:
         number = float(value)
     except OverflowError:  # an int beyond float range, e.g. a 400-digit JSON integer
-        return None, f"{spec.label} must be a finite number; got a number too large to compute with"
+        return None, "not_a_number", f"{spec.label} must be a finite number; got a number too large to compute with"
     if math.isnan(number):
-        return None, f"{spec.label} must be a number; got NaN (not a number)"
+        return None, "not_a_number", f"{spec.label} must be a number; got NaN (not a number)"
     if math.isinf(number):
-        return None, f"{spec.label} must be a finite number; got infinity"
+        return None, "not_a_number", f"{spec.label} must be a finite number; got infinity"
     if spec.integer and not number.is_integer():
-        return None, f"{spec.label} must be a whole number {_range_text(spec)}; got {fmt(number)}"
+        return None, "not_whole", f"{spec.label} must be a whole number {_range_text(spec)}; got {fmt(number)}"
     below = spec.lo is not None and (number <= spec.lo if spec.lo_open else number < spec.lo)
     above = spec.hi is not None and (number >= spec.hi if spec.hi_open else number > spec.hi)
     if below or above:
         if spec.lo == 0 and not spec.lo_open and spec.hi is None:
-            return None, f"{spec.label} must not be negative; got {fmt(number)}"
+            return None, "out_of_range", f"{spec.label} must not be negative; got {fmt(number)}"
         if spec.lo_open and below:  # name only the side that was crossed: "more than 0 years"
-            return None, f"{spec.label} must be more than {_bound(spec.lo, spec.unit)}{spec.hint}; got {fmt(number)}"
-        return None, f"{spec.label} must be {_range_text(spec)}{spec.hint}; got {fmt(number)}"
-    return (int(number) if spec.integer else number), None
+            message = f"{spec.label} must be more than {_bound(spec.lo, spec.unit)}{spec.hint}; got {fmt(number)}"
+            return None, "out_of_range", message
+        return None, "out_of_range", f"{spec.label} must be {_range_text(spec)}{spec.hint}; got {fmt(number)}"
+    return (int(number) if spec.integer else number), None, None
 
 
 def money_field(label: str, *, required: bool = False, default: float | None = 0.0) -> NumberField:
@@ -135,23 +143,3 @@ def rate_field(label: str, **kwargs: Any) -> NumberField:
 
 def count_field(label: str, **kwargs: Any) -> NumberField:
     return NumberField(label, lo=1, hi=1_000_000, integer=True, unit="GPUs", **kwargs)
-
-
-TOP_NUMBERS: dict[str, NumberField] = {
-    "horizon_months": NumberField("Horizon", lo=1, hi=240, integer=True, unit="months", required=True),
-    "discount_rate": rate_field("Discount rate", required=True),
-    "fleet_gpus": count_field("Fleet size", required=True),
-    "burst_price_per_gpu_hour": money_field("Burst price per GPU-hour", default=None),
-}
-UTILIZATION = rate_field("Utilization", hint=" (0.55 means 55%)")
-
-WORKLOAD_NUMBERS: dict[str, NumberField] = {
-    "tokens_per_second_per_gpu": NumberField(
-        "Reference throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU", required=True
-    ),
-    "output_tokens_per_response": NumberField("Output tokens per response", lo=0.0, lo_open=True, required=True),
-    "input_tokens_per_response": NumberField("Input tokens per response", lo=0.0, default=0.0),
-    "acceptance_rate": NumberField(
-        "Reference acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)", default=1.0
-    ),
-}

@@ -29,7 +29,7 @@ class OptionChecker(Checker):
 
     def options(self, value: Any, doc: dict[str, Any]) -> list[dict[str, Any]]:
         if value is None:
-            self.add("options", "Options are required: add at least one way to own or rent capacity")
+            self.require("options", "Options", "add at least one way to own or rent capacity", verb="are")
             return []
         if not isinstance(value, list | tuple) or not value:
             self.add("options", f"Options must be a non-empty list; got {describe(value)}")

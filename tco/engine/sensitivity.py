@@ -17,9 +17,9 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .catalogue import numbers_for_kind
+from .catalogue import TOP_NUMBERS, WORKLOAD_NUMBERS, numbers_for_kind
 from .errors import Problem, ScenarioError
-from .fields import TOP_NUMBERS, WORKLOAD_NUMBERS, check_number, describe, fmt
+from .fields import check_number, describe, fmt
 from .validation import normalise
 from .variants import (
     Input,

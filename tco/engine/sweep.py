@@ -15,10 +15,10 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .catalogue import OVERRIDES, numbers_for_kind
+from .catalogue import OVERRIDES, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, numbers_for_kind
 from .demand import expand_utilization
 from .errors import OPTION_PATH, Problem, ScenarioError
-from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, NumberField, check_number
+from .fields import NumberField, check_number
 from .flows import option_flows
 from .model import build_context
 from .validation import normalise

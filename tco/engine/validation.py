@@ -11,27 +11,17 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from lib.currencies import is_currency
+from lib.currencies import DEFAULT_CURRENCY, is_currency
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 
+from .catalogue import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, scenario_fields
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
 from .errors import ScenarioError
-from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, check_number, describe, fmt
+from .fields import describe, fmt, read_number
 from .option_rules import OptionChecker
 
-TOP_FIELDS = (
-    "schema",
-    "name",
-    "currency",
-    "horizon_months",
-    "discount_rate",
-    "fleet_gpus",
-    "utilization",
-    "burst_price_per_gpu_hour",
-    "workload",
-    "options",
-)
+TOP_FIELDS = ("schema", *(entry.name for entry in scenario_fields("scenario")), "workload", "options")
 
 
 def validate(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -89,7 +79,7 @@ class _DocumentChecker(OptionChecker):
 
     def currency(self, value: Any) -> str | None:
         if value is None:
-            return "USD"
+            return DEFAULT_CURRENCY
         if isinstance(value, str) and re.fullmatch(r"[A-Za-z]{3}", value):
             if is_currency(value.upper()):
                 return value.upper()
@@ -100,7 +90,7 @@ class _DocumentChecker(OptionChecker):
 
     def utilization(self, value: Any, horizon: int | None) -> list[float] | None:
         if value is None:
-            self.add("utilization", "Utilization forecast is required: one value for a flat forecast or one per month")
+            self.require("utilization", "Utilization forecast", "one value for a flat forecast or one per month")
             return None
         if not isinstance(value, list | tuple) or not value:
             self.add(
@@ -117,9 +107,9 @@ class _DocumentChecker(OptionChecker):
             return None
         values = []
         for i, item in enumerate(value):
-            number, message = check_number(item, UTILIZATION)
+            number, code, message = read_number(item, UTILIZATION)
             if message:
-                self.add(f"utilization[{i}]", message)
+                self.add(f"utilization[{i}]", message, code)
             values.append(number)
         return values if all(v is not None for v in values) else None
 

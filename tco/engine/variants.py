@@ -22,10 +22,10 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .catalogue import OVERRIDES, numbers_for_kind
+from .catalogue import OVERRIDES, SCENARIO_FIELD, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, numbers_for_kind
 from .demand import expand_utilization
 from .errors import OPTION_PATH, Problem
-from .fields import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, NumberField
+from .fields import NumberField
 from .flows import option_flows
 from .model import build_context
 from .sweep import with_assignments
@@ -53,7 +53,7 @@ def resolve(doc: Mapping[str, Any], path: Any) -> tuple[Input | None, str | None
     if not isinstance(path, str):
         return None, "an input path must be text such as 'utilization' or 'options[1].price_per_gpu_hour'"
     if path == "utilization":
-        return Input(path, UTILIZATION, "Utilization (forecast level)"), None
+        return Input(path, UTILIZATION, SCENARIO_FIELD["utilization"].label), None
     if path in TOP_PATHS:
         return Input(path, TOP_NUMBERS[path], TOP_NUMBERS[path].label), None
     if match := WORKLOAD_PATH.fullmatch(path):

@@ -1,6 +1,6 @@
 """Results as spreadsheets: CSV per option and per month, and an Excel workbook whose every result is a live formula.
 
-The tables are in ``tco.exports.tables``, the inputs in words in ``tco.exports.inputs``, the live model in
+The tables are in ``tco.exports.tables``, the inputs in words in ``tco.presentation.inputs``, the live model in
 ``tco.exports.model_workbook``, the files in
 ``tco.exports.files``; this package only names what callers use.
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from lib.currencies import DEFAULT_CURRENCY, currency_of
 from lib.formatting import PRESENT_VALUE
 from pricing.export import neutralise
-from tco.exports.inputs import input_rows
+from tco.presentation.inputs import input_rows
 
 
 @dataclass
@@ -36,7 +37,7 @@ def cell(value: Any) -> Any:
 
 def option_table(result: dict) -> Table:
     """One row per option: the engine's per-option results."""
-    c = result.get("currency", "USD")
+    c = currency_of(result)
     months = result["horizon_months"]
     columns = [
         ("option", "name", "text"),
@@ -65,7 +66,7 @@ def option_table(result: dict) -> Table:
 
 def monthly_table(document: dict, result: dict) -> Table:
     """One row per month: the forecast, each option's cash cost that month, then each option's cumulative cost."""
-    c = result.get("currency", "USD")
+    c = currency_of(result)
     months = result["horizon_months"]
     utilization = list(document["utilization"])
     if len(utilization) == 1:
@@ -91,7 +92,7 @@ def inputs_table(document: dict) -> Table:
 
 def prices_table(prices: list[dict]) -> Table:
     """The prices a decision rests on, with provider, as-of date and source."""
-    currency = prices[0]["currency"] if prices else "USD"
+    currency = prices[0]["currency"] if prices else DEFAULT_CURRENCY
     headers = [
         "option",
         "kind",

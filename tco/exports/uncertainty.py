@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lib.currencies import currency_of
 from tco.exports.tables import Table
 
 PERCENTILE_COLUMNS = (("P10", "p10"), ("P50", "p50"), ("P90", "p90"), ("mean", "mean"))
@@ -10,7 +11,7 @@ PERCENTILE_COLUMNS = (("P10", "p10"), ("P50", "p50"), ("P90", "p90"), ("mean", "
 def simulation_table(data: dict) -> Table:
     """One row per option (NPV percentiles, share of trials cheapest), then owned minus rental."""
     simulation = data["result"]["simulation"]
-    c = data["document"].get("currency", "USD")
+    c = currency_of(data["document"])
     headers = [
         "series",
         *(f"{label} NPV ({c})" for label, _ in PERCENTILE_COLUMNS),
@@ -48,7 +49,7 @@ def simulation_table(data: dict) -> Table:
 
 def tornado_table(data: dict) -> Table:
     """The tornado's rows, widest swing first: the input, its low and high, owned minus rental NPV at each."""
-    c = data["document"].get("currency", "USD")
+    c = currency_of(data["document"])
     tornado = data["result"].get("tornado") or {"rows": []}
     headers = [
         "input",

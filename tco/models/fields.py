@@ -7,16 +7,23 @@ document (JSON floats) round-trips through the database exactly as long as each 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
-from tco.engine.catalogue import OPTION_FIELD
+from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD
+
+CHOICE_MAX_LENGTH = 10
+SMALL_INTEGER_MAX = 32_767  # PositiveSmallIntegerField's largest value on every database Django supports
 
 DECIMAL_MAX_DIGITS = 24
 DECIMAL_PLACES = 10
 SIGNIFICANT_DIGITS = 15
 
 
-def decimal_field(verbose_name: str = "", *, help_text: str = "", required: bool = False) -> models.DecimalField:
+def decimal_field(
+    verbose_name: str = "", *, help_text: str = "", required: bool = False, **kwargs: Any
+) -> models.DecimalField:
     """A Decimal input of the scenario; nullable (= omitted from the document) unless required."""
     return models.DecimalField(
         verbose_name or None,
@@ -25,6 +32,7 @@ def decimal_field(verbose_name: str = "", *, help_text: str = "", required: bool
         null=not required,
         blank=not required,
         help_text=help_text,
+        **kwargs,
     )
 
 
@@ -35,5 +43,24 @@ def option_model_field(name: str) -> models.Field:
         return models.PositiveIntegerField(entry.label, null=True, blank=True, help_text=entry.help)
     if entry.value_type == "choice":
         choices = list(entry.choices)
-        return models.CharField(max_length=10, choices=choices, blank=True, help_text=entry.help)
+        return models.CharField(max_length=CHOICE_MAX_LENGTH, choices=choices, blank=True, help_text=entry.help)
     return decimal_field(entry.label, help_text=entry.help)
+
+
+def scenario_model_field(name: str) -> models.Field:
+    """The model field of one catalogued scenario, workload or forecast number or choice: its verbose name, help
+    text and default (a required input's ``initial``) taken from the catalogue. Nullable unless required."""
+    entry = SCENARIO_FIELD[name]
+    required = entry.never_blank
+    options: dict[str, Any] = {"help_text": entry.help}
+    if required and entry.initial is not None:
+        options["default"] = entry.initial
+    if entry.value_type == "choice":
+        return models.CharField(
+            entry.label, max_length=CHOICE_MAX_LENGTH, choices=list(entry.choices), blank=not required, **options
+        )
+    if entry.value_type == "count":
+        small = entry.check is None or (entry.check.hi is not None and entry.check.hi <= SMALL_INTEGER_MAX)
+        integer = models.PositiveSmallIntegerField if small else models.PositiveIntegerField
+        return integer(entry.label, null=not required, blank=not required, **options)
+    return decimal_field(entry.label, required=required, **options)

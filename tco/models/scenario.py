@@ -6,69 +6,55 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from tco.engine.catalogue import SCENARIO_FIELD
 from tco.forecast import Forecast
-from tco.models.fields import decimal_field
+from tco.models.fields import scenario_model_field
 
 SCHEMA = "tco-scenario/1"
 
-# Workload fields live on the scenario as workload_<key>; the document nests them under "workload".
-WORKLOAD_KEYS = (
-    "tokens_per_second_per_gpu",
-    "output_tokens_per_response",
-    "input_tokens_per_response",
-    "acceptance_rate",
+# The forecast kinds and their labels are the catalogue's; members: ForecastKind.FLAT, ...
+ForecastKind = models.TextChoices(
+    "ForecastKind", [(value.upper(), (value, label)) for value, label in SCENARIO_FIELD["forecast_kind"].choices]
 )
 
 
-# The scenario's own inputs the editor may change, by stored type (the forecast has its own form).
-SCENARIO_TEXT_FIELDS = frozenset({"name", "currency"})
-SCENARIO_INTEGER_FIELDS = frozenset({"horizon_months", "fleet_gpus"})
-SCENARIO_DECIMAL_FIELDS = frozenset(
-    {
-        "discount_rate",
-        "burst_price_per_gpu_hour",
-        *(f"workload_{key}" for key in WORKLOAD_KEYS),
-    }
-)
-SCENARIO_EDITABLE_FIELDS = SCENARIO_TEXT_FIELDS | SCENARIO_INTEGER_FIELDS | SCENARIO_DECIMAL_FIELDS
-
-
-class ForecastKind(models.TextChoices):
-    FLAT = "flat", "Flat"
-    RAMP = "ramp", "Linear ramp"
-    SEASONAL = "seasonal", "Seasonal"
-    PASTED = "pasted", "Pasted from a spreadsheet"
+def _label(name: str) -> str:
+    return SCENARIO_FIELD[name].label
 
 
 class Scenario(models.Model):
-    name = models.CharField(max_length=200)
+    # The catalogued inputs (tco.engine.catalogue.SCENARIO_FIELDS): labels, help texts and defaults come from there.
+    name = models.CharField(_label("name"), max_length=200)
     currency = models.CharField(
-        max_length=3, blank=True, default="USD", help_text="ISO code; blank means the engine default (USD)."
+        _label("currency"),
+        max_length=3,
+        blank=True,
+        default=SCENARIO_FIELD["currency"].initial,
+        help_text=SCENARIO_FIELD["currency"].help,
     )
-    horizon_months = models.PositiveSmallIntegerField("horizon (months)", default=36)
-    discount_rate = decimal_field("discount rate (per year)", required=True)
-    fleet_gpus = models.PositiveIntegerField("fleet (GPUs)", default=8)
-    burst_price_per_gpu_hour = decimal_field(
-        "burst price (per GPU-hour)", help_text="Paid for demand above owned capacity or a commitment."
-    )
+    horizon_months = scenario_model_field("horizon_months")
+    discount_rate = scenario_model_field("discount_rate")
+    fleet_gpus = scenario_model_field("fleet_gpus")
+    burst_price_per_gpu_hour = scenario_model_field("burst_price_per_gpu_hour")
 
-    workload_tokens_per_second_per_gpu = decimal_field("output tokens per second per GPU")
-    workload_output_tokens_per_response = decimal_field("output tokens per response")
-    workload_input_tokens_per_response = decimal_field("input tokens per response")
-    workload_acceptance_rate = decimal_field("acceptance rate", help_text="Accepted responses ÷ attempted, 0-1.")
+    workload_tokens_per_second_per_gpu = scenario_model_field("workload_tokens_per_second_per_gpu")
+    workload_output_tokens_per_response = scenario_model_field("workload_output_tokens_per_response")
+    workload_input_tokens_per_response = scenario_model_field("workload_input_tokens_per_response")
+    workload_acceptance_rate = scenario_model_field("workload_acceptance_rate")
 
     # The utilization forecast: a kind plus its parameters (tco.forecast.Forecast); expanded into the document's list.
-    forecast_kind = models.CharField(max_length=10, choices=ForecastKind.choices, default=ForecastKind.FLAT)
-    forecast_flat_utilization = decimal_field("utilization")
-    forecast_ramp_from_utilization = decimal_field("ramp from")
-    forecast_ramp_to_utilization = decimal_field("ramp to")
-    forecast_seasonal_base_utilization = decimal_field("seasonal base")
-    forecast_seasonal_amplitude = decimal_field("seasonal amplitude")
-    forecast_seasonal_peak_month = models.PositiveSmallIntegerField(
-        "peak month", null=True, blank=True, help_text="1-12, counted from the first month of the horizon."
-    )
+    forecast_kind = scenario_model_field("forecast_kind")
+    forecast_flat_utilization = scenario_model_field("forecast_flat_utilization")
+    forecast_ramp_from_utilization = scenario_model_field("forecast_ramp_from_utilization")
+    forecast_ramp_to_utilization = scenario_model_field("forecast_ramp_to_utilization")
+    forecast_seasonal_base_utilization = scenario_model_field("forecast_seasonal_base_utilization")
+    forecast_seasonal_amplitude = scenario_model_field("forecast_seasonal_amplitude")
+    forecast_seasonal_peak_month = scenario_model_field("forecast_seasonal_peak_month")
     forecast_pasted_utilization = models.JSONField(
-        "pasted utilization", default=list, blank=True, help_text="Fractions 0-1, one per month (or one value)."
+        _label("forecast_pasted_utilization"),
+        default=list,
+        blank=True,
+        help_text=SCENARIO_FIELD["forecast_pasted_utilization"].help,
     )
 
     # Every change of currency, newest last (tco.services.currency): a conversion names its rate, date and source.
@@ -96,7 +82,7 @@ class Scenario(models.Model):
 
     @property
     def currency_code(self) -> str:
-        return self.currency or "USD"
+        return self.currency or SCENARIO_FIELD["currency"].default_text
 
     @property
     def forecast(self) -> Forecast:

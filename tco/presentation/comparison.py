@@ -8,8 +8,9 @@ amount is in one currency (``in_currency`` converts a result); the inputs that d
 
 from __future__ import annotations
 
+from lib.currencies import currency_of
 from tco.engine.results import MONEY_RESULTS, MONEY_SERIES
-from tco.exports.inputs import flat_inputs
+from tco.presentation.inputs import flat_inputs
 
 from .headline import headline
 from .uncertainty import probability_headline
@@ -18,7 +19,7 @@ MIN_SCENARIOS, MAX_SCENARIOS = 2, 4
 
 
 def input_differences(documents: list[dict]) -> list[dict]:
-    """The inputs whose value is not the same in every scenario, in words (``tco.exports.inputs.flat_inputs``);
+    """The inputs whose value is not the same in every scenario, in words (``tco.presentation.inputs.flat_inputs``);
     "—": the scenario does not have it (an option it lacks)."""
     flats = [flat_inputs(document) for document in documents]
     keys = list(dict.fromkeys(key for flat in flats for key in flat))
@@ -66,7 +67,7 @@ def _rows(entries: list[dict], key: str, names: list[str], cells: str) -> list[d
         values = []
         for entry in entries:
             match = next((o for o in entry["result"]["options"] if o["name"] == name), None)
-            currency = entry["result"].get("currency", "USD")
+            currency = currency_of(entry["result"])
             values.append({"value": None if match is None else match[key], "currency": currency})
         rows.append({"option": name, cells: values})
     return rows
@@ -83,7 +84,7 @@ def comparison(entries: list[dict]) -> dict:
             {
                 "id": entry["id"],
                 "name": entry["name"],
-                "currency": entry["result"].get("currency", "USD"),
+                "currency": currency_of(entry["result"]),
                 "sentence": answer["sentence"],
                 "cheapest": answer["cheapest"]["name"] if answer.get("cheapest") else None,
                 "break_even": answer.get("break_even"),
@@ -94,7 +95,7 @@ def comparison(entries: list[dict]) -> dict:
         )
     names = list(dict.fromkeys(o["name"] for entry in entries for o in entry["result"]["options"]))
     return {
-        "currency": entries[0]["result"].get("currency", "USD"),
+        "currency": currency_of(entries[0]["result"]),
         "conversions": [f"{entry['name']}: {entry['conversion']}" for entry in entries if entry.get("conversion")],
         "horizon_note": horizon_note([entry["result"]["horizon_months"] for entry in entries]),
         "scenarios": cards,

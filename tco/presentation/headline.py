@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lib.currencies import currency_of
 from lib.formatting import PRESENT_VALUE, format_money, format_money_compact, format_months, format_pct, round_half_up
 from lib.kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
 
@@ -96,7 +97,7 @@ def headline(document: dict, result: dict) -> dict:
     whose life ends inside the horizon: ``tco.presentation.life``). Templates format the numbers
     with lib's filters (``headline.savings|money:headline.currency``).
     """
-    currency = result.get("currency", "USD")
+    currency = currency_of(result)
     options = result["options"]
     months = format_months(result["horizon_months"])
     npv_by_name: dict[str, float] = {}

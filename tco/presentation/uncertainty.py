@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from lib.currencies import currency_of
 from lib.formatting import format_money, round_half_up
 from lib.kinds import is_owned
-from tco.exports.inputs import path_fact, path_words
+from tco.presentation.inputs import path_fact, path_words
 
 HOURS_PER_YEAR = 8760
 PERCENTILES_NOTE = (
@@ -76,7 +77,7 @@ def spread_sentence(simulation: dict, document: dict) -> str:
     difference = simulation.get("owned_minus_rental")
     if difference is None:
         return ""
-    currency = document.get("currency") or "USD"
+    currency = currency_of(document)
     p10, p50, p90 = (format_money(difference[key], currency) for key in ("p10", "p50", "p90"))
     sides = sides_text(document)
     which = f", in each trial {sides}" if sides else ""

@@ -10,9 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from lib.caching import kept
-from tco.exports.inputs import InputFact, option_fact, path_fact, scenario_fact, value_words, workload_fact
+from lib.currencies import DEFAULT_CURRENCY
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
 from tco.presentation.currency import conversion_text
+from tco.presentation.inputs import InputFact, option_fact, path_fact, scenario_fact, value_words
 
 SKIPPED_FIELDS = {
     "id",
@@ -42,7 +43,7 @@ class HistoryLine:
     new: str = ""
 
 
-# A model field in words: its label and how its value reads (tco.exports.inputs), for the currency of the moment.
+# A model field in words: its label and how its value reads (tco.presentation.inputs), for the currency of the moment.
 Shown = Callable[[Any, str], str]
 
 
@@ -57,8 +58,6 @@ def _fact_words(fact: InputFact) -> Shown:
 
 def _model_fact(model: type, attname: str) -> InputFact | None:
     if model is Scenario:
-        if attname.startswith("workload_"):
-            return workload_fact(attname.removeprefix("workload_"))
         return scenario_fact(attname)
     if model is ScenarioOption:
         return option_fact(attname)
@@ -94,7 +93,7 @@ class Currencies:
     def __init__(self, scenario_rows: list, current: str) -> None:
         rows = sorted(scenario_rows, key=lambda row: row.history_date)
         self._dates = [row.history_date for row in rows]
-        self._codes = [row.currency or "USD" for row in rows]
+        self._codes = [row.currency or DEFAULT_CURRENCY for row in rows]
         self._current = current
 
     def at(self, when: datetime) -> str:

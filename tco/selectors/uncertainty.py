@@ -9,21 +9,15 @@ from decimal import Decimal
 from typing import Any
 
 from tco.documents import number
-from tco.engine.catalogue import fields_of_type, option_fields
+from tco.engine.catalogue import input_fields_of_type, option_fields, scenario_fields
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
-from tco.models.scenario import WORKLOAD_KEYS
 
 # The scenario's own inputs that take a range: the editor's key (``s-<name>``, as tco.web.viewmodels.fields names them)
 # → the document path. ``utilization`` is the forecast's level (the engine scales every month with it).
-SCENARIO_RANGE_PATHS: dict[str, str] = {
-    "utilization": "utilization",
-    "discount_rate": "discount_rate",
-    "burst_price_per_gpu_hour": "burst_price_per_gpu_hour",
-    **{f"workload_{key}": f"workload.{key}" for key in WORKLOAD_KEYS},
-}
+SCENARIO_RANGE_PATHS: dict[str, str] = {entry.field: entry.path for entry in scenario_fields() if entry.takes_range}
 RANGE_KEYS = ("low", "likely", "high")
 # Ranges in money (converted with their input; a re-centred end is rounded like its input, money_step), by field name.
-MONEY_RANGE_FIELDS = fields_of_type("money") | {"burst_price_per_gpu_hour"}
+MONEY_RANGE_FIELDS = input_fields_of_type("money")
 
 
 def likely_is_input(likely: Decimal | float, value: float | None) -> bool:

@@ -3,7 +3,7 @@ one currency: the first scenario's or a chosen one, the others converted through
 
 from __future__ import annotations
 
-from lib.currencies import currency_problem
+from lib.currencies import currency_of, currency_problem
 from lib.errors import AppError
 from pricing.selectors import exchange_rate
 from tco.charts.comparison import cumulative_comparison
@@ -48,7 +48,7 @@ def scenario_comparison(*, scenarios: list[Scenario], currency: str = "") -> dic
             "result": evaluation.result,
             "simulation": run.result["simulation"] if current else None,
         }
-        own = evaluation.result.get("currency", "USD")
+        own = currency_of(evaluation.result)
         if own != currency:
             rate = exchange_rate(own, currency)
             if rate is None:

@@ -23,13 +23,13 @@ from django.utils import timezone
 from lib.currencies import currency_problem
 from lib.errors import AppError
 from pricing.fx import Rate
-from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step
+from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step, scenario_fields
 from tco.models import InputRange, Scenario, ScenarioOption
 from tco.selectors.uncertainty import MONEY_RANGE_FIELDS
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
 OPTION_MONEY_FIELDS = tuple(sorted(fields_of_type("money")))
-SCENARIO_MONEY_FIELDS = ("burst_price_per_gpu_hour",)
+SCENARIO_MONEY_FIELDS = tuple(entry.field for entry in scenario_fields("scenario", "workload") if entry.is_money)
 
 
 class CurrencyChangeError(AppError, ValueError):

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
+from lib.currencies import currency_of
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.engine.catalogue import PRICE_SOURCE_FX
@@ -69,7 +70,7 @@ def prices_used(document: dict) -> list[dict]:
     One entry per priced quantity: rentals per GPU-hour, APIs per million input and output tokens, and the
     scenario's burst price. Typed-in prices have origin "typed" and no provider.
     """
-    currency = document.get("currency", "USD")
+    currency = currency_of(document)
     entries = []
     for option in document["options"]:
         if "price_per_gpu_hour" in option:

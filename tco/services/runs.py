@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from django.contrib.auth.models import AbstractBaseUser
 
 from lib.users import signed_in_user
@@ -29,7 +31,7 @@ def run_execute(*, run: ScenarioRun) -> ScenarioRun:
         result = evaluate(run.document)
         figures = build_figures(run.document, result)
     except ScenarioError as error:
-        problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
+        problems = [asdict(problem) for problem in error.problems]
         run.finish(RunStatus.FAILED, problems=problems, error=str(error), engine_version=ENGINE_VERSION)
     else:
         run.finish(RunStatus.DONE, result=result, figures=figures, problems=[], error="", engine_version=ENGINE_VERSION)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,10 +12,10 @@ from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.documents import document_to_fields
 from tco.engine import Problem, ScenarioError, validate
-from tco.engine.fields import TOP_NUMBERS, check_number
+from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields, scenario_inputs
+from tco.engine.fields import check_number
 from tco.forecast import Forecast, ForecastError
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
-from tco.models.scenario import SCENARIO_EDITABLE_FIELDS
 from tco.selectors.decisions import live_links
 from tco.services.common import (
     Change,
@@ -35,20 +34,13 @@ from tco.services.uncertainty import (
     uncertainty_import,
 )
 
-BLANK_DEFAULTS: dict[str, Any] = {
-    "currency": "USD",
-    "horizon_months": 36,
-    "discount_rate": Decimal("0.08"),
-    "fleet_gpus": 8,
-    "forecast_kind": ForecastKind.FLAT,
-    "forecast_flat_utilization": Decimal("0.6"),
-}
-
 
 def scenario_create(*, user: AbstractBaseUser | None, name: str) -> Scenario:
-    """A blank scenario (8 GPUs, 36 months, 8 % discount rate, flat 60 % utilization) with no options yet."""
+    """A blank scenario with no options yet, each input at the catalogue's ``initial`` (8 GPUs, 36 months, 8 %
+    discount rate, flat 60 % utilization)."""
+    initial = {entry.field: entry.initial for entry in scenario_fields() if entry.initial is not None}
     with transaction.atomic():
-        scenario = Scenario(name=name, owner=signed_in_user(user), **BLANK_DEFAULTS)
+        scenario = Scenario(name=name, owner=signed_in_user(user), **initial)
         set_history_user(scenario, user)
         scenario.save()
     return scenario
@@ -95,11 +87,12 @@ def scenario_update_field(
     that is wrong on its own or against what is stored raises EditRefused with the engine's messages (nothing is
     written, the version stays).
     """
-    if field not in SCENARIO_EDITABLE_FIELDS:
+    if field not in {entry.field for entry in scenario_inputs()}:
         raise ValueError(f"{field} is not an editable scenario field")
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
-        spec = TOP_NUMBERS.get(field)
+        entry = SCENARIO_FIELD[field]
+        spec = entry.check if entry.scope == "scenario" else None
         if spec is not None and value is not None:  # before the forecast is expanded over a horizon of 10^9 months
             _, message = check_number(value, spec)
             if message:
@@ -107,7 +100,7 @@ def scenario_update_field(
         options = scenario_options(fresh)
         before = fresh.to_document(options)
         setattr(fresh, field, value)
-        refuse_invalid(before, fresh.to_document(options), edited=(document_path(field),))
+        refuse_invalid(before, fresh.to_document(options), edited=(entry.path,))
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
@@ -125,7 +118,8 @@ def forecast_update(
     not fit the scenario (a pasted column of the wrong length); nothing is saved then."""
     kind = forecast.kind
     if kind not in ForecastKind.values:
-        raise ForecastError("forecast_kind", f"{kind!r} is not a forecast kind; choose flat, ramp, seasonal or pasted")
+        choose = ", ".join(ForecastKind.values)
+        raise ForecastError("forecast_kind", f"{kind!r} is not a forecast kind; choose {choose}")
     problems = forecast.problems()
     if problems:
         raise problems[0]
@@ -143,11 +137,6 @@ def forecast_update(
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh, user=user, ranges=ranges)
-
-
-def document_path(field: str) -> str:
-    """The document path of a scenario input: ``workload_acceptance_rate`` → ``workload.acceptance_rate``."""
-    return f"workload.{field.removeprefix('workload_')}" if field.startswith("workload_") else field
 
 
 def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: str | None = None) -> Scenario:

@@ -7,6 +7,7 @@ engine's own range validation (``check_uncertainty``) decides what is acceptable
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -367,7 +368,7 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
         progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)
         run.finish(UncertaintyStatus.CANCELLED, stage="cancelled", progress=progress, engine_version=ENGINE_VERSION)
     except ScenarioError as error:
-        problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
+        problems = [asdict(problem) for problem in error.problems]
         run.finish(UncertaintyStatus.FAILED, problems=problems, error=str(error), engine_version=ENGINE_VERSION)
     else:
         run.finish(

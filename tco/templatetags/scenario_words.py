@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django import template
 
-from pricing.models import PricingTerm
+from lib.terms import term_label
 from tco.presentation import life_note, price_path_words
 
 register = template.Library()
+register.filter("term_label", term_label)  # a Market price's pricing term in words ("Spot", "Reserved 1 year")
 
 
 @register.filter
@@ -24,5 +25,5 @@ def price_path_note(source) -> str:
     if not source:
         return ""
     term = source.get("pricing_term", "")
-    label = PricingTerm(term).label.lower() if term in PricingTerm.values else str(term)
+    label = term_label(str(term)).lower()
     return price_path_words(source, term_label=label)

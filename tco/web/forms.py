@@ -19,13 +19,12 @@ from django.core.exceptions import ValidationError
 from lib.currencies import currency_problem
 from lib.numbers import NumberTextError, read_decimal, read_integer
 from pricing.forms import TREND_WINDOWS
-from pricing.models import GpuModel, PriceObservation
+from pricing.models import GpuModel, PriceObservation, PricingTerm
 from tco.documents import FieldProblem, to_decimal
-from tco.engine.catalogue import OptionField
+from tco.engine.catalogue import OptionField, ScenarioField, scenario_fields, scenario_inputs
 from tco.engine.catalogue import option_fields as catalogue_fields
-from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, Forecast, ForecastError, parse_pasted_column
+from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, MODEL_FIELDS, Forecast, ForecastError, parse_pasted_column
 from tco.models import DiligenceStatus, ForecastKind, OptionKind
-from tco.models.scenario import WORKLOAD_KEYS
 
 NAME_MAX_LENGTH = 200
 
@@ -123,21 +122,7 @@ class InputForm(forms.Form):
 
 
 class ScenarioInputForm(InputForm):
-    """The scenario's own inputs and its workload."""
-
-    name = NameText("scenario")
-    currency = CurrencyCode()
-    horizon_months = NumberText(integer=True, required=True)
-    discount_rate = NumberText(percent=True, required=True)
-    fleet_gpus = NumberText(integer=True, required=True)
-    burst_price_per_gpu_hour = NumberText()
-    workload_tokens_per_second_per_gpu = NumberText()
-    workload_output_tokens_per_response = NumberText()
-    workload_input_tokens_per_response = NumberText()
-    workload_acceptance_rate = NumberText(percent=True)
-
-
-assert {f"workload_{key}" for key in WORKLOAD_KEYS} <= set(ScenarioInputForm.base_fields)
+    """The scenario's own inputs and its workload; ``scenario_input_form()`` adds them from the catalogue."""
 
 
 class OptionInputForm(InputForm):
@@ -146,15 +131,39 @@ class OptionInputForm(InputForm):
     name = NameText("option")
 
 
+def _choice_field(entry: OptionField | ScenarioField, *, required: bool = False) -> forms.ChoiceField:
+    words = " or ".join(label.lower() for _, label in entry.choices)
+    return forms.ChoiceField(
+        choices=entry.choices if required else (("", ""), *entry.choices),
+        required=required,
+        error_messages={"invalid_choice": f"%(value)s: choose {words}"},
+    )
+
+
 def _catalogue_field(entry: OptionField) -> forms.Field:
     if entry.value_type == "choice":
-        words = " or ".join(label.lower() for _, label in entry.choices)
-        return forms.ChoiceField(
-            choices=(("", ""), *entry.choices),
-            required=False,
-            error_messages={"invalid_choice": f"%(value)s: choose {words}"},
-        )
-    return NumberText(percent=entry.value_type == "rate", integer=entry.is_integer)
+        return _choice_field(entry)
+    return NumberText(percent=entry.is_percent, integer=entry.is_integer)
+
+
+# The scenario's inputs that are words: each reads its own way.
+TEXT_FORM_FIELDS = {"name": lambda: NameText("scenario"), "currency": CurrencyCode}
+
+
+def scenario_form_field(entry: ScenarioField) -> forms.Field:
+    """The form field of one catalogued scenario input: required when the scenario can never be without it."""
+    if entry.value_type == "text":
+        return TEXT_FORM_FIELDS[entry.name]()
+    if entry.value_type == "choice":
+        return _choice_field(entry, required=entry.never_blank)
+    return NumberText(percent=entry.is_percent, integer=entry.is_integer, required=entry.never_blank)
+
+
+@functools.cache
+def scenario_input_form() -> type[ScenarioInputForm]:
+    """The edit form of the scenario's own inputs and its workload, one field per catalogue entry."""
+    fields = {entry.field: scenario_form_field(entry) for entry in scenario_inputs()}
+    return type("ScenarioInputForm", (ScenarioInputForm,), fields)
 
 
 @functools.cache
@@ -164,23 +173,25 @@ def option_input_form(kind: str) -> type[OptionInputForm]:
     return type(f"{kind.title()}OptionInputForm", (OptionInputForm,), fields)
 
 
-class ForecastForm(forms.Form):
+# The forecast's parameters as the form posts them: a pasted column is posted as text, one value per line.
+FORECAST_PASTED = FORM_FIELDS["pasted"]
+
+
+def _forecast_form_fields() -> dict[str, forms.Field]:
+    fields: dict[str, forms.Field] = {}
+    for entry in scenario_fields("forecast"):
+        if entry.value_type == "text":  # the pasted column, read by parse_pasted_column
+            fields[FORECAST_PASTED] = forms.CharField(required=False, strip=False)
+        else:
+            fields[entry.field] = scenario_form_field(entry)
+    return fields
+
+
+class _ForecastForm(forms.Form):
     """The utilization forecast: a kind and its parameters (percent or fractions; a pasted column, one per line).
 
     Switching kinds with blank parameters starts from ``starting`` (that kind's saved parameters, else values that
     reproduce the current forecast), so a click on "Linear ramp" is a forecast at once."""
-
-    forecast_kind = forms.ChoiceField(
-        choices=ForecastKind.choices,
-        error_messages={"invalid_choice": "%(value)s is not a forecast kind; choose flat, ramp, seasonal or pasted"},
-    )
-    forecast_flat_utilization = NumberText(percent=True)
-    forecast_ramp_from_utilization = NumberText(percent=True)
-    forecast_ramp_to_utilization = NumberText(percent=True)
-    forecast_seasonal_base_utilization = NumberText(percent=True)
-    forecast_seasonal_amplitude = NumberText(percent=True)
-    forecast_seasonal_peak_month = NumberText(integer=True)
-    forecast_pasted = forms.CharField(required=False, strip=False)
 
     def __init__(self, data: Any, *, horizon_months: int, starting: dict[str, str] | None = None) -> None:
         data = data.copy()
@@ -208,22 +219,17 @@ class ForecastForm(forms.Form):
 
     @property
     def message(self) -> str:
-        """Every problem in one line, each named by its input ("Ramp to: ..."), for the editor's one message."""
-        labels = {
-            "forecast_kind": "Shape",
-            "forecast_flat_utilization": "Utilization",
-            "forecast_ramp_from_utilization": "From",
-            "forecast_ramp_to_utilization": "To",
-            "forecast_seasonal_base_utilization": "Base",
-            "forecast_seasonal_amplitude": "Amplitude",
-            "forecast_seasonal_peak_month": "Peak month",
-            "forecast_pasted": "Pasted column",
-        }
+        """Every problem in one line, each named by its input's label, for the editor's one message."""
+        labels = {entry.field: entry.label for entry in scenario_fields("forecast")}
+        labels[FORECAST_PASTED] = labels[MODEL_FIELDS["pasted"]]
         parts = []
         for name, messages in self.errors.items():
             text = " ".join(messages)
             parts.append(text if name == "__all__" else f"{labels.get(name, name)}: {text}")
         return " ".join(parts)
+
+
+ForecastForm = type("ForecastForm", (_ForecastForm,), _forecast_form_fields())
 
 
 class OptionAddForm(forms.Form):
@@ -235,6 +241,14 @@ class OptionAddForm(forms.Form):
         required=False,
         error_messages={"invalid_choice": "That GPU model no longer exists; choose another."},
     )
+
+
+class PricePickerQueryForm(forms.Form):
+    """What the price picker searches the Market for; its inputs' ids end with the option's id (``auto_id``)."""
+
+    gpu = forms.CharField(required=False, label="GPU model", widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    provider = forms.CharField(required=False, label="Provider", widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    term = forms.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Term")
 
 
 class PricePickForm(forms.Form):

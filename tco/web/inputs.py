@@ -13,7 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from lib.errors import AppError
-from tco.engine.catalogue import fields_of_type
+from tco.engine.catalogue import input_fields_of_type
 from tco.web.forms import NumberText
 
 
@@ -25,7 +25,7 @@ class InputError(AppError, ValueError):
 
 
 # Fields entered as an annual fraction or share: "8%" is accepted and means 0.08 (the catalogue's rates).
-PERCENT_FIELDS = fields_of_type("rate") | {"discount_rate", "workload_acceptance_rate"}
+PERCENT_FIELDS = input_fields_of_type("rate")
 
 
 def _read(field: str, text: str, **options: Any) -> Any:

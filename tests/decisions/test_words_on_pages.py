@@ -14,10 +14,9 @@ from decimal import Decimal
 import pytest
 from django.template.loader import render_to_string
 
-from tco.engine.catalogue import OPTION_FIELDS
-from tco.engine.fields import TOP_NUMBERS, WORKLOAD_NUMBERS
-from tco.exports.inputs import option_fact
+from tco.engine.catalogue import OPTION_FIELDS, TOP_NUMBERS, WORKLOAD_NUMBERS
 from tco.models import Scenario
+from tco.presentation.inputs import option_fact
 from tco.selectors.history import scenario_history
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create

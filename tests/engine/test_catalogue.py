@@ -7,13 +7,19 @@ import pytest
 from tco.engine.catalogue import (
     OPTION_FIELDS,
     OVERRIDES,
+    SCENARIO_FIELD,
+    TOP_NUMBERS,
+    WORKLOAD_NUMBERS,
     OptionField,
+    ScenarioField,
     allowed_option_fields,
     fields_for_kind,
     fields_of_type,
     numbers_for_kind,
+    scenario_fields,
+    scenario_path_field,
 )
-from tco.engine.fields import NumberField
+from tco.engine.fields import NumberField, rate_field
 
 from .test_properties import MONEY_FIELDS
 
@@ -108,3 +114,57 @@ def test_an_entry_refuses_an_unknown_value_type_or_a_number_without_a_check():
         OptionField("x", ("owned",), "percent", "x", "x", check=NumberField("X"))
     with pytest.raises(ValueError, match="a number needs a check"):
         OptionField("x", ("owned",), "money", "x", "x")
+
+
+# --- The scenario's own inputs ------------------------------------------------------------------------------------
+
+
+def test_the_engine_checks_the_scenario_and_workload_numbers_the_catalogue_lists():
+    assert tuple(TOP_NUMBERS) == ("horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
+    assert tuple(WORKLOAD_NUMBERS) == (
+        "tokens_per_second_per_gpu",
+        "output_tokens_per_response",
+        "input_tokens_per_response",
+        "acceptance_rate",
+    )
+
+
+def test_an_input_is_named_by_its_scope_in_the_model_and_in_the_document():
+    acceptance = SCENARIO_FIELD["workload_acceptance_rate"]
+    assert (acceptance.field, acceptance.path) == ("workload_acceptance_rate", "workload.acceptance_rate")
+    assert (SCENARIO_FIELD["forecast_kind"].field, SCENARIO_FIELD["forecast_kind"].path) == ("forecast_kind", "")
+    assert scenario_path_field("workload.acceptance_rate") is acceptance
+
+
+def test_every_checked_scenario_input_is_refused_in_its_own_words():
+    for entry in scenario_fields("scenario", "workload"):
+        if entry.check is not None and entry.stored:
+            assert entry.check.label == entry.label, entry.name
+
+
+def test_a_choice_and_a_share_are_plain_entries():
+    policy = ScenarioField(
+        "refresh_policy", "scenario", "choice", label="Refresh", choices=(("none", "None"), ("renew", "Renew"))
+    )
+    share = ScenarioField("tax_rate", "scenario", "rate", label="Tax rate", check=rate_field("Tax rate"))
+    assert (policy.field, policy.takes_range, share.is_percent, share.takes_range) == (
+        "refresh_policy",
+        False,
+        True,
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"scope": "elsewhere"},
+        {"value_type": "colour"},
+        {"value_type": "choice"},  # a choice without its choices
+        {"value_type": "text", "check": rate_field("Name")},
+    ],
+)
+def test_an_entry_that_cannot_be_derived_from_is_refused(broken):
+    arguments = {"name": "x", "scope": "scenario", "value_type": "number", "label": "X", **broken}
+    with pytest.raises(ValueError):
+        ScenarioField(**arguments)

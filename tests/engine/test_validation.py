@@ -283,3 +283,22 @@ def test_it_refuses_control_characters_in_text(path):
     problems = _problems(doc)
     assert [p.path for p in problems] == [path]
     assert "control characters" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("mutate", "path", "code", "reason"),
+    [
+        (_top(horizon_months=DROP), "horizon_months", "required", ""),
+        (_top(options=DROP), "options", "required", "add at least one way to own or rent capacity"),
+        (_top(utilization=DROP), "utilization", "required", "one value for a flat forecast or one per month"),
+        (_top(discount_rate=8), "discount_rate", "out_of_range", ""),
+        (_top(discount_rate="8%"), "discount_rate", "not_a_number", ""),
+        (_top(fleet_gpus=2.5), "fleet_gpus", "not_whole", ""),
+        (_top(fleet=8), "fleet", "unknown_field", ""),
+    ],
+)
+def test_a_problem_carries_a_code_a_page_can_react_to(mutate, path, code, reason):
+    doc = scenario()
+    mutate(doc)
+    found = next(problem for problem in _problems(doc) if problem.path == path)
+    assert (found.code, found.reason) == (code, reason)

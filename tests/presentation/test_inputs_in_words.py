@@ -1,4 +1,4 @@
-"""One way to say a document's input in words (tco.exports.inputs): its label and its value as the pages show them.
+"""One way to say a document's input in words (tco.presentation.inputs): its label and its value as the pages show them.
 
 The expected strings are written from the house formats (lib.formatting's docstring, README "Numbers are read as
 finance people write them"), not taken from the code under test.
@@ -12,8 +12,7 @@ from decimal import Decimal
 import pytest
 
 from tco.engine.catalogue import OPTION_FIELDS
-from tco.exports.inputs import (
-    input_words,
+from tco.presentation.inputs import (
     option_fact,
     path_label,
     path_words,
@@ -32,7 +31,7 @@ E_NOTATION = re.compile(r"\d[eE][+-]?\d")
     [
         (scenario_fact("horizon_months"), 60, "USD", "Horizon: 60 months"),
         (scenario_fact("discount_rate"), 0.08, "USD", "Discount rate: 8% per year"),
-        (scenario_fact("fleet_gpus"), 1, "USD", "Fleet: 1 GPU"),
+        (scenario_fact("fleet_gpus"), 1, "USD", "Fleet size: 1 GPU"),
         (scenario_fact("burst_price_per_gpu_hour"), 6.16, "USD", "Burst price: $6.16 per GPU-hour"),
         (scenario_fact("currency"), "EUR", "EUR", "Currency: EUR"),
         (workload_fact("acceptance_rate"), 0.9, "USD", "Acceptance rate: 90%"),
@@ -59,7 +58,7 @@ E_NOTATION = re.compile(r"\d[eE][+-]?\d")
     ],
 )
 def test_an_input_reads_as_its_label_and_its_value_with_unit(fact, value, currency, expected):
-    assert input_words(fact, value, currency) == expected
+    assert f"{fact.label}: {value_words(fact, value, currency)}" == expected
 
 
 def test_a_big_number_is_never_written_in_e_notation():
@@ -71,7 +70,7 @@ def test_a_big_number_is_never_written_in_e_notation():
 def test_every_catalogued_option_field_has_words_without_raw_keys(entry):
     fact = option_fact(entry.name)
     sample = entry.choices[-1][0] if entry.choices else 2222222.2222224
-    words = input_words(fact, sample, "USD")
+    words = f"{fact.label}: {value_words(fact, sample, 'USD')}"
     assert not RAW_KEY.search(words), words
     assert not E_NOTATION.search(words), words
     assert words.startswith(entry.export_label[:1].upper() + entry.export_label[1:])

@@ -163,7 +163,7 @@ def test_a_save_without_a_version_is_treated_as_stale(editor_client, scenario):
 def test_history_shows_who_changed_which_field_from_what_to_what(editor_client, scenario):
     html = _field(editor_client, scenario, "fleet_gpus", "16").content.decode()
     assert re.search(
-        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet</em>: <code>8 GPUs</code> → "
+        r"<strong>edna-editor</strong>\s*changed scenario <em>Fleet size</em>: <code>8 GPUs</code> → "
         r"<code>16 GPUs</code>",
         html,
     )
@@ -246,7 +246,7 @@ def test_picking_a_price_shows_its_provenance_on_the_option(editor_client, scena
     option = scenario.options.get(kind="neocloud")
     url = reverse("tco:option_pick", args=[scenario.pk, option.pk])
     html = editor_client.post(url, {"observation": observation.pk, "version": 1}, **HTMX).content.decode()
-    assert "Price from the Market: <strong>CoreWeave</strong> · HGX H100 · us-east-1 · on_demand" in html
+    assert "Price from the Market: <strong>CoreWeave</strong> · HGX H100 · us-east-1 · On demand" in html
     assert "<time>2026-09-01</time>" in html
     assert ScenarioOption.objects.get(pk=option.pk).price_per_gpu_hour == observation.price_per_gpu_hour
 

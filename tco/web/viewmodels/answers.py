@@ -20,6 +20,7 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
 from lib.caching import kept
+from lib.currencies import currency_of
 from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, with_map_rental
 from tco.models import ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
@@ -115,7 +116,7 @@ def _build(run: ScenarioRun, map_rental: str, drawn: int | None) -> Answer:
         break_even=break_even_rows(run.document, run.result),
         options=option_rows(run.document, run.result),
         figures=charts,
-        currency=run.result.get("currency", "USD"),
+        currency=currency_of(run.result),
         map_rentals=map_rentals(run.document),
         map_rental=run.document["options"][drawn]["name"] if drawn is not None else "",
     )

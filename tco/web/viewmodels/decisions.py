@@ -7,13 +7,15 @@ from typing import Any
 from django.http import HttpRequest
 
 from lib.caching import kept
+from lib.currencies import currency_of
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
+from lib.terms import term_label
 from tco.charts import FIGURE_ORDER
 from tco.checks import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
-from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
+from tco.presentation.inputs import input_groups
 from tco.selectors.decisions import (
     DEFAULT_QUESTION,
     brief_for,
@@ -28,13 +30,6 @@ from tco.web.access import can_edit
 from tco.web.viewmodels.uncertainty import frozen_uncertainty_context
 
 BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
-TERM_WORDS = {
-    "on_demand": "on demand",
-    "spot": "spot",
-    "reserved_1y": "reserved 1 year",
-    "reserved_3y": "reserved 3 years",
-    "committed": "committed",
-}
 STATUS_WORDS = {"decided": "Decided", "reopened": "Re-opened, no decision in force", "open": "Open, not decided yet"}
 
 
@@ -118,9 +113,7 @@ def _price_rows(prices: list[dict]) -> list[dict]:
                 "kind_label": kind_label(entry["kind"]) if entry["kind"] != "burst" else "Burst",
                 "price_text": text or format_unit_money(entry["price"], entry["currency"]),
                 "source_link": _web_link(entry.get("source_url")),
-                "term_text": TERM_WORDS.get(
-                    entry["pricing_term"] or "", (entry["pricing_term"] or "").replace("_", " ")
-                ),
+                "term_text": term_label(entry["pricing_term"]) if entry["pricing_term"] else "",
             }
         )
     return rows
@@ -159,7 +152,7 @@ def _frozen_context(snapshot: DecisionSnapshot) -> dict[str, Any]:
         "figures": [(key, f"fig-{key}", figures[key]) for key in FIGURE_ORDER if key in figures],
         "inputs": input_groups(document),
         "prices": _price_rows(data["prices"]),
-        "currency": result.get("currency", "USD"),
+        "currency": currency_of(result),
         "horizon_months": result["horizon_months"],
         "content_hash": snapshot.content_hash,
         "engine_version": data["engine_version"],

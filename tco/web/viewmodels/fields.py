@@ -1,7 +1,8 @@
 """View models for the scenario editor: one FieldView per input, engine problems mapped onto them.
 
-An option input's label, help, placeholder, choices and input mode come from the engine's catalogue
-(``tco.engine.catalogue``); the scenario's own inputs from the Scenario model.
+Every input's label, unit, help, placeholder, choices and input mode come from the engine's catalogue
+(``tco.engine.catalogue``): an option's from ``OPTION_FIELDS``, the scenario's and the workload's from
+``SCENARIO_FIELDS``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,19 @@ from typing import Any
 from django.urls import reverse
 
 from pricing.selectors import newer_observations
-from tco.engine.catalogue import RATE_HELP, OptionField, fields_of_type
+from tco.engine.catalogue import (
+    RATE_HELP,
+    SCENARIO_FIELD,
+    OptionField,
+    ScenarioField,
+    scenario_inputs,
+    scenario_path_field,
+)
 from tco.engine.catalogue import option_fields as catalogue_fields
 from tco.engine.errors import OPTION_PATH
-from tco.engine.fields import TOP_NUMBERS, NumberField, fmt
+from tco.engine.fields import NumberField, fmt
 from tco.models import Scenario, ScenarioOption
-from tco.web.inputs import PERCENT_FIELDS
+from tco.web.forms import PricePickerQueryForm
 
 # The editor's sections, as the page names them: what a "to complete" line or a message starts with.
 SECTION_LABELS = {
@@ -29,20 +37,24 @@ SECTION_LABELS = {
     "options": "Options",
 }
 
-# Money inputs get the currency in their label, rates a hint: the option inputs' value types come from the catalogue.
-MONEY_FIELDS = fields_of_type("money") | {"burst_price_per_gpu_hour"}
-SCENARIO_BASICS = ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
-WORKLOAD_FIELDS = (
-    "workload_tokens_per_second_per_gpu",
-    "workload_output_tokens_per_response",
-    "workload_input_tokens_per_response",
-    "workload_acceptance_rate",
-)
+INPUT_MODES = {"text": "text", "count": "numeric"}  # by value type; every other number is "decimal"
 
 
-def style_of(name: str) -> str:
+def style_of(entry: OptionField | ScenarioField) -> str:
     """How an input's value is written: "percent" (rates and shares), "money" (thousands separators) or ""."""
-    return "percent" if name in PERCENT_FIELDS else "money" if name in MONEY_FIELDS else ""
+    return "percent" if entry.is_percent else "money" if entry.is_money else ""
+
+
+def unit_text(unit: str, currency: str) -> str:
+    """A catalogue unit as a label writes it: "{c} per GPU-hour" → "USD per GPU-hour"; a share's "fraction" is
+    left out (the value is written as a percentage)."""
+    return unit.replace("{c}", currency).removeprefix("fraction").strip()
+
+
+def scenario_label(entry: ScenarioField, currency: str) -> str:
+    """The editor's label of a scenario input: its one label, then its unit ("Burst price (USD per GPU-hour)")."""
+    unit = unit_text(entry.unit, currency)
+    return f"{entry.label} ({unit})" if unit else entry.label
 
 
 def input_text(value: Any, style: str = "") -> str:
@@ -99,50 +111,64 @@ class OptionView:
         return f"o{self.option.pk}"
 
     @property
+    def picker_form(self) -> PricePickerQueryForm:
+        """The price picker's search, starting from the option's GPU model."""
+        gpu = self.option.gpu_model.name if self.option.gpu_model_id else ""
+        return PricePickerQueryForm(auto_id=f"pick-%s-{self.option.pk}", initial={"gpu": gpu}, label_suffix="")
+
+    @property
     def range_fields(self) -> tuple[str, ...]:
         return tuple(entry.name for entry in catalogue_fields(self.option.kind) if entry.takes_range)
 
 
-def _label(label: str, name: str, currency: str) -> str:
-    if name in MONEY_FIELDS:
-        label = f"{label}, {currency}"
+def _label(entry: OptionField, currency: str) -> str:
+    label = f"{entry.label}, {currency}" if entry.is_money else entry.label
     return label[0].upper() + label[1:]
 
 
-def _help(text: str, name: str, check: NumberField | None = None) -> str:
+def _help(text: str, percent: bool, check: NumberField | None = None) -> str:
     """The input's help plus how to write it: rates as 8% or 0.08, whole numbers with their range."""
-    if name in PERCENT_FIELDS:
+    if percent:
         text = (text + " " if text else "") + RATE_HELP
     if check is not None and check.integer and check.lo is not None and check.hi is not None:
         text = (text + " " if text else "") + f"A whole number from {fmt(check.lo)} to {fmt(check.hi)}."
     return text
 
 
-def _choices(entry: OptionField) -> tuple[tuple[str, str], ...]:
+def _choices(entry: OptionField | ScenarioField, *, blank: bool = True) -> tuple[tuple[str, str], ...]:
     """A blank first choice that stands for the engine's default, the catalogue's first: "On demand (default)"."""
     if not entry.choices:
         return ()
+    if not blank:
+        return entry.choices
     return (("", f"{entry.choices[0][1]} (default)"), *entry.choices)
 
 
 def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> FieldView:
+    entry = SCENARIO_FIELD[name]
     key = f"s-{name}"
-    url = reverse("tco:scenario_field", args=[scenario.pk])
-    inputmode = (
-        "text"
-        if name in ("currency", "name")
-        else ("numeric" if name in ("horizon_months", "fleet_gpus") else "decimal")
-    )
     return FieldView(
         key=key,
         name=name,
-        label=_label(str(Scenario._meta.get_field(name).verbose_name), name, scenario.currency_code),
-        text=input_text(getattr(scenario, name), style_of(name)),
-        url=url,
+        label=scenario_label(entry, scenario.currency_code),
+        text=input_text(getattr(scenario, name), style_of(entry)),
+        url=reverse("tco:scenario_field", args=[scenario.pk]),
         error=errors.get(key, ""),
-        help=_help(str(Scenario._meta.get_field(name).help_text), name, TOP_NUMBERS.get(name)),
-        inputmode=inputmode,
+        help=_help(entry.help, entry.is_percent, entry.check),
+        choices=_choices(entry, blank=not entry.never_blank),
+        placeholder=entry.placeholder,
+        inputmode=INPUT_MODES.get(entry.value_type, "decimal"),
     )
+
+
+def scenario_sections(scenario: Scenario, errors: dict[str, str]) -> tuple[list[FieldView], list[FieldView]]:
+    """The editor's "Scenario" and "Workload" sections: every catalogued input the editor saves one at a time
+    (the name is the page's title, the forecast has its own form)."""
+    views: dict[str, list[FieldView]] = {"scenario": [], "workload": []}
+    for entry in scenario_inputs():
+        if entry.field != "name":
+            views[entry.scope].append(scenario_field(scenario, entry.field, errors))
+    return views["scenario"], views["workload"]
 
 
 def option_fields(option: ScenarioOption, currency: str, errors: dict[str, str]) -> list[FieldView]:
@@ -155,15 +181,15 @@ def option_fields(option: ScenarioOption, currency: str, errors: dict[str, str])
             FieldView(
                 key=key,
                 name=name,
-                label=_label(entry.label, name, currency),
-                text=input_text(getattr(option, name), style_of(name)),
+                label=_label(entry, currency),
+                text=input_text(getattr(option, name), style_of(entry)),
                 url=url,
                 error=errors.get(key, ""),
-                help=_help(entry.help, name, entry.check),
+                help=_help(entry.help, entry.is_percent, entry.check),
                 assumed=name in option.assumed_fields,
                 choices=_choices(entry),
                 placeholder=entry.placeholder,
-                inputmode="numeric" if entry.is_integer else "decimal",
+                inputmode=INPUT_MODES.get(entry.value_type, "decimal"),
             )
         )
     return views
@@ -224,9 +250,10 @@ def problem_key(path: str, option_ids: Sequence[int]) -> str:
         return f"s-workload_{path.split('.', 1)[1].split('.')[0].split('[')[0]}"
     if path == "workload":
         return "workload"
-    if path in SCENARIO_BASICS or path in ("name", "schema"):
-        return f"s-{path}"
-    return "general"
+    entry = scenario_path_field(path)
+    if entry is not None and entry.stored:
+        return f"s-{entry.field}"
+    return "s-schema" if path == "schema" else "general"
 
 
 def error_map(problems: Iterable[Any], option_ids: Sequence[int]) -> dict[str, str]:

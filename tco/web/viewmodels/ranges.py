@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from tco.engine import entered_values
+from tco.engine.catalogue import SCENARIO_FIELD
 from tco.engine.fields import fmt
 from tco.models import InputRange, Scenario
 from tco.selectors.uncertainty import (
@@ -19,9 +20,9 @@ from tco.selectors.uncertainty import (
     scenario_ranges,
 )
 from tco.web.inputs import PERCENT_FIELDS
-from tco.web.viewmodels.fields import input_text
+from tco.web.viewmodels.fields import input_text, scenario_label
 
-RATE_RANGE_FIELDS = PERCENT_FIELDS | {"utilization"}
+RATE_RANGE_FIELDS = PERCENT_FIELDS  # the forecast's level, ``utilization``, is a catalogued rate too
 
 
 @dataclass
@@ -104,4 +105,5 @@ def attach_ranges(context: dict[str, Any], scenario: Scenario, ranges: list[Inpu
         if f.key.startswith("s-") and f.name not in SCENARIO_RANGE_PATHS:
             continue
         f.range = view_of(f.key, f.name, f.label)
-    context["utilization_range"] = view_of("s-utilization", "utilization", "Utilization level")
+    utilization = scenario_label(SCENARIO_FIELD["utilization"], scenario.currency_code)
+    context["utilization_range"] = view_of("s-utilization", "utilization", utilization)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from lib.currencies import currency_of
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
 from tco.engine import ScenarioError, entered_values, validate
-from tco.exports.inputs import path_label, path_words
 from tco.models import InputRange, Scenario, UncertaintyStatus
+from tco.presentation.inputs import path_label, path_words
 from tco.presentation.uncertainty import (
     PERCENTILES_NOTE,
     budget_lanes,
@@ -92,7 +93,7 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
     """``data`` holds a run's document, uncertainty, result, figures, load profile and its source (a run row's
     fields, or the frozen copy in a decision snapshot)."""
     result, document = data["result"], data["document"]
-    currency = document.get("currency", "USD")
+    currency = currency_of(document)
     figures = data.get("figures") or {}
     plan = result.get("fleet_plan")
     notes = [note for note in (result.get("fleet_plan_note"),) if note]

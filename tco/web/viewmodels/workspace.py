@@ -7,7 +7,6 @@ results, the uncertainty panel, the decision panel (its stale-decision notice an
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +18,8 @@ from pricing.models import GpuModel
 from tco.charts import utilization_forecast
 from tco.checks import document_problems, is_gap
 from tco.engine import Problem
-from tco.engine.fields import TOP_NUMBERS
-from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, mean_utilization, starting_parameters
+from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields
+from tco.forecast import FORM_FIELDS, mean_utilization, starting_parameters
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import RunState, run_state
@@ -30,9 +29,7 @@ from tco.web.access import can_edit
 from tco.web.viewmodels.answers import answer_for
 from tco.web.viewmodels.decisions import panel_context
 from tco.web.viewmodels.fields import (
-    SCENARIO_BASICS,
     SECTION_LABELS,
-    WORKLOAD_FIELDS,
     FieldView,
     OptionView,
     error_map,
@@ -40,6 +37,8 @@ from tco.web.viewmodels.fields import (
     option_views,
     problem_key,
     scenario_field,
+    scenario_sections,
+    style_of,
 )
 from tco.web.viewmodels.ranges import attach_ranges
 from tco.web.viewmodels.uncertainty import uncertainty_context
@@ -47,7 +46,6 @@ from tco.web.viewmodels.uncertainty import uncertainty_context
 SECTION_KEYS = ("general", "options", "forecast", "workload")
 WORKSPACE = "tco/scenario_detail.html#workspace"
 DECISION_PANEL = "decisions/panel.html#panel"
-_REQUIRED = re.compile(r"^(?:.* (?:is|are) required)(?:: (?P<reason>.*))?$")
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,7 @@ def forecast_context(
     chart = None
     if (
         preview
-        and 1 <= scenario.horizon_months <= TOP_NUMBERS["horizon_months"].hi
+        and 1 <= scenario.horizon_months <= SCENARIO_FIELD["horizon_months"].check.hi
         and utilization
         and (len(utilization) in (1, scenario.horizon_months))
         and all(0 <= u <= 1 for u in utilization)
@@ -91,6 +89,7 @@ def forecast_context(
     return {
         "forecast": {**forecast_texts(scenario), **(values or {})},
         "forecast_kinds": ForecastKind.choices,
+        "forecast_labels": {entry.field: entry.label for entry in scenario_fields("forecast")},
         "forecast_error": error,
         "forecast_refused": bool(error),
         "forecast_preview": chart,
@@ -103,7 +102,7 @@ def forecast_texts(scenario: Scenario) -> dict[str, str]:
     """The stored forecast as the editor's inputs show it (percentages, one pasted value per line)."""
     forecast = scenario.forecast
     texts = {
-        field: input_text(getattr(forecast, name), "percent" if name in DECIMAL_PARAMETERS else "")
+        field: input_text(getattr(forecast, name), style_of(SCENARIO_FIELD[field]))
         for name, field in FORM_FIELDS.items()
         if name != "pasted"
     }
@@ -155,12 +154,11 @@ def workspace_context(
     state = run_state(scenario, figures=change is not None and change.run is not None)
     invalid = problems  # what the engine's validation finds (a failed run's problems may be added below)
     if not problems and state.failed is not None and state.failed.document == document:
-        problems = [Problem(p["path"], p["message"]) for p in state.failed.problems]
+        problems = [Problem(**p) for p in state.failed.problems]
     wrong = [problem for problem in problems if not is_gap(problem, document)]
     field_errors = error_map(wrong, [option.pk for option in options])
     field_errors.update(errors or {})
-    basics = [scenario_field(scenario, name, field_errors) for name in SCENARIO_BASICS]
-    workload = [scenario_field(scenario, name, field_errors) for name in WORKLOAD_FIELDS]
+    basics, workload = scenario_sections(scenario, field_errors)
     name_field = scenario_field(scenario, "name", field_errors)
     views = option_views(scenario, options, field_errors)
     fields = {f.key: f for f in _all_fields(basics, workload, name_field, views)}
@@ -223,8 +221,7 @@ def _missing(
 ) -> Missing:
     """A gap as the page names it: its section (or option) and the input's own label, and where to go."""
     key = problem_key(problem.path, option_ids)
-    match = _REQUIRED.match(problem.message)
-    reason = (match.group("reason") or "") if match else problem.message
+    reason = problem.reason if problem.code == "required" else problem.message
     field = fields.get(key)
     if field is not None:
         return Missing(f"{_section(key, views)} → {field.label}", reason, f"{field.dom_id}-input")

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from lib.currencies import currency_problem
+from lib.currencies import DEFAULT_CURRENCY, currency_problem
 from pricing.fx import Rate
 from pricing.selectors import exchange_rate
 from tco.models import Scenario
@@ -23,7 +23,7 @@ QUESTION = "tco/_currency_change.html"
 def currency_question(request: HttpRequest, scenario: Scenario, currency: str) -> HttpResponse | None:
     """The question in place of the currency field, or None when there is nothing to ask (same currency, or no
     money input holds a value yet): then the change is saved like any other input."""
-    currency = currency or "USD"  # a blank currency means the engine's default
+    currency = currency or DEFAULT_CURRENCY  # a blank currency means the engine's default
     if currency == scenario.currency_code:
         return None
     count = money_inputs(scenario, list(scenario.options.all()))

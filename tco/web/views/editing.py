@@ -17,7 +17,7 @@ from tco.services import (
     scenario_update_field,
 )
 from tco.web.access import get_option_for_user, get_scenario_for_user
-from tco.web.forms import ForecastForm, ScenarioInputForm, option_input_form
+from tco.web.forms import ForecastForm, option_input_form, scenario_input_form
 from tco.web.inputs import expected_version
 from tco.web.responses import conflict_response, refused_response, workspace_response
 from tco.web.viewmodels.fields import scenario_field
@@ -29,7 +29,7 @@ from tco.web.views.currency import currency_question
 def scenario_field_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Save one of the scenario's own inputs (or its workload's), posted under its name."""
     scenario = get_scenario_for_user(request, pk, write=True)
-    form = ScenarioInputForm(request.POST)
+    form = scenario_input_form()(request.POST)
     if form.name is None:
         return HttpResponseBadRequest(form.not_one_input)
     key = f"s-{form.name}"

@@ -13,7 +13,7 @@ from django_htmx.http import HTMX_STOP_POLLING
 
 from lib.jobs import unstick
 from tco.engine import ScenarioError
-from tco.engine.catalogue import OPTION_FIELD
+from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD
 from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
 from tco.models import InputRange, ScenarioOption, UncertaintyRun
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields
@@ -28,7 +28,7 @@ from tco.services.uncertainty import (
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.inputs import InputError, expected_version, parse_decimal, parse_integer
 from tco.web.responses import conflict_response, workspace_response
-from tco.web.viewmodels.fields import scenario_field
+from tco.web.viewmodels.fields import scenario_label
 from tco.web.viewmodels.ranges import RATE_RANGE_FIELDS, range_for
 from tco.web.viewmodels.uncertainty import uncertainty_context
 
@@ -46,7 +46,7 @@ def _target(scenario, text: str) -> tuple[ScenarioOption | None, str, str]:
     if match[1] is not None:
         if match[1] not in SCENARIO_RANGE_PATHS:
             raise Http404("That input takes no range.")
-        label = "Utilization level" if match[1] == "utilization" else scenario_field(scenario, match[1], {}).label
+        label = scenario_label(SCENARIO_FIELD[match[1]], scenario.currency_code)
         return None, match[1], label
     option = get_object_or_404(ScenarioOption, pk=int(match[2]), scenario=scenario)
     entry = OPTION_FIELD.get(match[3])

@@ -1,10 +1,12 @@
 """A scenario document's inputs in words: one label and one way to write each value, for every page and export.
 
-``input_words(fact, value, currency)`` is how any input reads ("Horizon: 60 months", "Cost of capital: 8% per year",
-"Billing: On demand", "Capex (whole option): $2,222,222"): the decision page's assumptions, ranges and tornado
-rows, the comparison's "inputs that differ" and the scenario history all use it, so a raw key (``horizon_months``)
-or a float's e-notation never reaches a reader. An option input's facts are the engine catalogue's (export label,
-unit, value type, default in words); the scenario's and the workload's are listed here.
+``value_words(fact, value, currency)`` is how any input's value reads ("60 months", "8% per year", "On demand",
+"$2,222,222"), and an input's ``fact`` (``scenario_fact``, ``option_fact``, ``path_fact``) gives its one label:
+the editor's conflict notes, the decision page's assumptions, ranges and tornado rows, the comparison's "inputs
+that differ", the scenario history and the exports' inputs table all go through them, so a raw key
+(``horizon_months``) or a float's e-notation never reaches a reader. Every fact is the engine catalogue's (label,
+unit, value type, default in words, choices; ``tco.engine.catalogue``), for the scenario's inputs as for an
+option's.
 
 Inputs the document leaves out take the engine's defaults (docs/money-math.md); they are listed with the default
 in words, so a reader sees every assumption the numbers rest on.
@@ -17,9 +19,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from lib.currencies import currency_of
 from lib.formatting import DASH, MINUS, format_money, format_pct, round_half_up
 from lib.kinds import KIND_LABELS, kind_label
-from tco.engine.catalogue import OPTION_FIELD, option_fields
+from tco.engine.catalogue import (
+    OPTION_FIELD,
+    SCENARIO_FIELD,
+    OptionField,
+    ScenarioField,
+    option_fields,
+    scenario_fields,
+    scenario_path_field,
+)
 
 MAX_PLACES = 6  # decimals kept of a typed-in number (the engine reads more; nobody types more)
 PRICE_PLACES = 4  # decimals kept of a price per unit ($0.135 per kWh): beyond, a conversion's digits
@@ -46,60 +57,37 @@ class InputFact:
         return self.sheet_label or self.label[:1].lower() + self.label[1:]
 
 
-def _fact(key: str, label: str, value_type: str, unit: str = "", default_text: str | None = None) -> InputFact:
-    return InputFact(key, label, value_type, unit, default_text, per_unit=_is_per_unit(key, value_type))
-
-
 def _is_per_unit(key: str, value_type: str) -> bool:
     return value_type == "money" and "_per_" in key and not key.endswith("_per_year")
 
 
-SCENARIO_FACTS = {
-    fact.key: fact
-    for fact in (
-        _fact("name", "Name", "text"),
-        _fact("currency", "Currency", "text", default_text="USD"),
-        _fact("horizon_months", "Horizon", "count", "months"),
-        _fact("discount_rate", "Discount rate", "rate", "fraction per year"),
-        _fact("fleet_gpus", "Fleet", "count", "GPUs"),
-        _fact(
-            "burst_price_per_gpu_hour",
-            "Burst price",
-            "money",
-            "{c} per GPU-hour",
-            "none: no demand above capacity allowed",
-        ),
-        _fact("utilization", "Utilization (forecast level)", "rate", "fraction"),
+def _entry_fact(entry: OptionField | ScenarioField, key: str, label: str, sheet_label: str = "") -> InputFact:
+    return InputFact(
+        key,
+        label,
+        entry.value_type,
+        entry.unit,
+        entry.default_text,
+        entry.choices,
+        per_unit=_is_per_unit(key, entry.value_type),
+        sheet_label=sheet_label,
     )
-}
-WORKLOAD_FACTS = {
-    fact.key: fact
-    for fact in (
-        _fact("tokens_per_second_per_gpu", "Output tokens per second per GPU", "number", "tokens/s"),
-        _fact("output_tokens_per_response", "Output tokens per response", "number", "tokens"),
-        _fact("input_tokens_per_response", "Input tokens per response", "number", "tokens", "0"),
-        _fact("acceptance_rate", "Acceptance rate", "rate", "fraction", "1"),
-    )
-}
-# The forecast's parameters as the scenario stores them (the document holds their expansion, ``utilization``).
-FORECAST_FACTS = {
-    fact.key: fact
-    for fact in (
-        InputFact(
-            "forecast_kind",
-            "Forecast shape",
-            "choice",
-            choices=(("flat", "Flat"), ("ramp", "Linear ramp"), ("seasonal", "Seasonal"), ("pasted", "Pasted")),
-        ),
-        _fact("forecast_flat_utilization", "Utilization", "rate", "fraction"),
-        _fact("forecast_ramp_from_utilization", "Utilization in month 1", "rate", "fraction"),
-        _fact("forecast_ramp_to_utilization", "Utilization in the last month", "rate", "fraction"),
-        _fact("forecast_seasonal_base_utilization", "Seasonal base utilization", "rate", "fraction"),
-        _fact("forecast_seasonal_amplitude", "Seasonal amplitude", "rate", "fraction"),
-        _fact("forecast_seasonal_peak_month", "Seasonal peak month", "count"),
-        _fact("forecast_pasted_utilization", "Pasted utilization", "text"),
-    )
-}
+
+
+def scenario_fact(field: str) -> InputFact | None:
+    """A scenario, workload or forecast input's facts by its model field (``horizon_months``,
+    ``workload_acceptance_rate``, ``forecast_kind``), or the forecast's level (``utilization``)."""
+    entry = SCENARIO_FIELD.get(field)
+    if entry is None:
+        return None
+    return _entry_fact(entry, entry.name if entry.scope != "forecast" else entry.field, entry.label)
+
+
+def workload_fact(key: str) -> InputFact | None:
+    """A workload input's facts by its document key (``acceptance_rate``)."""
+    return scenario_fact(f"workload_{key}")
+
+
 OPTION_EXTRA_FACTS = {
     "name": InputFact("name", "Name", "text"),
     "kind": InputFact("kind", "Kind", "choice", choices=tuple(KIND_LABELS.items())),
@@ -112,30 +100,12 @@ UTILIZATION_LABELS = {
 }
 
 
-def scenario_fact(key: str) -> InputFact | None:
-    return SCENARIO_FACTS.get(key) or FORECAST_FACTS.get(key)
-
-
-def workload_fact(key: str) -> InputFact | None:
-    return WORKLOAD_FACTS.get(key)
-
-
 def option_fact(key: str) -> InputFact | None:
     """An option input's facts, from the engine catalogue (label, unit, type, default), or name / kind / source."""
     entry = OPTION_FIELD.get(key)
     if entry is None:
         return OPTION_EXTRA_FACTS.get(key)
-    label = entry.export_label[:1].upper() + entry.export_label[1:]
-    return InputFact(
-        key,
-        label,
-        entry.value_type,
-        entry.unit,
-        entry.default_text,
-        entry.choices,
-        per_unit=_is_per_unit(key, entry.value_type),
-        sheet_label=entry.export_label,
-    )
+    return _entry_fact(entry, key, entry.export_label[:1].upper() + entry.export_label[1:], entry.export_label)
 
 
 OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")
@@ -155,8 +125,8 @@ def path_fact(document: dict, path: str) -> tuple[str, InputFact] | None:
     if scope == "workload":
         fact = workload_fact(key)
         return ("Workload", fact) if fact else None
-    fact = scenario_fact(path)
-    return ("", fact) if fact else None
+    entry = scenario_path_field(path)
+    return ("", scenario_fact(entry.field)) if entry is not None and entry.scope == "scenario" else None
 
 
 def path_label(document: dict, path: str) -> str:
@@ -173,12 +143,7 @@ def path_words(document: dict, path: str, value: Any) -> str:
     found = path_fact(document, path)
     if found is None:
         return _number_text(value) if _is_number(value) else str(value)
-    return value_words(found[1], value, document.get("currency") or "USD")
-
-
-def input_words(fact: InputFact, value: Any, currency: str) -> str:
-    """ "Label: value", e.g. "Capex (whole option): $2,222,222" (``value_words`` says how a value reads)."""
-    return f"{fact.label}: {value_words(fact, value, currency)}"
+    return value_words(found[1], value, currency_of(document))
 
 
 def value_words(fact: InputFact, value: Any, currency: str) -> str:
@@ -280,17 +245,8 @@ def utilization_summary(utilization: list[float]) -> dict:
     return {"mean": sum(utilization) / len(utilization), "low": min(utilization), "high": max(utilization)}
 
 
-SCENARIO_ROWS = ("horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
-
-
-def input_groups(document: dict) -> list[dict]:
-    """Inputs grouped for reading: the scenario, the workload, then each option in document order. Each row has
-    the page's ``title`` and ``text`` (value with unit) and the spreadsheet's ``label``, ``value`` and ``unit``."""
-    c = document.get("currency", "USD")
-    forecast = utilization_summary(list(document["utilization"]))
-    scenario_rows = [_row("scenario", "", SCENARIO_FACTS[key], document, c) for key in SCENARIO_ROWS]
-    shown = ("mean",) if len(document["utilization"]) == 1 else ("mean", "low", "high")
-    utilization_rows = [
+def _utilization_rows(forecast: dict, shown: tuple[str, ...]) -> list[dict]:
+    return [
         {
             "applies_to": "scenario",
             "kind": "",
@@ -304,11 +260,24 @@ def input_groups(document: dict) -> list[dict]:
         }
         for key in shown
     ]
-    scenario_rows[3:3] = utilization_rows  # after horizon, discount rate and fleet
+
+
+def input_groups(document: dict) -> list[dict]:
+    """Inputs grouped for reading: the scenario, the workload, then each option in document order. Each row has
+    the page's ``title`` and ``text`` (value with unit) and the spreadsheet's ``label``, ``value`` and ``unit``."""
+    c = currency_of(document)
+    forecast = utilization_summary(list(document["utilization"]))
+    scenario_rows = []
+    shown = ("mean",) if len(document["utilization"]) == 1 else ("mean", "low", "high")
+    for entry in scenario_fields("scenario"):
+        if not entry.stored:  # the forecast, as its mean (and its lowest and highest months)
+            scenario_rows += _utilization_rows(forecast, shown)
+        elif entry.value_type != "text":  # the name is the page's title, the currency its money's unit
+            scenario_rows.append(_row("scenario", "", scenario_fact(entry.field), document, c))
     groups = [{"title": "Scenario", "kind": "", "kind_label": "", "rows": scenario_rows}]
     workload = document.get("workload")
     if workload:
-        rows = [_row("workload", "", fact, workload, c) for fact in WORKLOAD_FACTS.values()]
+        rows = [_row("workload", "", scenario_fact(entry.field), workload, c) for entry in scenario_fields("workload")]
         groups.append({"title": "Workload", "kind": "", "kind_label": "", "rows": rows})
     for option in document["options"]:
         rows = [
@@ -335,19 +304,20 @@ def input_rows(document: dict) -> list[dict]:
 def flat_inputs(document: dict) -> dict[str, tuple[str, str]]:
     """Every input of a document in words, keyed by where it is (options by name, so their order does not matter):
     ``{key: (label, value)}``, e.g. ``("Lambda 8x H100 SXM: Price", "$3.99 per GPU-hour")``."""
-    c = document.get("currency") or "USD"
+    c = currency_of(document)
     flat: dict[str, tuple[str, str]] = {}
-    for key in ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour"):
-        fact = SCENARIO_FACTS[key]
-        flat[key] = (fact.label, value_words(fact, document.get(key), c))
-    months = document["utilization"]
-    mean = sum(months) / len(months)
-    shape = "flat" if len(months) == 1 else f"mean of {len(months)} months"
-    flat["utilization"] = ("Utilization forecast", f"{format_pct(mean)} {shape}")
     workload = document.get("workload") or {}
-    for key, fact in WORKLOAD_FACTS.items():
-        if workload:
-            flat[f"workload.{key}"] = (f"Workload: {fact.label}", value_words(fact, workload.get(key), c))
+    for entry in scenario_fields("scenario", "workload"):
+        fact = scenario_fact(entry.field)
+        if not entry.stored:  # the forecast's level
+            months = document["utilization"]
+            shape = "flat" if len(months) == 1 else f"mean of {len(months)} months"
+            flat[entry.path] = (fact.label, f"{format_pct(sum(months) / len(months))} {shape}")
+        elif entry.scope == "workload":
+            if workload:
+                flat[entry.path] = (f"Workload: {fact.label}", value_words(fact, workload.get(entry.name), c))
+        elif entry.field != "name":
+            flat[entry.path] = (fact.label, value_words(fact, document.get(entry.name), c))
     for option in document["options"]:
         for key in ("kind", *(entry.name for entry in option_fields(option["kind"]))):
             fact = option_fact(key)

@@ -1,0 +1,137 @@
+"""The scenario's inputs are catalogue entries (tco.engine.catalogue.SCENARIO_FIELDS): the model, the forms, the
+editor, the exports, the history and the decision brief all read them, so an input has one label, one unit and one
+way to write its value everywhere, and a new input is one entry."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.db import models
+from django.template.loader import render_to_string
+from django.urls import reverse
+from tco.web.fields import scenario_sections
+
+from tco.engine import catalogue
+from tco.engine.catalogue import RATE_HELP, SCENARIO_FIELDS, ScenarioField, scenario_fields
+from tco.engine.fields import rate_field
+from tco.exports import inputs_table
+from tco.models import Scenario
+from tco.presentation.inputs import flat_inputs, input_groups, path_label, scenario_fact, value_words
+from tco.selectors.history import _tracked_fields
+from tco.web.forms import scenario_input_form
+from tests.scenarios.workspace_html import Workspace
+
+# The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance.
+NOT_INPUTS = {"id", "version", "owner", "created_at", "updated_at", "currency_conversions"}
+STORED = [entry for entry in SCENARIO_FIELDS if entry.stored]
+
+
+@pytest.mark.parametrize("entry", STORED, ids=lambda entry: entry.field)
+def test_each_model_field_has_the_catalogue_entrys_label_help_and_nullability(entry):
+    field = Scenario._meta.get_field(entry.field)
+    assert (field.verbose_name, field.help_text) == (entry.label, entry.help)
+    if entry.value_type in ("money", "rate", "number"):
+        assert isinstance(field, models.DecimalField) and field.null is not entry.never_blank
+    elif entry.value_type == "count":
+        assert isinstance(field, models.PositiveIntegerField | models.PositiveSmallIntegerField)
+        assert field.null is not entry.never_blank
+    elif entry.value_type == "choice":
+        assert list(field.choices) == list(entry.choices) and field.default == entry.initial
+
+
+def test_every_input_the_model_stores_is_catalogued():
+    stored = {field.name for field in Scenario._meta.concrete_fields} - NOT_INPUTS
+    assert stored == {entry.field for entry in STORED}
+
+
+def test_a_new_blank_scenario_starts_from_each_entrys_initial_value(editor_client):
+    editor_client.post(reverse("tco:scenario_new"), {"name": "Blank"})
+    created = Scenario.objects.get(name="Blank")
+    for entry in scenario_fields():
+        if entry.initial is not None:
+            assert getattr(created, entry.field) == entry.initial, entry.field
+
+
+# --- A new input is one entry -----------------------------------------------------------------------------------
+
+SPARES = ScenarioField(
+    "spares_share",
+    "scenario",
+    "rate",
+    label="Spares share",
+    unit="fraction",
+    check=rate_field("Spares share", default=0.0),
+    default_text="0",
+    help="GPUs kept aside as spares.",
+)
+
+
+@pytest.fixture
+def with_spares(monkeypatch):
+    """The catalogue with one more scenario input, as a developer adding it would write it."""
+    monkeypatch.setattr(catalogue, "SCENARIO_FIELDS", (*catalogue.SCENARIO_FIELDS, SPARES))
+    monkeypatch.setitem(catalogue.SCENARIO_FIELD, SPARES.field, SPARES)
+    scenario_input_form.cache_clear()
+    yield
+    scenario_input_form.cache_clear()
+
+
+def test_a_new_entry_is_an_input_of_the_edit_form(with_spares):
+    form = scenario_input_form()({"spares_share": "5%", "version": "1"})
+    assert form.name == "spares_share" and form.is_valid()
+    assert form.value == Decimal("0.05")
+
+
+def test_a_new_entry_is_an_input_of_the_editor(scenario, with_spares):
+    scenario.spares_share = Decimal("0.05")
+    basics, _ = scenario_sections(scenario, {})
+    view = next(view for view in basics if view.name == "spares_share")
+    html = render_to_string("tco/scenario_detail.html#field", {"f": view, "can_edit": True})
+    page = Workspace(html)
+    assert page.value("s-spares_share") == "5%"
+    assert page.text("f-s-spares_share").startswith("Spares share")
+    assert SPARES.help in view.help and RATE_HELP in view.help and view.inputmode == "decimal"
+
+
+def test_a_new_entry_is_in_the_document_the_exports_the_brief_the_comparison_and_the_history(scenario, with_spares):
+    scenario.spares_share = Decimal("0.05")
+    document = scenario.to_document()
+    assert document["spares_share"] == 0.05
+    rows = {row["key"]: row for row in input_groups(document)[0]["rows"]}  # the decision brief's inputs
+    assert (rows["spares_share"]["title"], rows["spares_share"]["text"]) == ("Spares share", "5%")
+    assert ["scenario", "", "spares share", 0.05, "fraction"] in inputs_table(document).rows
+    assert flat_inputs(document)["spares_share"] == ("Spares share", "5%")
+    fact = scenario_fact("spares_share")  # what a history line of the field says
+    assert (fact.label, value_words(fact, Decimal("0.05"), "USD"), value_words(fact, None, "USD")) == (
+        "Spares share",
+        "5%",
+        "0 (default)",
+    )
+
+
+# --- One label, one unit, one format on every page ----------------------------------------------------------------
+
+SHOWN = [entry for entry in STORED if entry.scope in ("scenario", "workload") and entry.value_type != "text"]
+
+
+@pytest.mark.parametrize("entry", SHOWN, ids=lambda entry: entry.field)
+def test_an_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_client, scenario):
+    page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
+    editor_label = page.text(f"f-s-{entry.field}")
+    document = scenario.to_document()
+    groups = input_groups(document)
+    rows = {(group["title"], row["key"]): row for group in groups for row in group["rows"]}
+    row = rows[("Workload" if entry.scope == "workload" else "Scenario", entry.name)]
+    history = {attname: (label, shown) for attname, label, shown in _tracked_fields(Scenario)}
+    label, shown = history[entry.field]
+    compared = flat_inputs(document)[entry.path]
+    value = getattr(scenario, entry.field)
+
+    assert editor_label.startswith(entry.label)  # the editor, then its unit: "Horizon (months)"
+    assert row["title"] == label == entry.label  # the decision brief and the exports; the history
+    assert compared[0].removeprefix("Workload: ") == entry.label  # the comparison
+    assert row["unit"] == entry.unit.replace("{c}", "USD")
+    assert row["text"] == shown(value, "USD") == compared[1]  # the value, written one way
+    if entry.takes_range:
+        assert path_label(document, entry.path).removeprefix("Workload: ") == entry.label  # ranges and tornado
