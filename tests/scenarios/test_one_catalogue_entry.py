@@ -10,7 +10,6 @@ import pytest
 from django.db import models
 from django.template.loader import render_to_string
 from django.urls import reverse
-from tco.web.fields import scenario_sections
 
 from tco.engine import catalogue
 from tco.engine.catalogue import RATE_HELP, SCENARIO_FIELDS, ScenarioField, scenario_fields
@@ -20,6 +19,7 @@ from tco.models import Scenario
 from tco.presentation.inputs import flat_inputs, input_groups, path_label, scenario_fact, value_words
 from tco.selectors.history import _tracked_fields
 from tco.web.forms import scenario_input_form
+from tco.web.viewmodels.fields import scenario_sections
 from tests.scenarios.workspace_html import Workspace
 
 # The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance.
