@@ -25,8 +25,8 @@ class Checker:
         self.derived: set[str] = set()
         self.workload_given = False
 
-    def add(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
+    def add(self, path: str, message: str, code: str | None = None) -> None:
+        self.problems.append(Problem(path, message, code))
 
     def has_problem_under(self, *prefixes: str) -> bool:
         return any(

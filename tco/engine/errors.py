@@ -19,11 +19,13 @@ class Problem:
 
     ``path`` uses the document's own syntax (``options[2].useful_life_years``, ``utilization[5]``;
     ``""`` for the document itself); ``message`` is written for a finance user and names what was
-    expected and what was given.
+    expected and what was given. ``code`` says what kind of problem it is for callers that act on it
+    (``required``, ``out_of_range``, ``conflict``, ``invalid``); None where no code was given.
     """
 
     path: str
     message: str
+    code: str | None = None
 
     def __str__(self) -> str:
         return f"{self.path or 'scenario'}: {self.message}"

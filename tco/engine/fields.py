@@ -155,3 +155,15 @@ WORKLOAD_NUMBERS: dict[str, NumberField] = {
         "Reference acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)", default=1.0
     ),
 }
+
+
+# --- Finance depth: the scenario's inputs (docs/money-math.md "Finance depth"). One block, so that it moves as it
+# is into the scenario catalogue. The choice's values are checked in tco.engine.validation.
+TAX_RATE = NumberField("Tax rate", lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0)
+FINANCE_TOP_NUMBERS: dict[str, NumberField] = {
+    "tax_rate": TAX_RATE,
+    "cost_of_debt": rate_field("Cost of debt", default=None),
+}
+REFRESH_POLICIES = ("none", "replace", "truncate")
+FINANCE_TOP_FIELDS = (*FINANCE_TOP_NUMBERS, "refresh_policy")
+# --- end of the finance depth's scenario inputs.
