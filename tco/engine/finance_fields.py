@@ -87,6 +87,21 @@ def finance_numbers(kind: str) -> dict[str, NumberField]:
     return {}
 
 
+def ranged_finance_numbers(kind: str) -> dict[str, NumberField]:
+    """The finance numbers a sweep, a range or a swing may move: all but the whole-number terms and intervals, which
+    decide the schedule (compare scenarios with different terms instead)."""
+    return {key: spec for key, spec in finance_numbers(kind).items() if not spec.integer}
+
+
+def fixed_by_refresh(doc: Mapping[str, Any], name: str) -> bool:
+    """The useful life decides the replacement cycle (and the effective horizon) under replace and truncate, so it
+    cannot vary there."""
+    return name == "useful_life_years" and doc.get("refresh_policy") in ("replace", "truncate")
+
+
+REFRESH_FIXED = "the useful life decides the refresh cycle under the refresh policy replace or truncate"
+
+
 class FinanceOptionChecks:
     """Mixed into the option checker: reads an option's finance inputs into ``option`` (only those given) and checks
     the rules that tie them together and to the horizon."""

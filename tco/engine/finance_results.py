@@ -39,6 +39,8 @@ def truncated(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     if horizon == doc["horizon_months"]:
         return doc
     utilization = doc["utilization"]
+    if not isinstance(utilization, list):  # a sweep's grid of flat levels
+        return {**doc, "horizon_months": horizon}
     return {
         **doc,
         "horizon_months": horizon,

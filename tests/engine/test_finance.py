@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy_financial as npf
 import pytest
 
-from tco.engine import ScenarioError, evaluate
+from tco.engine import ScenarioError, evaluate, fleet_plan, sensitivity, simulate, sweep
 
 from .docs import DROP, cents, option_result, owned, rental, scenario
 
@@ -426,3 +426,67 @@ def test_every_impossible_combination_names_its_input(doc, path, code, words):
     problem = _problem(doc, path)
     assert problem.code == code
     assert words in problem.message
+
+
+# --- the same figures in the sweep, the simulation, the tornado and the fleet plan ---------------------------------
+
+
+def financed_scenario(**fields):
+    own_option = owned(financing="loan", loan_apr=0.07, loan_term_months=36, tax_depreciation="macrs_5")
+    return scenario(own_option, rental(), **{"tax_rate": 0.21, "workload": DROP, **fields})
+
+
+def test_a_sweep_cell_is_the_after_tax_npv_of_that_variant():
+    doc = financed_scenario()
+    grid = sweep(doc, ("tax_rate", [0.0, 0.3]), ("options[0].loan_apr", [0.04, 0.1]))
+    for row, apr in enumerate([0.04, 0.1]):
+        for column, tax in enumerate([0.0, 0.3]):
+            variant = financed_scenario(tax_rate=tax)
+            variant["options"][0]["loan_apr"] = apr
+            result = evaluate(variant)
+            difference = own(result)["npv_after_tax"] - option_result(result, "Rent")["npv_after_tax"]
+            assert grid["owned_minus_rental"][row][column] == pytest.approx(difference, rel=1e-12)
+
+
+def test_a_sweep_cannot_move_the_useful_life_that_decides_the_refresh():
+    with pytest.raises(ScenarioError, match="refresh"):
+        sweep(
+            financed_scenario(refresh_policy="replace"), ("options[0].useful_life_years", [3, 4]), ("tax_rate", [0.1])
+        )
+
+
+def test_degenerate_ranges_on_tax_rate_and_apr_reproduce_evaluate():
+    doc = financed_scenario()
+    ranges = {
+        "tax_rate": {"low": 0.25, "likely": 0.25, "high": 0.25},
+        "options[0].loan_apr": dict.fromkeys(("low", "likely", "high"), 0.09),
+    }
+    run = simulate(doc, ranges, trials=50)
+    variant = financed_scenario(tax_rate=0.25)
+    variant["options"][0]["loan_apr"] = 0.09
+    expected = own(evaluate(variant))["npv_after_tax"]
+    assert run["options"][0]["npv"]["p50"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_tax_rate_range_moves_the_after_tax_npv():
+    run = simulate(financed_scenario(), {"tax_rate": {"low": 0.1, "likely": 0.21, "high": 0.35}}, trials=2000)
+    low = own(evaluate(financed_scenario(tax_rate=0.35)))["npv_after_tax"]
+    high = own(evaluate(financed_scenario(tax_rate=0.1)))["npv_after_tax"]
+    assert low < run["options"][0]["npv"]["p50"] < high
+
+
+def test_the_tornado_swings_the_tax_rate_and_the_apr():
+    rows = sensitivity(financed_scenario())
+    assert {"tax_rate", "options[0].loan_apr"} <= {row["path"] for row in rows}
+
+
+def test_the_fleet_plan_prices_owned_gpus_after_tax():
+    doc = scenario(owned(tax_depreciation="macrs_5"), rental(), tax_rate=0.3, workload=DROP)
+    plan = fleet_plan(doc, [4.0] * 24)
+    charge = own(evaluate(doc))["capital_charge_after_tax_per_year"]
+    energy_idle = 3.5 * 1.35 * 8760 * 0.11
+    slope = (10.2 - 3.5) * 1.35 * 8760 * 0.11
+    c_fix = (charge + 0.7 * (77_000 + energy_idle)) / (8 * 8760)
+    c_busy = 0.7 * slope / (8 * 8760)
+    assert plan["rule"]["fixed_per_gpu_hour"] == pytest.approx(c_fix)
+    assert plan["rule"]["break_even_utilization"] == pytest.approx(c_fix / (0.7 * 3.99 - c_busy))
