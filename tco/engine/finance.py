@@ -40,6 +40,8 @@ class Ledger:
     financing: Any
     disposal_tax: Any
     details: dict[str, Any] = field(default_factory=dict)
+    # A ledger belongs to the one context its flows were built in, so its present values are worked out once.
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def pv(self, values: Any, ctx: Context) -> Num:
         """Month 0 undiscounted, month m at (1 + discount_rate)^(-m/12)."""
@@ -49,18 +51,33 @@ class Ledger:
     def npv(self, ctx: Context) -> Num:
         """``PV(cash) - PV(proceeds)``; a sale at the horizon is discounted by the context's own horizon factor, as
         5.6's resale is, so an option without a finance input has the same NPV to the last bit."""
+        if "npv" not in self._memo:
+            self._memo["npv"] = self._npv(ctx)
+        return self._memo["npv"]
+
+    def _npv(self, ctx: Context) -> Num:
         proceeds = np.asarray(self.proceeds, dtype=float)
-        before = proceeds[..., :-1] + 0.0
-        earlier = self.pv(np.concatenate([before, np.zeros_like(proceeds[..., -1:])], axis=-1), ctx)
+        earlier = proceeds[..., :1] + sum_months(proceeds[..., 1:-1] * np.asarray(ctx.discount)[..., :-1])
         return self.pv(self.cash, ctx) - (earlier + proceeds[..., -1:] * ctx.discount_at_horizon)
 
     def savings(self, ctx: Context) -> dict[str, Num]:
+        if "savings" not in self._memo:
+            self._memo["savings"] = self._savings(ctx)
+        return self._memo["savings"]
+
+    def _savings(self, ctx: Context) -> dict[str, Num]:
         tax = ctx.tax_rate
+        rows = (self.opex, self.depreciation, self.financing, self.disposal_tax)
+        if all(np.ndim(row) == 1 for row in rows) and np.ndim(ctx.discount) == 1:  # one scenario: one product
+            values = np.array(rows)
+            opex, depreciation, financing, disposal = (values[:, 0] + values[:, 1:] @ ctx.discount).tolist()
+        else:
+            opex, depreciation, financing, disposal = (self.pv(row, ctx) for row in rows)
         return {
-            "pv_opex_tax_saving": tax * self.pv(self.opex, ctx),
-            "pv_depreciation_tax_shield": tax * self.pv(self.depreciation, ctx),
-            "pv_financing_tax_saving": tax * self.pv(self.financing, ctx),
-            "pv_tax_on_disposals": self.pv(self.disposal_tax, ctx),
+            "pv_opex_tax_saving": tax * opex,
+            "pv_depreciation_tax_shield": tax * depreciation,
+            "pv_financing_tax_saving": tax * financing,
+            "pv_tax_on_disposals": disposal,
         }
 
     def npv_after_tax(self, ctx: Context) -> Num:
@@ -84,8 +101,7 @@ def flows_ledger(flows: Flows, ctx: Context, deductible: Any = None) -> Ledger:
     """The ledger of an option whose only flows are ``Flows`` (rentals, the API): every cost is operating."""
     zero = np.zeros(ctx.horizon_months + 1)
     cash = _with_month_zero(flows.capex, flows.usage)
-    proceeds = zero + np.asarray(flows.resale)[..., None] * np.eye(ctx.horizon_months + 1)[ctx.horizon_months]
-    return Ledger(cash, proceeds, cash if deductible is None else deductible, zero, zero, zero)
+    return Ledger(cash, zero, cash if deductible is None else deductible, zero, zero, zero)
 
 
 def _with_month_zero(first: Any, months: Any) -> np.ndarray:
@@ -134,9 +150,13 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
         basis_start = start
         if leased:
             payment = option["lease_payment"] * factor
-            for month in lease_payment_months(option, start):
-                book.add("cash", min(month, horizon), payment)
-                book.add("financing", min(month, horizon), payment)
+            months = lease_payment_months(option, start)
+            within = [month for month in months if month <= horizon]
+            owed = (len(months) - len(within)) * payment  # paid at the horizon
+            for row in ("cash", "financing"):
+                book.add_many(row, within, payment)
+                if len(within) < len(months):
+                    book.add(row, horizon, owed)
             owns = buyout and start + option["lease_term_months"] <= end
             if owns:
                 basis_start = start + int(option["lease_term_months"])
@@ -148,9 +168,9 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
             term = int(option["loan_term_months"])
             payment, interest, balance = loan_schedule(price - down, option["loan_apr"], term)
             paid = min(term, end - start)
-            for j in range(1, paid + 1):
-                book.add("cash", start + j, payment)
-                book.add("financing", start + j, interest[..., j - 1])
+            months = list(range(start + 1, start + paid + 1))
+            book.add_many("cash", months, payment)
+            book.add_many("financing", months, interest[..., :paid], per_month=True)
             details["loan_payment_per_month"] = _first(payment) if start == 0 else details["loan_payment_per_month"]
             if paid < term:
                 left = balance[..., paid - 1] if paid else price - down
@@ -213,7 +233,28 @@ class _Book:
         self.rows: dict[str, Any] = {row: np.zeros(horizon + 1) for row in self.ROWS}
 
     def add(self, row: str, month: int, amount: Any) -> None:
-        self.rows[row] = self.rows[row] + np.asarray(amount, dtype=float) * self.eye[month]
+        values = self.rows[row]
+        if np.ndim(amount) == 0 and values.ndim == 1:  # one scenario: add in place
+            values[month] += amount
+        else:
+            self.rows[row] = values + np.asarray(amount, dtype=float) * self.eye[month]
+
+    def add_many(self, row: str, months: list[int], amounts: Any, per_month: bool = False) -> None:
+        """Add ``amounts`` in each of ``months`` (distinct): one amount (per scenario), or with ``per_month`` one per
+        month on the last axis."""
+        if not months:
+            return
+        values = self.rows[row]
+        if values.ndim == 1 and np.ndim(amounts) <= int(per_month):
+            values[months] += amounts
+            return
+        amounts = np.asarray(amounts, dtype=float)
+        if per_month and amounts.ndim > 1:  # the scenario's trailing axis of 1 gives way to the months
+            amounts = amounts[..., 0, :]
+        lead = amounts.shape[:-1] if amounts.ndim else ()
+        extra = np.zeros((*np.broadcast_shapes(values.shape[:-1], lead), values.shape[-1]))
+        extra[..., months] = amounts
+        self.rows[row] = values + extra
 
     def add_months(self, row: str, monthly: Any) -> None:
         self.rows[row] = self.rows[row] + _with_month_zero(0.0, monthly)

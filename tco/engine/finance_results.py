@@ -95,15 +95,14 @@ def _lease(option: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def after_tax_break_even(
-    owned: Mapping[str, Any],
     tax_rate: float,
     grid: np.ndarray,
     owned_costs: np.ndarray,
     rental_costs: np.ndarray,
     capital_charge: float,
+    charge_after_tax: float,
 ) -> float | None:
     """The break-even on the after-tax annual curves: owned ``A_AT + (1 - T)·(annual - A)``, a rental
     ``(1 - T)·annual``."""
-    charge_after_tax = after_tax_capital_charge(owned, tax_rate, residual(owned))
     owned_after = charge_after_tax + (1.0 - tax_rate) * (owned_costs - capital_charge)
     return break_even_utilization(grid.tolist(), owned_after.tolist(), ((1.0 - tax_rate) * rental_costs).tolist())

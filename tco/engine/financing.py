@@ -30,6 +30,8 @@ from .tax import depreciation_shares
 def loan_schedule(principal: Num, apr: Num, months: int) -> tuple[Num, np.ndarray, np.ndarray]:
     """``(payment, interest, balance)``: the level monthly payment, and per payment j = 1..n (last axis) the interest
     paid and the balance left after it."""
+    if np.ndim(principal) == 0 and np.ndim(apr) == 0:
+        return _scalar_loan(float(principal), float(apr) / MONTHS_PER_YEAR, months)
     rate = np.asarray(apr, dtype=float) / MONTHS_PER_YEAR
     safe = np.where(rate == 0, 1.0, rate)
     j = np.arange(1, months + 1)
@@ -47,6 +49,20 @@ def loan_schedule(principal: Num, apr: Num, months: int) -> tuple[Num, np.ndarra
     interest = rate[..., None] * before
     payment = float(payment) if np.ndim(payment) == 0 else payment
     return payment, interest, balance
+
+
+def _scalar_loan(principal: float, rate: float, months: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """:func:`loan_schedule` for one scenario (the same formulas on plain floats and one axis of payments)."""
+    j = np.arange(1, months + 1)
+    if rate == 0:
+        payment = principal / months
+        balance = principal - payment * j
+    else:
+        payment = principal * rate / -np.expm1(-months * np.log1p(rate))
+        growth = (1.0 + rate) ** j
+        balance = principal * growth - payment * (growth - 1.0) / rate
+    interest = rate * np.concatenate(([principal], balance[:-1]))
+    return float(payment), interest, balance
 
 
 def lease_payment_months(option: Mapping[str, Any], start: int) -> list[int]:

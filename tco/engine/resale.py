@@ -20,9 +20,15 @@ from .model import Num
 
 def curve_share(option: Mapping[str, Any], age_months: Num) -> Num:
     """``curve(a0 + age)/curve(a0)`` of an option with a resale curve."""
-    points = np.asarray(option["resale_curve"], dtype=float)
+    ages, shares = _curve(option["resale_curve"])
     start = option.get("age_at_purchase_months", 0.0)
-    return np.interp(start + age_months, points[:, 0], points[:, 1]) / np.interp(start, points[:, 0], points[:, 1])
+    at = np.interp(start + age_months, ages, shares)
+    share = at / np.interp(start, ages, shares)
+    return float(share) if np.ndim(at) == 0 else share
+
+
+def _curve(points: list[list[float]]) -> tuple[list[float], list[float]]:
+    return [age for age, _ in points], [share for _, share in points]
 
 
 def residual(option: Mapping[str, Any]) -> Num:

@@ -186,7 +186,12 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any)
             if ctx.finance:  # without a tax the after-tax curves are the pre-tax ones
                 pair["utilization_after_tax"] = (
                     after_tax_break_even(
-                        options[i], ctx.tax_rate, grid, curves[i], curves[j], results[i]["capital_charge_per_year"]
+                        ctx.tax_rate,
+                        grid,
+                        curves[i],
+                        curves[j],
+                        results[i]["capital_charge_per_year"],
+                        results[i]["capital_charge_after_tax_per_year"],
                     )
                     if ctx.has_tax
                     else pair["utilization"]

@@ -9,6 +9,7 @@ a bonus share b is taken in tax year 1 and the method applies to ``(1 - b)·B``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -34,14 +35,28 @@ def depreciation_shares(option: Mapping[str, Any]) -> np.ndarray:
     """Shares of the basis deducted in tax years 1..K on the last axis; the other axes are the scenario's (a sweep's
     cells or a simulation's trials, trailing axis of 1 included), so a sum over years keeps the engine's shapes."""
     method = option.get("tax_depreciation", "straight_line")
+    life = option.get("tax_life_years", option["useful_life_years"])
+    bonus = option.get("bonus_depreciation", 0.0)
+    if np.ndim(life) == 0 and np.ndim(bonus) == 0:
+        return _scalar_shares(method, float(life), float(bonus))
+    return _shares(method, life, bonus)
+
+
+@functools.lru_cache(maxsize=256)
+def _scalar_shares(method: str, life: float, bonus: float) -> np.ndarray:
+    shares = _shares(method, life, bonus)
+    shares.flags.writeable = False
+    return shares
+
+
+def _shares(method: str, life: Num, bonus: Num) -> np.ndarray:
     if method in MACRS:
         shares: Any = np.asarray(MACRS[method]) / 100.0
     elif method == "straight_line":
-        life = years_axis(option.get("tax_life_years", option["useful_life_years"]))
+        life = years_axis(life)
         shares = np.clip(life - np.arange(math.ceil(float(np.max(life)))), 0.0, 1.0) / life
     else:
         shares = np.zeros(1)
-    bonus = option.get("bonus_depreciation", 0.0)
     if np.all(np.asarray(bonus) == 0):
         return np.asarray(shares, dtype=float)
     first = np.zeros(np.shape(shares)[-1])
@@ -61,6 +76,10 @@ def after_tax_capital_charge(option: Mapping[str, Any], tax_rate: Num, residual:
     capital, ``R_L = C - Σ_{k<=L} D_k`` (financing-independent, like 5.3's capital charge; ``/L`` when r = 0)."""
     capex, life, rate = option["capex"], option["useful_life_years"], option["cost_of_capital"]
     shares = depreciation_shares(option)
+    if all(np.ndim(x) == 0 for x in (capex, life, rate, tax_rate, residual, shares[..., 0])):
+        return _scalar_after_tax_charge(
+            float(capex), float(life), float(rate), float(tax_rate), float(residual), shares
+        )
     years = np.arange(1, np.shape(shares)[-1] + 1)
     deductions = years_axis(capex) * np.where(years <= years_axis(life), shares, 0.0)
     growth = np.asarray(1.0 + np.asarray(rate, dtype=float))
@@ -73,3 +92,16 @@ def after_tax_capital_charge(option: Mapping[str, Any], tax_rate: Num, residual:
     plain = (capex - tax_rate * plain_sum - end) / life
     value = np.where(growth == 1.0, plain, annuity)
     return float(value) if np.ndim(value) == 0 else value
+
+
+def _scalar_after_tax_charge(capex: float, life: float, rate: float, tax: float, residual: float, shares: Any) -> float:
+    """:func:`after_tax_capital_charge` for one scenario, in plain floats (``evaluate`` calls it per owned option)."""
+    within = [share for k, share in enumerate(shares.tolist(), start=1) if k <= life]
+    growth = 1.0 + rate
+    deducted = capex * sum(within)
+    end = residual - tax * (residual - (capex - deducted))
+    if rate == 0:
+        return (capex - tax * deducted - end) / life
+    discounted = sum(capex * share * growth**-k for k, share in enumerate(within, start=1))
+    factor = growth**-life
+    return (capex - tax * discounted - end * factor) * rate / (1.0 - factor)
