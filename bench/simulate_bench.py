@@ -84,12 +84,18 @@ def finance_document() -> dict:
     doc = document()
     doc.update(tax_rate=0.21, cost_of_debt=0.06, refresh_policy="replace")
     own8, own4, secondary = doc["options"][0], doc["options"][1], doc["options"][2]
-    own8.update(financing="loan", loan_apr=0.07, loan_term_months=48, down_payment_share=0.2,
-                tax_depreciation="macrs_5")
+    own8.update(
+        financing="loan", loan_apr=0.07, loan_term_months=48, down_payment_share=0.2, tax_depreciation="macrs_5"
+    )
     own4.update(financing="lease", lease_payment=4200, lease_term_months=36, tax_depreciation="macrs_5")
     del secondary["residual_value"]
-    secondary.update(resale_curve=[[0, 1], [12, 0.7], [36, 0.35], [60, 0.15]], age_at_purchase_months=12,
-                     useful_life_years=1.5, tax_depreciation="macrs_3", capex_change_per_year=-0.15)
+    secondary.update(
+        resale_curve=[[0, 1], [12, 0.7], [36, 0.35], [60, 0.15]],
+        age_at_purchase_months=12,
+        useful_life_years=1.5,
+        tax_depreciation="macrs_3",
+        capex_change_per_year=-0.15,
+    )
     doc["options"][3].pop("price_change_per_year")
     doc["options"][3]["price_change_by_year"] = [-0.2, -0.1, -0.05]
     doc["options"][5].update(commitment_term_months=12, upfront_share=0.5, on_demand_price_per_gpu_hour=5.5)
