@@ -220,6 +220,8 @@ def uses_ledger(option: Mapping[str, Any]) -> bool:
 
 
 def _first(value: Any) -> float:
+    if isinstance(value, float | int):
+        return float(value)
     return float(np.asarray(value, dtype=float).reshape(-1)[0])
 
 

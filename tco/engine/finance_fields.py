@@ -12,6 +12,7 @@ the two list-valued inputs (``resale_curve``, ``price_change_by_year``) are read
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -195,6 +196,14 @@ class FinanceOptionChecks:
                 "A resale curve sets the residual value (its share at the end of the useful life); remove one of them",
                 "conflict",
             )
+        curve, start = option.get("resale_curve"), option.get("age_at_purchase_months")
+        if curve is not None and start is not None and _curve_at(curve, start) == 0:
+            self.add(
+                f"{path}.age_at_purchase_months",
+                f"At {fmt(start)} months the resale curve is worth nothing, so a unit bought that old has no price "
+                "to follow; buy it younger or extend the curve",
+                "conflict",
+            )
         if key_given(raw, "age_at_purchase_months") and not key_given(raw, "resale_curve"):
             self.add(
                 f"{path}.age_at_purchase_months",
@@ -349,6 +358,14 @@ def effective_horizon_problems(doc: Mapping[str, Any], horizon: int) -> list[tup
                     )
                 )
     return problems
+
+
+def _curve_at(curve: list[list[float]], age: float) -> float:
+    """The curve's share at ``age`` (linear between points, flat past the last)."""
+    for (age0, share0), (age1, share1) in itertools.pairwise(curve):
+        if age <= age1:
+            return share0 + (share1 - share0) * (age - age0) / (age1 - age0)
+    return curve[-1][1]
 
 
 def key_given(raw: Mapping[str, Any], key: str) -> bool:

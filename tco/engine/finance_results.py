@@ -49,6 +49,8 @@ def truncated(doc: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _first(value: Any) -> float:
+    if isinstance(value, float | int):
+        return float(value)
     return float(np.asarray(value, dtype=float).reshape(-1)[0])
 
 

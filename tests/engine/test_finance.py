@@ -407,6 +407,18 @@ def _problem(doc, path):
             "past the horizon",
         ),
         (scenario(owned(loan_apr=0.05), rental()), "options[0].loan_apr", "conflict", "applies to a loan"),
+        (
+            scenario(owned(residual_value=DROP, resale_curve=[[0, 1], [24, 0.0]], age_at_purchase_months=30), rental()),
+            "options[0].age_at_purchase_months",
+            "conflict",
+            "worth nothing",
+        ),
+        (
+            scenario(owned(age_at_purchase_months=12), rental()),
+            "options[0].age_at_purchase_months",
+            "conflict",
+            "curve",
+        ),
         (scenario(refresh_policy="sometimes"), "refresh_policy", "invalid", "none, replace, truncate"),
         (
             scenario(owned(financing="lease", lease_payment=1000.0, lease_term_months=24), rental()),
