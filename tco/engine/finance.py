@@ -97,8 +97,48 @@ class Ledger:
         return sum_months(np.asarray(total, dtype=float))
 
 
-def flows_ledger(flows: Flows, ctx: Context, deductible: Any = None) -> Ledger:
-    """The ledger of an option whose only flows are ``Flows`` (rentals, the API): every cost is operating."""
+@dataclass
+class OperatingLedger:
+    """The ledger of an option whose every cost is operating and paid when deducted (a rental, the API): its
+    savings are T·NPV and nothing else, so nothing month by month needs to be kept beyond the flows themselves."""
+
+    flows: Flows
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cash(self) -> np.ndarray:
+        return _with_month_zero(self.flows.capex, self.flows.usage)
+
+    @property
+    def proceeds(self) -> float:
+        return 0.0
+
+    def npv(self, ctx: Context) -> Num:
+        flows = self.flows
+        return flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
+
+    def savings(self, ctx: Context) -> dict[str, Num]:
+        return {
+            "pv_opex_tax_saving": ctx.tax_rate * self.npv(ctx),
+            "pv_depreciation_tax_shield": 0.0,
+            "pv_financing_tax_saving": 0.0,
+            "pv_tax_on_disposals": 0.0,
+        }
+
+    def npv_after_tax(self, ctx: Context) -> Num:
+        npv = self.npv(ctx)
+        return npv - ctx.tax_rate * npv
+
+    def total_after_tax(self, ctx: Context) -> Num:
+        total = self.flows.capex + sum_months(np.asarray(self.flows.usage, dtype=float))
+        return total - ctx.tax_rate * total
+
+
+def flows_ledger(flows: Flows, ctx: Context, deductible: Any = None) -> Ledger | OperatingLedger:
+    """The ledger of an option whose only flows are ``Flows`` (rentals, the API): every cost is operating, deducted
+    when paid unless ``deductible`` (months 0..H) says otherwise (a commitment's upfront spread over its term)."""
+    if deductible is None:
+        return OperatingLedger(flows)
     zero = np.zeros(ctx.horizon_months + 1)
     cash = _with_month_zero(flows.capex, flows.usage)
     return Ledger(cash, zero, cash if deductible is None else deductible, zero, zero, zero)

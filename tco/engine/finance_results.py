@@ -59,7 +59,7 @@ def cash_series(flows: Flows) -> tuple[list[float], float]:
     cash = np.asarray(flows.ledger.cash, dtype=float).reshape(-1, np.shape(flows.ledger.cash)[-1])[0]
     monthly = cash[1:].copy()
     monthly[0] += cash[0]
-    proceeds = float(np.sum(np.asarray(flows.ledger.proceeds, dtype=float).reshape(-1, cash.size)[0]))
+    proceeds = float(np.sum(np.asarray(flows.ledger.proceeds, dtype=float).reshape(-1)[: cash.size]))
     return monthly.tolist(), proceeds
 
 
