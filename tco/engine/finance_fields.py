@@ -111,6 +111,8 @@ class FinanceOptionChecks:
 
     def finance_option(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: Mapping[str, Any]) -> None:
         kind = option["kind"]
+        if not any(raw.get(key) is not None for key in finance_fields(kind)):
+            return  # every rule below concerns a finance input that was given
         numbers_ = finance_numbers(kind)
         choices = OWNED_CHOICES if kind in OWNED_KINDS else RENTAL_CHOICES if kind in RENTAL_KINDS else {}
         for key, spec in numbers_.items():

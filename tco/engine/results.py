@@ -13,6 +13,7 @@ from .constants import ENGINE_VERSION, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_P
 from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
 from .errors import Problem, ScenarioError
+from .finance import OperatingLedger
 from .finance_results import after_tax_break_even, cash_series, option_extras, truncated
 from .flows import option_flows
 from .kinds import OWNED_KINDS, is_on_demand_rental
@@ -130,7 +131,7 @@ def _per(amount: float, quantity: float | None, scale: float = 1.0) -> float | N
 
 
 def _option_result(option: Mapping[str, Any], flows: Flows, ctx: Any, reference: Mapping[str, Any]) -> dict[str, Any]:
-    if flows.ledger is None:
+    if flows.ledger is None or isinstance(flows.ledger, OperatingLedger):  # the flows are the cash
         monthly = np.array(flows.usage, dtype=float)
         monthly[0] += flows.capex
         resale = _first(flows.resale)
