@@ -32,7 +32,17 @@ def financed(draw) -> dict:
         own["lease_payment"] = draw(st.floats(100, 50_000))
         own["lease_term_months"] = horizon
         own["lease_payment_timing"] = draw(st.sampled_from(["advance", "arrears"]))
-    doc["refresh_policy"] = draw(st.sampled_from(["none", "replace"]))
+    doc["refresh_policy"] = draw(st.sampled_from(["none", "replace", "truncate"]))
+    if doc["refresh_policy"] == "truncate":
+        own["useful_life_years"] = max(own["useful_life_years"], horizon / 12)  # keep the lease within the cycle
+    other = doc["options"][2]
+    if other["billing"] == "committed" and draw(st.booleans()):
+        other["commitment_term_months"] = draw(st.integers(1, horizon))
+        other["upfront_share"] = draw(st.sampled_from([0.0, 0.5, 1.0]))
+        other["after_term"] = draw(st.sampled_from(["renew", "on_demand"]))
+    if draw(st.booleans()):
+        del doc["options"][1]["price_change_per_year"]
+        doc["options"][1]["price_change_by_year"] = draw(st.lists(st.floats(-0.5, 0.5), min_size=1, max_size=4))
     own["capex_change_per_year"] = draw(st.sampled_from([0.0, -0.2]))
     doc["tax_rate"] = draw(st.sampled_from([0.0, 0.21, 0.35]))
     doc["cost_of_debt"] = 0.06
