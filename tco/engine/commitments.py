@@ -49,20 +49,19 @@ def committed_term_flows(option: Mapping[str, Any], ctx: Context) -> tuple[Flows
     extras = option["extras_per_year"] / MONTHS_PER_YEAR
     od_today = on_demand_price(option, ctx)
     od_factor = 1.0 if option.get("on_demand_price_per_gpu_hour") is None else factor
-    eye = np.eye(horizon + 1)
+    starts = term_starts(option, horizon)
     in_term = np.zeros(horizon)
-    locked = 0.0  # locked price in each term month (0 outside terms)
-    upfront = 0.0  # cash paid at months 0..H
-    terms = []
-    for start in term_starts(option, horizon):
-        mask = np.zeros(horizon)
-        mask[start - 1 : start - 1 + term] = 1.0
-        in_term = in_term + mask
-        start_price = price * np.asarray(factor)[..., start - 1 : start]
-        locked = locked + start_price * mask
-        upfront = upfront + upfront_share * committed * start_price * term * eye[start - 1]
-        terms.append([start, float(np.asarray(start_price).reshape(-1)[0])])
-    upfront = np.broadcast_to(upfront, np.broadcast_shapes(np.shape(upfront), (horizon + 1,)))
+    first_month = np.zeros(horizon, dtype=int)  # each term month's first month (0-based)
+    for start in starts:
+        in_term[start - 1 : start - 1 + term] = 1.0
+        first_month[start - 1 : start - 1 + term] = start - 1
+    factor = np.asarray(factor)
+    start_prices = price * factor[..., [start - 1 for start in starts]]
+    locked = price * factor[..., first_month] * in_term  # the locked price in each term month, 0 outside
+    upfront_cash = upfront_share * committed * start_prices * term  # paid at months start - 1
+    upfront = np.zeros((*np.shape(upfront_cash)[:-1], horizon + 1))
+    upfront[..., [start - 1 for start in starts]] = upfront_cash
+    terms = [[start, float(np.asarray(start_prices)[..., k].reshape(-1)[0])] for k, start in enumerate(starts)]
     served = np.minimum(hours, committed) * in_term
     outside = hours - served
     od_cost = np.where(outside > committed * 1e-09, np.nan, 0.0) if od_today is None else outside * od_today * od_factor
@@ -80,24 +79,7 @@ def committed_term_flows(option: Mapping[str, Any], ctx: Context) -> tuple[Flows
         + MONTHS_PER_YEAR * mean_months(overflow) * (od_today if od_today is not None else np.nan)
         + option["extras_per_year"]
     )
-    total_hours = float(np.sum(np.asarray(hours)))
-    term_hours = committed * float(np.sum(in_term))
-    first = float(np.asarray(p_eff).reshape(-1)[0])
-    u_c = first / od_today if od_today else None
-    w = work_factor(ctx.workload, option)
-    fleet_u = (
-        option["committed_gpus"] * u_c / (w * ctx.fleet_gpus)
-        if u_c is not None and np.ndim(ctx.fleet_gpus) == 0
-        else None
-    )
-    details = {
-        "commitment_terms": terms,
-        "commitment_coverage": float(np.sum(np.asarray(served))) / total_hours if total_hours else None,
-        "commitment_utilization": float(np.sum(np.asarray(served))) / term_hours if term_hours else None,
-        "commitment_effective_price_per_gpu_hour": first,
-        "commitment_break_even_utilization": u_c,
-        "break_even_utilization_vs_on_demand": fleet_u if fleet_u is not None and fleet_u <= 1.0 else None,
-    }
+    details = _details(option, ctx, terms, hours, served, committed * float(np.sum(in_term)), p_eff, od_today)
     flows = Flows(
         usage=usage,
         annual_cost=annual,
@@ -105,3 +87,33 @@ def committed_term_flows(option: Mapping[str, Any], ctx: Context) -> tuple[Flows
         capex=upfront[..., 0:1] if np.ndim(upfront) > 1 else float(upfront[0]),
     )
     return flows, deductible, details
+
+
+def _details(
+    option: Mapping[str, Any],
+    ctx: Context,
+    terms: list[list[float]],
+    hours: Any,
+    served: Any,
+    term_hours: float,
+    p_eff: Any,
+    od_today: Any,
+) -> dict[str, Any]:
+    """The commitment's own results, for one scenario (a sweep's or a simulation's variants need only the NPVs)."""
+    if np.ndim(served) != 1 or np.ndim(p_eff) > 1 or np.ndim(ctx.fleet_gpus) or np.ndim(option["committed_gpus"]):
+        return {}
+    total_hours = float(np.sum(hours))
+    busy = float(np.sum(served))
+    first = float(np.asarray(p_eff).reshape(-1)[0])
+    u_c = first / od_today if od_today else None
+    fleet_u = (
+        None if u_c is None else option["committed_gpus"] * u_c / (work_factor(ctx.workload, option) * ctx.fleet_gpus)
+    )
+    return {
+        "commitment_terms": terms,
+        "commitment_coverage": busy / total_hours if total_hours else None,
+        "commitment_utilization": busy / term_hours if term_hours else None,
+        "commitment_effective_price_per_gpu_hour": first,
+        "commitment_break_even_utilization": u_c,
+        "break_even_utilization_vs_on_demand": fleet_u if fleet_u is not None and fleet_u <= 1.0 else None,
+    }

@@ -6,6 +6,8 @@ month-by-month re-computations written here, never from the engine's own code.
 
 from __future__ import annotations
 
+import copy
+
 import numpy_financial as npf
 import pytest
 
@@ -502,3 +504,25 @@ def test_the_fleet_plan_prices_owned_gpus_after_tax():
     c_busy = 0.7 * slope / (8 * 8760)
     assert plan["rule"]["fixed_per_gpu_hour"] == pytest.approx(c_fix)
     assert plan["rule"]["break_even_utilization"] == pytest.approx(c_fix / (0.7 * 3.99 - c_busy))
+
+
+def test_a_sweep_and_a_simulation_of_a_commitment_term_agree_with_evaluate():
+    doc = scenario(
+        owned(),
+        committed(upfront_share=0.5, price_change_per_year=-0.1),
+        rental(name="On demand"),
+        workload=DROP,
+        horizon_months=30,
+        tax_rate=0.2,
+    )
+    grid = sweep(doc, ("options[1].committed_gpus", [2, 4, 6]), ("options[1].upfront_share", [0.0, 0.5]))
+    for row, share in enumerate([0.0, 0.5]):
+        for column, gpus in enumerate([2, 4, 6]):
+            variant = copy.deepcopy(doc)
+            variant["options"][1].update(committed_gpus=gpus, upfront_share=share)
+            npvs = [option["npv_after_tax"] for option in evaluate(variant)["options"]]
+            assert grid["owned_minus_rental"][row][column] == pytest.approx(npvs[0] - min(npvs[1:]), rel=1e-12)
+    run = simulate(doc, {"options[1].upfront_share": dict.fromkeys(("low", "likely", "high"), 0.2)}, trials=10)
+    variant = copy.deepcopy(doc)
+    variant["options"][1]["upfront_share"] = 0.2
+    assert run["options"][1]["npv"]["p50"] == pytest.approx(evaluate(variant)["options"][1]["npv_after_tax"])
