@@ -25,6 +25,7 @@ def annual_costs_at(
     entries are NaN where demand exceeds an option's capacity and the document has no burst price.
     """
     ctx = build_context({**doc, "horizon_months": 1}, np.asarray(utilizations, dtype=float)[:, None])
+    ctx.finance = False  # annual costs are today's prices, financing-independent: no ledger
     chosen = doc["options"] if options is None else options
     return [np.asarray(option_flows(option, ctx).annual_cost, dtype=float)[:, 0] for option in chosen]
 

@@ -16,7 +16,7 @@ OPTION_PATH = re.compile(r"options\[(\d+)\](?:\.(\w+))?")
 # What kind of problem it is, for a page to react to (never the message's words): a value the document needs and
 # lacks; a number outside its bounds; a value that is not a number; a fraction where a whole number is needed; a
 # field the schema does not have; anything else.
-PROBLEM_CODES = ("required", "out_of_range", "not_a_number", "not_whole", "unknown_field", "invalid")
+PROBLEM_CODES = ("required", "out_of_range", "not_a_number", "not_whole", "unknown_field", "conflict", "invalid")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,9 @@ and ``Σ_h max(x_h - k, 0) = Σ_h x_h - Σ_h min(x_h, k)``. The marginal rule: f
 ``cost(k) - cost(k-1) = 8760·(c_fix - (p - c_busy)·s_k)`` with ``s_k`` the share of hours with
 x_h ≥ k, so the k-th GPU pays (does not raise the cost) exactly when ``s_k ≥ c_fix/(p - c_busy)``,
 the break-even utilization. The optimum is found by that rule (a binary search, the cost being convex),
-so the curve need not be computed whole: it is stored at most MAX_CURVE_POINTS counts long. Throughput
+so the curve need not be computed whole: it is stored at most MAX_CURVE_POINTS counts long. With a tax rate T
+(docs/money-math.md "Finance depth") the costs are after tax: c_fix uses the after-tax capital charge and ``(1 - T)``
+of the fixed opex and idle energy, c_busy and p are ``(1 - T)`` of their values. Throughput
 and acceptance overrides are not applied: the profile counts GPUs of either side alike.
 """
 
@@ -32,6 +34,8 @@ from .constants import HOURS_PER_YEAR
 from .errors import Problem, ScenarioError
 from .fields import NumberField, check_number, describe
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
+from .resale import residual
+from .tax import after_tax_capital_charge
 from .validation import validate
 
 MIN_HOURS = 24
@@ -73,7 +77,8 @@ def fleet_plan(
     rental_index = _pick(doc, rental, "rental", is_on_demand_rental, "an on-demand rental", problems)
     if problems:
         raise ScenarioError(problems)
-    terms = [_owned_terms(option) for option in doc["options"]]
+    tax = doc.get("tax_rate")  # with a tax rate every term is after tax (docs/money-math.md "Finance depth")
+    terms = [_owned_terms(option, tax) for option in doc["options"]]
     if owned_index is None:
         candidates = [i for i, o in enumerate(doc["options"]) if o["kind"] in OWNED_KINDS]
         owned_index = min(candidates, key=lambda i: sum(terms[i]), default=None)
@@ -84,7 +89,7 @@ def fleet_plan(
         missing = "an owned or secondary option" if owned_index is None else "an on-demand rental"
         raise ScenarioError([Problem("options", f"A fleet plan needs {missing}")])
     c_fix, c_busy = terms[owned_index]
-    price = doc["options"][rental_index]["price_per_gpu_hour"]
+    price = doc["options"][rental_index]["price_per_gpu_hour"] * (1.0 - (tax or 0.0))
     peak = math.ceil(loads.max())
     candidate = cheapest_count(loads, c_fix, c_busy, price)
     counts, costs = annual_costs(loads, c_fix, c_busy, price, curve_counts(peak, candidate, MAX_CURVE_POINTS))
@@ -170,19 +175,24 @@ def share_at_least(loads: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return (len(ordered) - np.searchsorted(ordered, counts, side="left")) / len(ordered)
 
 
-def _owned_terms(option: Mapping[str, Any]) -> tuple[float, float]:
-    """``(c_fix, c_busy)`` of an owned option per GPU-hour; (inf, inf) for other kinds."""
+def _owned_terms(option: Mapping[str, Any], tax: float | None = None) -> tuple[float, float]:
+    """``(c_fix, c_busy)`` of an owned option per GPU-hour; (inf, inf) for other kinds. With a tax rate T they are
+    after tax: the after-tax capital charge ``A_AT`` plus ``(1 - T)`` of the fixed opex and energy."""
     if option["kind"] not in OWNED_KINDS:
         return math.inf, math.inf
-    charge = capital_charge(
-        capex=option["capex"],
-        residual_value=option["residual_value"],
-        useful_life_years=option["useful_life_years"],
-        cost_of_capital=option["cost_of_capital"],
-    )
+    if tax is None:
+        charge = capital_charge(
+            capex=option["capex"],
+            residual_value=residual(option),
+            useful_life_years=option["useful_life_years"],
+            cost_of_capital=option["cost_of_capital"],
+        )
+        kept = 1.0
+    else:
+        charge, kept = after_tax_capital_charge(option, tax, residual(option)), 1.0 - tax
     idle_energy, energy_slope = energy_terms(option)
     gpu_hours = option["gpu_count"] * HOURS_PER_YEAR
-    return (charge + fixed_opex_per_year(option) + idle_energy) / gpu_hours, energy_slope / gpu_hours
+    return (charge + kept * (fixed_opex_per_year(option) + idle_energy)) / gpu_hours, kept * energy_slope / gpu_hours
 
 
 def _profile(load_profile: Any, problems: list[Problem]) -> np.ndarray:

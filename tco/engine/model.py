@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, MONTHS_PER_YEAR
+from .finance_fields import uses_finance
 
 Num = Any  # float, or a numpy array broadcastable against the monthly arrays
 
@@ -29,6 +30,15 @@ class Context:
     discount_at_horizon: Num  # (1 + discount_rate)^(-horizon/12)
     burst_price_per_gpu_hour: Num | None
     workload: Mapping[str, Num] | None
+    # The finance depth (docs/money-math.md): its figures are computed only when the document uses it.
+    finance: bool = False
+    tax_rate: Num = 0.0
+    cost_of_debt: Num | None = None
+    refresh_policy: str = "none"
+
+    @property
+    def has_tax(self) -> bool:
+        return self.tax_rate is not None and not (np.ndim(self.tax_rate) == 0 and self.tax_rate == 0)
 
     def burst_cost(self, overflow: np.ndarray, capacity: Num) -> np.ndarray:
         """Overflow GPU-hours x burst price. Without a burst price any real overflow is NaN: the
@@ -49,11 +59,20 @@ class Flows:
     resale: Num = 0.0
     capital_charge: Num | None = None
     mean_own_utilization: Num | None = None
+    ledger: Any = None  # the after-tax ledger (tco.engine.finance) when the document uses the finance depth
+    details: dict[str, Any] | None = None  # results only some options have (a commitment's terms)
 
     def npv(self, ctx: Context) -> Num:
         """Capex undiscounted at month 0, month-m flows at (1+r)^(m/12), resale at the horizon."""
+        if self.ledger is not None:
+            return self.ledger.npv(ctx)
         discounted = sum_months(self.usage * ctx.discount)
         return self.capex + discounted - self.resale * ctx.discount_at_horizon
+
+    def decision_npv(self, ctx: Context) -> Num:
+        """The NPV that decides (the sweep's, the simulation's, the tornado's): after tax when the scenario has a
+        tax rate, else the pre-tax NPV."""
+        return self.ledger.npv_after_tax(ctx) if ctx.finance and ctx.has_tax else self.npv(ctx)
 
 
 def build_context(doc: Mapping[str, Any], utilization: np.ndarray) -> Context:
@@ -72,6 +91,10 @@ def build_context(doc: Mapping[str, Any], utilization: np.ndarray) -> Context:
         discount_at_horizon=growth ** (-horizon / MONTHS_PER_YEAR),
         burst_price_per_gpu_hour=doc.get("burst_price_per_gpu_hour"),
         workload=doc.get("workload"),
+        finance=uses_finance(doc),
+        tax_rate=doc.get("tax_rate", 0.0),
+        cost_of_debt=doc.get("cost_of_debt"),
+        refresh_policy=doc.get("refresh_policy", "none"),
     )
 
 

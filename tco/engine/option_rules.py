@@ -22,9 +22,10 @@ from .catalogue import (
 )
 from .checker import Checker, has_control_characters
 from .fields import describe, fmt, shorten
+from .finance_fields import FinanceOptionChecks, finance_fields
 
 
-class OptionChecker(Checker):
+class OptionChecker(FinanceOptionChecks, Checker):
     """Reads ``options``: kind-specific fields, the documented defaults, cross-field rules, unique names."""
 
     def options(self, value: Any, doc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -61,9 +62,8 @@ class OptionChecker(Checker):
             self.add(f"{path}.kind", f"Kind must be one of {', '.join(KINDS)}; got {got}")
             return option
         option["kind"] = kind
-        self.unknown_fields(
-            raw, allowed_option_fields(kind), f"{path}.", f"an {kind} option" if kind == "api" else f"a {kind} option"
-        )
+        allowed = (*allowed_option_fields(kind), *finance_fields(kind))
+        self.unknown_fields(raw, allowed, f"{path}.", f"an {kind} option" if kind == "api" else f"a {kind} option")
         for key, spec in numbers_for_kind(kind).items():
             number = self.number(raw, key, spec, f"{path}.{key}")
             if number is not None:
@@ -88,7 +88,8 @@ class OptionChecker(Checker):
                     "needs a workload (throughput and tokens per response)",
                 )
             self.price_source(raw, option, path)
-        return {key: option[key] for key in allowed_option_fields(kind) if key in option}
+        self.finance_option(raw, option, path, doc)
+        return {key: option[key] for key in allowed if key in option}
 
     def owned_defaults(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: dict[str, Any]) -> None:
         if raw.get("gpu_count") is None:

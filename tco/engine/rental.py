@@ -10,17 +10,19 @@ import numpy as np
 from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR, SECONDS_PER_HOUR
 from .demand import work_factor
 from .model import Context, Flows, mean_months, sum_months
+from .price_path import monthly_price_factor
 
 
 def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     """Hyperscaler, neocloud or marketplace GPUs at p per GPU-hour (docs/money-math.md).
 
-    ``p_m = p·(1+g)^((m-1)/12)``. On demand: ``cost_m = H_m·p_m + extras/12``. Committed to K GPUs:
+    ``p_m = p·P(m)``, ``P(m) = (1+g)^((m-1)/12)`` or the price path by year (price_path.py).
+    On demand: ``cost_m = H_m·p_m + extras/12``. Committed to K GPUs:
     ``cost_m = K·730·p_m + max(H_m - K·730, 0)·burst + extras/12``. Annual cost at today's price p:
     ``12·mean(H_m)·p + extras`` on demand, ``K·8760·p + 12·mean(overflow_m)·burst + extras`` committed.
     """
     price = option["price_per_gpu_hour"]
-    monthly_price = price * (1.0 + option["price_change_per_year"]) ** ((ctx.months - 1.0) / MONTHS_PER_YEAR)
+    monthly_price = price * monthly_price_factor(option, ctx.months)
     extras = option["extras_per_year"]
     hours = ctx.demand * work_factor(ctx.workload, option)
     if option["billing"] == "on_demand":

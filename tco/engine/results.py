@@ -15,9 +15,12 @@ from .constants import ENGINE_VERSION, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_P
 from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
 from .errors import Problem, ScenarioError
+from .finance import OperatingLedger
+from .finance_results import after_tax_break_even, cash_series, option_extras, truncated
 from .flows import option_flows
 from .model import Flows, build_context
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
+from .resale import residual
 from .validation import validate
 
 
@@ -35,6 +38,8 @@ def evaluate(document: Mapping[str, Any]) -> dict[str, Any]:
 
 def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``evaluate`` for a document that already passed :func:`validate`."""
+    entered_horizon = doc["horizon_months"]
+    doc = truncated(doc)
     horizon = doc["horizon_months"]
     ctx = build_context(doc, np.array(expand_utilization(doc["utilization"], horizon)))
     flows = [option_flows(option, ctx) for option in doc["options"]]
@@ -42,17 +47,22 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
     options = [_option_result(option, f, ctx, reference) for option, f in zip(doc["options"], flows, strict=True)]
     _refuse_overflow(reference, options)
     npvs = [o["npv"] for o in options]
-    return {
+    result = {
         "schema": RESULT_SCHEMA,
         "engine_version": ENGINE_VERSION,
         "name": doc["name"],
         "currency": doc["currency"],
-        "horizon_months": horizon,
+        "horizon_months": entered_horizon,
         "reference": reference,
         "options": options,
-        "break_even": _break_even(doc, options),
+        "break_even": _break_even(doc, options, ctx),
         "cheapest": options[npvs.index(min(npvs))]["name"],
     }
+    if ctx.finance:
+        after_tax = [o["npv_after_tax"] for o in options]
+        result["effective_horizon_months"] = horizon
+        result["cheapest_after_tax"] = options[after_tax.index(min(after_tax))]["name"]
+    return result
 
 
 PER_UNIT_COSTS = ("cost_per_gpu_hour", "cost_per_accepted_response", "cost_per_million_accepted_tokens")
@@ -122,13 +132,17 @@ def _per(amount: float, quantity: float | None, scale: float = 1.0) -> float | N
 
 
 def _option_result(option: Mapping[str, Any], flows: Flows, ctx: Any, reference: Mapping[str, Any]) -> dict[str, Any]:
-    monthly = np.array(flows.usage, dtype=float)
-    monthly[0] += flows.capex
+    if flows.ledger is None or isinstance(flows.ledger, OperatingLedger):  # the flows are the cash
+        monthly = np.array(flows.usage, dtype=float)
+        monthly[0] += flows.capex
+        resale = _first(flows.resale)
+    else:
+        series, resale = cash_series(flows)
+        monthly = np.array(series)
     cumulative = np.cumsum(monthly).tolist()
     annual = _first(flows.annual_cost)
-    resale = _first(flows.resale)
     owned = option["kind"] in OWNED_KINDS
-    return {
+    result = {
         "name": option["name"],
         "kind": option["kind"],
         "annual_cost": annual,
@@ -144,9 +158,12 @@ def _option_result(option: Mapping[str, Any], flows: Flows, ctx: Any, reference:
         "mean_own_utilization": _first(flows.mean_own_utilization) if owned else None,
         "overflow_gpu_hours": _first(flows.overflow_gpu_hours),
     }
+    if flows.ledger is not None:
+        result.update(option_extras(option, flows, ctx))
+    return result
 
 
-def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any) -> list[dict[str, Any]]:
     """Every owned/secondary x on-demand rental pair, in document order."""
     options = doc["options"]
     owned = [i for i, o in enumerate(options) if o["kind"] in OWNED_KINDS]
@@ -162,14 +179,26 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]]) -> list[d
     pairs = []
     for i in owned:
         for j in rentals:
-            pairs.append(
-                {
-                    "owned": options[i]["name"],
-                    "rental": options[j]["name"],
-                    "utilization": _pair_break_even(doc, options[i], options[j], grid, curves[i], curves[j]),
-                    "crossover_month": crossover_month(results[i]["cumulative_cost"], results[j]["cumulative_cost"]),
-                }
-            )
+            pair = {
+                "owned": options[i]["name"],
+                "rental": options[j]["name"],
+                "utilization": _pair_break_even(doc, options[i], options[j], grid, curves[i], curves[j]),
+                "crossover_month": crossover_month(results[i]["cumulative_cost"], results[j]["cumulative_cost"]),
+            }
+            if ctx.finance:  # without a tax the after-tax curves are the pre-tax ones
+                pair["utilization_after_tax"] = (
+                    after_tax_break_even(
+                        ctx.tax_rate,
+                        grid,
+                        curves[i],
+                        curves[j],
+                        results[i]["capital_charge_per_year"],
+                        results[i]["capital_charge_after_tax_per_year"],
+                    )
+                    if ctx.has_tax
+                    else pair["utilization"]
+                )
+            pairs.append(pair)
     return pairs
 
 
@@ -192,7 +221,7 @@ def _pair_break_even(
     idle_energy, energy_slope = energy_terms(owned)
     charge = capital_charge(
         capex=owned["capex"],
-        residual_value=owned["residual_value"],
+        residual_value=residual(owned),
         useful_life_years=owned["useful_life_years"],
         cost_of_capital=owned["cost_of_capital"],
     )

@@ -19,7 +19,8 @@ from lib.kinds import OWNED_KINDS
 
 from .catalogue import TOP_NUMBERS, WORKLOAD_NUMBERS, numbers_for_kind
 from .errors import Problem, ScenarioError
-from .fields import check_number, describe, fmt
+from .fields import FINANCE_TOP_NUMBERS, check_number, describe, fmt
+from .finance_fields import fixed_by_refresh, ranged_finance_numbers
 from .validation import normalise
 from .variants import (
     Input,
@@ -88,9 +89,11 @@ def sensitivity(document: Mapping[str, Any], swings: Mapping[str, Any] | None = 
 def default_paths(doc: Mapping[str, Any], derived: frozenset[str]) -> list[str]:
     """Every numeric input the options use, in document order (see :func:`sensitivity`)."""
     paths = ["utilization", *(key for key in TOP_NUMBERS if key != "horizon_months")]
+    paths += [key for key in FINANCE_TOP_NUMBERS if key in doc]
     paths += [f"workload.{key}" for key in WORKLOAD_NUMBERS] if doc.get("workload") is not None else []
     for i, option in enumerate(doc["options"]):
-        paths += [f"options[{i}].{key}" for key in numbers_for_kind(option["kind"]) if key in option]
+        numbers = {**numbers_for_kind(option["kind"]), **ranged_finance_numbers(option["kind"])}
+        paths += [f"options[{i}].{key}" for key in numbers if key in option and not fixed_by_refresh(doc, key)]
     return [path for path in paths if path not in derived]
 
 

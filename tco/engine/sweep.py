@@ -18,7 +18,9 @@ from lib.kinds import OWNED_KINDS
 from .catalogue import OVERRIDES, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, numbers_for_kind
 from .demand import expand_utilization
 from .errors import OPTION_PATH, Problem, ScenarioError
-from .fields import NumberField, check_number
+from .fields import FINANCE_TOP_NUMBERS, NumberField, check_number
+from .finance_fields import REFRESH_FIXED, fixed_by_refresh, ranged_finance_numbers
+from .finance_results import truncated
 from .flows import option_flows
 from .model import build_context
 from .validation import normalise
@@ -43,7 +45,9 @@ def sweep(
     owned/secondary option minus that of the best hyperscaler/neocloud/marketplace/API option.
     An option whose demand exceeds its capacity in a cell without a burst price cannot serve that
     cell and is left out of it (``None`` where no option, or no option on one side, is left).
-    Raises ScenarioError for an invalid document, path or value.
+    With the finance depth (docs/money-math.md): ``tax_rate``, ``cost_of_debt`` and an option's finance numbers
+    may vary too; with a tax rate the cells compare NPVs after tax, and under the refresh policy truncate over the
+    effective horizon. Raises ScenarioError for an invalid document, path or value.
     """
     doc, derived = normalise(document)
     problems: list[Problem] = []
@@ -56,6 +60,7 @@ def sweep(
     columns = np.asarray(x_values, dtype=float).reshape(1, -1, 1)
     rows = np.asarray(y_values, dtype=float).reshape(-1, 1, 1)
     _check_grid(doc, derived, x_path, columns, y_path, rows)
+    doc = truncated(doc)
     horizon = doc["horizon_months"]
     chunk = max(1, CHUNK_ELEMENTS // (len(x_values) * horizon))
     npv_rows = []
@@ -105,6 +110,8 @@ def _field_spec(axis: str, path: Any, doc: Mapping[str, Any], problems: list[Pro
         return UTILIZATION
     if path in _TOP_PATHS:
         return TOP_NUMBERS[path]
+    if path in FINANCE_TOP_NUMBERS:
+        return FINANCE_TOP_NUMBERS[path]
     if match := _WORKLOAD_PATH.fullmatch(path):
         if doc.get("workload") is None:
             fail("the scenario has no workload to vary")
@@ -119,9 +126,11 @@ def _field_spec(axis: str, path: Any, doc: Mapping[str, Any], problems: list[Pro
             fail(f"there is no option {index} (the scenario has {len(doc['options'])})")
             return None
         option = doc["options"][index]
-        numbers = numbers_for_kind(option["kind"])
+        numbers = {**numbers_for_kind(option["kind"]), **ranged_finance_numbers(option["kind"])}
         if name not in numbers:
             fail(f"an option of kind {option['kind']} has no numeric field '{name}'")
+        elif fixed_by_refresh(doc, name):
+            fail(REFRESH_FIXED)
         elif name in OVERRIDES and doc.get("workload") is None:
             fail("an override of throughput or acceptance needs a scenario workload")
         else:
@@ -167,7 +176,9 @@ def _npvs(variant: Mapping[str, Any], shape: tuple[int, int]) -> np.ndarray:
     else:
         months = np.array(expand_utilization(utilization, horizon))
     ctx = build_context(variant, months)
-    npvs = [np.broadcast_to(np.asarray(option_flows(o, ctx).npv(ctx))[..., 0], shape) for o in variant["options"]]
+    npvs = [
+        np.broadcast_to(np.asarray(option_flows(o, ctx).decision_npv(ctx))[..., 0], shape) for o in variant["options"]
+    ]
     return np.stack(npvs)
 
 

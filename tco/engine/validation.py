@@ -18,10 +18,18 @@ from .catalogue import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, scenario_fiel
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
 from .errors import ScenarioError
-from .fields import describe, fmt, read_number
+from .fields import FINANCE_TOP_FIELDS, FINANCE_TOP_NUMBERS, REFRESH_POLICIES, check_number, describe, fmt, read_number
+from .finance_fields import effective_horizon_problems
+from .finance_results import effective_horizon
 from .option_rules import OptionChecker
 
-TOP_FIELDS = ("schema", *(entry.name for entry in scenario_fields("scenario")), "workload", "options")
+TOP_FIELDS = (
+    "schema",
+    *(entry.name for entry in scenario_fields("scenario")),
+    "workload",
+    "options",
+    *FINANCE_TOP_FIELDS,
+)
 
 
 def validate(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,14 +77,46 @@ class _DocumentChecker(OptionChecker):
         # A workload that was given but is invalid still counts as given (its own problems are reported).
         self.workload_given = document.get("workload") is not None
         doc["workload"] = self.workload(document.get("workload"))
+        self.finance_scenario(document, doc)
         doc["options"] = self.options(document.get("options"), doc)
         if doc["burst_price_per_gpu_hour"] is None:
             del doc["burst_price_per_gpu_hour"]
         if doc["workload"] is None:
             del doc["workload"]
         self.capacity(doc)
+        self.effective_horizon(doc)
         return doc
 
+    def effective_horizon(self, doc: dict[str, Any]) -> None:
+        """With the refresh policy truncate, no lease or commitment term may run past the shortest owned cycle."""
+        if doc.get("refresh_policy") != "truncate" or self.has_problem_under("options", "horizon_months"):
+            return
+        for path, message in effective_horizon_problems(doc, effective_horizon(doc)):
+            self.add(path, message, "out_of_range")
+
+    # --- Finance depth: the scenario's inputs (moves with fields.FINANCE_TOP_NUMBERS into the scenario catalogue).
+    def finance_scenario(self, document: Mapping[str, Any], doc: dict[str, Any]) -> None:
+        """Tax rate, cost of debt and refresh policy: put in ``doc`` only when given, so a document without them
+        normalises exactly as before."""
+        for key, spec in FINANCE_TOP_NUMBERS.items():
+            if document.get(key) is not None:
+                number, message = check_number(document[key], spec)
+                if message:
+                    self.add(key, message, "out_of_range" if isinstance(document[key], int | float) else "invalid")
+                else:
+                    doc[key] = number
+        policy = document.get("refresh_policy")
+        if policy is not None:
+            if policy in REFRESH_POLICIES:
+                doc["refresh_policy"] = policy
+            else:
+                self.add(
+                    "refresh_policy",
+                    f"Refresh policy must be one of {', '.join(REFRESH_POLICIES)}; got {describe(policy)}",
+                    "invalid",
+                )
+
+    # --- end of the finance depth's scenario inputs.
     def currency(self, value: Any) -> str | None:
         if value is None:
             return DEFAULT_CURRENCY
@@ -143,7 +183,11 @@ class _DocumentChecker(OptionChecker):
                 continue
             if kind in OWNED_KINDS:
                 gpus, what = option["gpu_count"], "owns"
-            elif kind in RENTAL_KINDS and option.get("billing") == "committed":
+            elif (
+                kind in RENTAL_KINDS
+                and option.get("billing") == "committed"
+                and option.get("on_demand_price_per_gpu_hour") is None
+            ):
                 gpus, what = option["committed_gpus"], "commits to"
             else:
                 continue

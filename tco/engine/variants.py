@@ -8,7 +8,9 @@ so variant j's NPVs are those ``evaluate`` gives for the document with row j's v
 
 Paths use the document's syntax: ``utilization`` (the forecast's level, see
 :func:`scaled_forecast`), ``discount_rate``, ``fleet_gpus``, ``burst_price_per_gpu_hour``,
-``workload.<field>`` and ``options[i].<numeric field>``.
+``workload.<field>`` and ``options[i].<numeric field>``; with the finance depth also ``tax_rate``,
+``cost_of_debt`` and an option's finance numbers (not its whole-number terms). With a tax rate the NPVs are after
+tax (docs/money-math.md "Finance depth"), and under the refresh policy truncate over the effective horizon.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from lib.kinds import OWNED_KINDS
 from .catalogue import OVERRIDES, SCENARIO_FIELD, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, numbers_for_kind
 from .demand import expand_utilization
 from .errors import OPTION_PATH, Problem
-from .fields import NumberField
+from .fields import FINANCE_TOP_NUMBERS, NumberField
+from .finance_fields import REFRESH_FIXED, fixed_by_refresh, ranged_finance_numbers
+from .finance_results import truncated
 from .flows import option_flows
 from .model import build_context
 from .sweep import with_assignments
@@ -56,6 +60,8 @@ def resolve(doc: Mapping[str, Any], path: Any) -> tuple[Input | None, str | None
         return Input(path, UTILIZATION, SCENARIO_FIELD["utilization"].label), None
     if path in TOP_PATHS:
         return Input(path, TOP_NUMBERS[path], TOP_NUMBERS[path].label), None
+    if path in FINANCE_TOP_NUMBERS:
+        return Input(path, FINANCE_TOP_NUMBERS[path], FINANCE_TOP_NUMBERS[path].label), None
     if match := WORKLOAD_PATH.fullmatch(path):
         if doc.get("workload") is None:
             return None, "the scenario has no workload"
@@ -68,9 +74,11 @@ def resolve(doc: Mapping[str, Any], path: Any) -> tuple[Input | None, str | None
         if index >= len(doc["options"]):
             return None, f"there is no option {index} (the scenario has {len(doc['options'])})"
         option = doc["options"][index]
-        numbers = numbers_for_kind(option["kind"])
+        numbers = {**numbers_for_kind(option["kind"]), **ranged_finance_numbers(option["kind"])}
         if name not in numbers:
             return None, f"an option of kind {option['kind']} has no numeric field '{name}'"
+        if fixed_by_refresh(doc, name):
+            return None, REFRESH_FIXED
         if name in OVERRIDES and doc.get("workload") is None:
             return None, "an override of throughput or acceptance needs a scenario workload"
         return Input(path, numbers[name], f"{option['name']}: {numbers[name].label}"), None
@@ -120,6 +128,7 @@ def npvs(doc: Mapping[str, Any], derived: frozenset[str], values: Mapping[str, A
         ((path, value) for path, value in values.items() if path != "utilization"),
         key=lambda item: not _is_default_source(item[0]),
     )
+    doc = truncated(doc)
     variant = with_assignments(doc, derived, assignments)
     months = scaled_forecast(doc, values["utilization"]) if "utilization" in values else doc["utilization"]
     if isinstance(months, list):
@@ -127,7 +136,7 @@ def npvs(doc: Mapping[str, Any], derived: frozenset[str], values: Mapping[str, A
     ctx = build_context(variant, months)
     result = np.empty((len(doc["options"]), n))
     for i, option in enumerate(variant["options"]):
-        result[i] = np.broadcast_to(np.asarray(option_flows(option, ctx).npv(ctx), dtype=float), (n, 1))[:, 0]
+        result[i] = np.broadcast_to(np.asarray(option_flows(option, ctx).decision_npv(ctx), dtype=float), (n, 1))[:, 0]
     return result
 
 
