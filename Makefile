@@ -8,7 +8,7 @@ export DJANGO_SECRET_KEY ?= local-development-secret-not-for-production
 # The dev server serves static files only with DEBUG; deployments leave it off.
 RUN_DEBUG ?= 1
 
-.PHONY: run test install lint lock bench worker clean
+.PHONY: run test test-deep install lint lock bench worker clean
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -22,6 +22,10 @@ test: $(STAMP)
 	$(VENV)/bin/lint-imports
 	PLAYWRIGHT=$(VENV)/bin/playwright sh .ci/ensure-chromium
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The same, with every property test at its full count of examples (Hypothesis's deep profile, four times as many).
+test-deep:
+	$(MAKE) test PYTEST_ARGS="--hypothesis-profile=deep $(PYTEST_ARGS)"
 
 install: $(STAMP)
 
