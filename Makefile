@@ -19,7 +19,6 @@ test: $(STAMP)
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/lint-imports
 	PLAYWRIGHT=$(VENV)/bin/playwright sh .ci/ensure-chromium
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
