@@ -8,12 +8,18 @@ export DJANGO_SECRET_KEY ?= local-development-secret-not-for-production
 # The dev server serves static files only with DEBUG; deployments leave it off.
 RUN_DEBUG ?= 1
 
-.PHONY: run test install lint lock bench worker clean
+.PHONY: run test test-deep install lint lock bench worker clean
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	DJANGO_DEBUG=$(RUN_DEBUG) $(PY) manage.py runserver 127.0.0.1:8000
+
+# The tests that send jobs to a real Celery worker (marker integration; skipped without REDIS_URL) run first and
+# alone: that worker reads the one database test_<name>. The rest run in TEST_PROCESSES processes (pytest-xdist),
+# each in a test database of its own (test_<name>_gw0, _gw1, ...; in memory with SQLite). Exit status 5 is "no test
+# selected" (PYTEST_ARGS naming tests none of which is an integration test).
+TEST_PROCESSES ?= 2
 
 test: $(STAMP)
 	$(PY) manage.py check
@@ -22,7 +28,12 @@ test: $(STAMP)
 	$(VENV)/bin/lint-imports
 	PLAYWRIGHT=$(VENV)/bin/playwright sh .ci/ensure-chromium
 	sh .ci/ensure-libreoffice
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -m integration $(PYTEST_ARGS) || test $$? = 5
+	$(VENV)/bin/pytest -m "not integration" -n $(TEST_PROCESSES) $(PYTEST_ARGS)
+
+# The same, with every property test at its full count of examples (Hypothesis's deep profile, four times as many).
+test-deep:
+	$(MAKE) test PYTEST_ARGS="--hypothesis-profile=deep $(PYTEST_ARGS)"
 
 install: $(STAMP)
 
@@ -34,6 +45,7 @@ $(STAMP): requirements.lock pyproject.toml
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff format --check .
 
 # Re-resolve pyproject.toml's ranges into exact pins (needs the package index).

@@ -1,23 +1,23 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import os
+import sys
 import uuid
+from types import ModuleType
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import Group, User
-from hypothesis import settings as hypothesis_settings
 
 from config.celery import app as celery_app
 from lib import caching
 from tco.services import scenario_create_from_document
 from tests.documents import DESIGN_EXAMPLE
+from tests.hypothesis_profiles import load_run_profile
 
-# CI explores the same examples on every run, so a red build always means a change broke something;
-# local runs keep exploring new examples.
-hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-if os.environ.get("CI"):
-    hypothesis_settings.load_profile("ci")
+load_run_profile()
 
 
 def pytest_collection_modifyitems(items):
@@ -60,6 +60,27 @@ def _own_cache_prefix(settings):
     caches = copy.deepcopy(settings.CACHES)
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
+
+
+@pytest.fixture
+def load_settings(monkeypatch):
+    """``load_settings(module="config.settings", **environ)``: the settings module run afresh in this process, as a
+    new process with only ``environ`` of the deployment's variables (DJANGO_*, DATABASE_*, REDIS_URL) would read
+    it; a malformed value raises its ImproperlyConfigured here. Django's own settings, the environment and the
+    loaded settings modules are left as they were."""
+    import config
+
+    for name in ("settings", "settings_test"):  # an import rebinds the package's attribute: put it back after
+        monkeypatch.setattr(config, name, sys.modules[f"config.{name}"])
+
+    def load(module: str = "config.settings", **environ: str) -> ModuleType:
+        kept = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
+        with mock.patch.dict(os.environ, {**kept, **environ}, clear=True):
+            for name in ("config.settings", "config.settings_test"):
+                monkeypatch.delitem(sys.modules, name, raising=False)
+            return importlib.import_module(module)
+
+    return load
 
 
 @pytest.fixture

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import ast
 import os
 import subprocess
 import sys
@@ -82,32 +81,17 @@ def test_database_url_problems_are_named(url, reason):
         env.database_from_url(url)
 
 
-def _load_settings(shown: str = "settings.DEBUG", **environ: str) -> subprocess.CompletedProcess:
-    """Load the settings in a fresh process with only ``environ`` set; its stdout is ``repr(shown)``."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
-    code = f"import django; django.setup(); from django.conf import settings; print(repr({shown}))"
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **environ},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def test_secret_key_is_required_when_debug_is_off(load_settings):
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY is required"):
+        load_settings()
 
 
-def test_secret_key_is_required_when_debug_is_off():
-    result = _load_settings()
-    assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY is required" in result.stderr
-
-
-def test_the_test_settings_need_no_secret_key_and_stay_production_like():
-    result = _load_settings(DJANGO_SETTINGS_MODULE="config.settings_test")
-    assert (result.returncode, result.stdout.strip()) == (0, "False"), result.stderr
+def test_the_test_settings_need_no_secret_key_and_stay_production_like(load_settings):
+    assert load_settings("config.settings_test").DEBUG is False
 
 
 def test_a_bare_pytest_collects_without_any_django_variable():
+    """In a fresh process: nothing of this run (its settings, its environment) can stand in for what is missing."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/lib"],
@@ -121,18 +105,18 @@ def test_a_bare_pytest_collects_without_any_django_variable():
     assert "tests collected" in result.stdout
 
 
-def test_debug_is_off_unless_asked_for():
-    assert _load_settings(DJANGO_SECRET_KEY="s").stdout.strip() == "False"
-    assert _load_settings(DJANGO_DEBUG="1").stdout.strip() == "True"
+def test_debug_is_off_unless_asked_for(load_settings):
+    assert load_settings(DJANGO_SECRET_KEY="s").DEBUG is False
+    assert load_settings(DJANGO_DEBUG="1").DEBUG is True
 
 
-def test_malformed_redis_url_fails_loudly():
-    result = _load_settings(DJANGO_SECRET_KEY="s", REDIS_URL="http://127.0.0.1:6379")
-    assert result.returncode != 0
-    assert "REDIS_URL" in result.stderr
+def test_malformed_redis_url_fails_loudly(load_settings):
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
+        load_settings(DJANGO_SECRET_KEY="s", REDIS_URL="http://127.0.0.1:6379")
 
 
 def test_jobs_run_in_process_without_a_broker():
+    """In a fresh process: the Celery app (config/celery.py) reads Django's settings once, at its first use."""
     result = subprocess.run(
         [
             sys.executable,
@@ -153,28 +137,26 @@ def test_jobs_run_in_process_without_a_broker():
     assert result.stdout.split() == ["True", "memory://"]
 
 
-def _database_options(**environ: str) -> dict:
-    result = _load_settings("settings.DATABASES['default'].get('OPTIONS', {})", DJANGO_SECRET_KEY="x", **environ)
-    assert result.returncode == 0, result.stderr
-    return ast.literal_eval(result.stdout.strip())
+def _database_options(load_settings, **environ: str) -> dict:
+    return load_settings(DJANGO_SECRET_KEY="x", **environ).DATABASES["default"].get("OPTIONS", {})
 
 
-def test_postgres_connections_get_a_statement_timeout_of_10_seconds_unless_configured():
+def test_postgres_connections_get_a_statement_timeout_of_10_seconds_unless_configured(load_settings):
     url = "postgres://app@db.example:5432/gpucost"
-    assert _database_options(DATABASE_URL=url)["options"] == "-c statement_timeout=10000"
-    shorter = _database_options(DATABASE_URL=url, DATABASE_STATEMENT_TIMEOUT_MS="2500")
+    assert _database_options(load_settings, DATABASE_URL=url)["options"] == "-c statement_timeout=10000"
+    shorter = _database_options(load_settings, DATABASE_URL=url, DATABASE_STATEMENT_TIMEOUT_MS="2500")
     assert shorter["options"] == "-c statement_timeout=2500"
     if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
         assert "options" not in settings.DATABASES["default"].get("OPTIONS", {})  # SQLite has no such setting
 
 
-def test_postgres_prepares_repeated_statements_unless_turned_off():
+def test_postgres_prepares_repeated_statements_unless_turned_off(load_settings):
     url = "postgres://u@h/db?sslmode=require"
-    on = _database_options(DATABASE_URL=url)
+    on = _database_options(load_settings, DATABASE_URL=url)
     assert (on["server_side_binding"], on["prepare_threshold"], on["sslmode"]) == (True, 5, "require")
-    off = _database_options(DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="0")
+    off = _database_options(load_settings, DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="0")
     assert "server_side_binding" not in off and "prepare_threshold" not in off and off["sslmode"] == "require"
-    assert "server_side_binding" not in _database_options()  # SQLite: nothing to prepare
+    assert "server_side_binding" not in _database_options(load_settings)  # SQLite: nothing to prepare
 
 
 @pytest.mark.skipif(

@@ -8,12 +8,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tco.engine import capital_charge, evaluate
+from tests.hypothesis_profiles import examples
 
 from .docs import scenario
 from .strategies import scenarios
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.floats(1, 5_000_000),
     st.floats(0, 1),
@@ -39,7 +40,7 @@ def test_npv_equals_direct_summation_for_the_design_example():
         assert option["npv"] == pytest.approx(expected, rel=1e-12)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_npv_equals_numpy_financial_npv_at_the_monthly_rate(doc):
     monthly_rate = (1 + doc["discount_rate"]) ** (1 / 12) - 1
@@ -51,7 +52,7 @@ def test_npv_equals_numpy_financial_npv_at_the_monthly_rate(doc):
         assert option["npv"] == pytest.approx(npf.npv(monthly_rate, flows), rel=1e-9, abs=1e-6)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_total_cost_is_the_last_cumulative_cost_less_resale(doc):
     for option in evaluate(doc)["options"]:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tco.engine import ScenarioError, fleet, fleet_plan
+from tests.hypothesis_profiles import examples
 
 from .docs import api, owned, rental, scenario
 
@@ -45,7 +46,7 @@ def _doc(price: float = 3.99) -> dict:
     return scenario(OWN, rental(name="Rent", price_per_gpu_hour=price), CHEAP_OWN, api(name="API"))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     loads=st.lists(st.one_of(st.integers(0, 12), st.floats(0, 12)), min_size=24, max_size=60),
     price=st.floats(0.5, 12),
@@ -63,7 +64,7 @@ def test_the_curve_is_the_brute_force_sum_over_every_hour_and_count(loads, price
     assert plan["annual_cost"] == min(row["annual_cost"] for row in plan["costs"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(loads=st.lists(st.integers(0, 16), min_size=24, max_size=96), price=st.floats(0.5, 12))
 def test_the_kth_gpu_pays_exactly_when_enough_hours_need_it(loads, price):
     plan = fleet_plan(_doc(price), loads, owned=0, rental=1)
@@ -158,7 +159,7 @@ def _check_bounded(plan: dict, loads: list[float], price: float, limit: int) -> 
     assert plan["rule"]["share_of_hours_at_least"] == pytest.approx(shares)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     loads=st.lists(st.one_of(st.integers(0, 60), st.floats(0, 60)), min_size=24, max_size=60),
     price=st.floats(0.5, 12),

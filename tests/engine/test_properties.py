@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tco.engine import annual_cost_curve, evaluate
+from tests.hypothesis_profiles import examples
 
 from .strategies import scenarios
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 MONEY_FIELDS = {
     "burst_price_per_gpu_hour",

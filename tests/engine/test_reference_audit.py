@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 from decimal import Decimal, localcontext
 from typing import Any
 
@@ -19,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tco.engine import ScenarioError, annual_cost_curve, evaluate, sweep
+from tests.hypothesis_profiles import examples
 
 from .docs import WORKLOAD, api, owned, rental
 
@@ -550,7 +550,7 @@ def documents(draw: Any) -> dict:
     return doc
 
 
-@settings(max_examples=int(os.environ.get("ENGINE_AUDIT_EXAMPLES", "60")), deadline=None)  # raise it for a deep run
+@settings(max_examples=examples(60), deadline=None)
 @given(documents())
 def test_it_matches_the_reference_on_generated_documents(doc: dict) -> None:
     try:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tco.engine import ScenarioError, evaluate, simulate
 from tco.engine.validation import normalise
 from tco.engine.variants import npvs
+from tests.hypothesis_profiles import examples
 
 from .docs import owned, rental, scenario
 from .strategies import scenarios
@@ -79,7 +80,7 @@ def test_a_degenerate_range_elsewhere_is_evaluate_of_that_variant(path, value):
     _assert_npvs_equal_evaluate(result, evaluate(with_value(doc, path, value)))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=scenarios(), data=st.data())
 def test_every_trial_of_the_vectorised_pass_is_evaluate_of_its_variant(doc, data):
     """The array path (one row per trial) against evaluate row by row, for random documents."""

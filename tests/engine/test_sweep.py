@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tco.engine import ScenarioError, evaluate, sweep
+from tests.hypothesis_profiles import examples
 
 from .docs import DROP, api, owned, rental, scenario
 from .strategies import scenarios
@@ -90,7 +91,7 @@ PATHS = [
 WORKLOAD_PATHS = ["workload.tokens_per_second_per_gpu", "options[0].tokens_per_second_per_gpu"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_every_cell_equals_evaluate_of_the_same_variant(data):
     doc = data.draw(scenarios())

@@ -9,6 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lib.numbers import NumberTextError, read_decimal, read_integer
+from tests.hypothesis_profiles import examples
 
 MALFORMED = ["%", " % ", "%%", "-%", "+%", ".%", "$%", "-$%", "- %", ",", "$", "-", "+", ".", "e5", "E5", "$,", "1%%"]
 # Text made of the characters numbers are built from, so the reader's every branch is reached, not only its first.
@@ -52,7 +53,7 @@ def _outcome(read, text, **kwargs):
         return error
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(text=st.one_of(NUMBERISH, st.text(max_size=30)), percent=st.booleans())
 @example(text="%", percent=True)
 @example(text=" % ", percent=False)
@@ -63,7 +64,7 @@ def test_any_text_reads_as_a_decimal_or_a_number_text_error(text, percent):
         assert value.is_finite()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=st.one_of(NUMBERISH, st.text(max_size=30)))
 @example(text="%")
 def test_any_text_reads_as_a_whole_number_or_a_number_text_error(text):

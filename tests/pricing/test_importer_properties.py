@@ -24,11 +24,14 @@ from pricing.importers.skypilot import REQUIRED_COLUMNS as SKYPILOT_REQUIRED
 from pricing.models import PriceObservation, PriceSnapshot, Provider, SnapshotOrigin, SnapshotStatus
 from pricing.selectors import import_catalog
 from pricing.services import price_snapshot_import
+from tests.hypothesis_profiles import examples
 
 TODAY = date(2026, 11, 30)
-PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 COSTLY = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 SKYPILOT_COLUMNS = (*SKYPILOT_REQUIRED, "vCPUs", "MemoryGiB", "SpotPrice", "AvailabilityZone", "GpuInfo")
 # Cells that have broken parsers before, or look almost valid: huge and tiny exponents, separators, other digits.

@@ -14,6 +14,7 @@ from tco.engine import ScenarioError, validate
 from tco.models import ForecastKind, Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
 from tests.documents import DESIGN_EXAMPLE
+from tests.hypothesis_profiles import examples
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
 DEMO_FILES = sorted(DEMO_DIR.glob("*.json"))
@@ -189,7 +190,7 @@ def documents(draw) -> dict:
 
 
 @pytest.mark.django_db
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=documents())
 def test_any_valid_document_round_trips_exactly(document):
     validate(document)  # the strategy only makes valid documents

@@ -24,6 +24,7 @@ from tco.checks import document_problems, is_gap
 from tco.engine.catalogue import fields_for_kind
 from tco.models import Scenario, ScenarioOption
 from tests.documents import DESIGN_EXAMPLE
+from tests.hypothesis_profiles import examples
 from tests.scenarios.workspace_html import Workspace
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -239,7 +240,7 @@ SCENARIO_FIELDS = ("horizon_months", "fleet_gpus", "currency", "name", *DECIMAL_
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -286,7 +287,7 @@ def _leaves(node, path=()):
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
