@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
-from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     database_from_url,
     env_bool,
     env_int,
     env_list,
+    env_secret_key,
     env_str,
     env_time_limits,
     https_origins,
@@ -22,11 +22,7 @@ from config.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off.")
-    SECRET_KEY = "insecure-development-key-only-used-with-debug"
+SECRET_KEY = env_secret_key("DJANGO_SECRET_KEY", debug=DEBUG)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 
 INSTALLED_APPS = [
