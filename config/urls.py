@@ -9,6 +9,7 @@ from config.login_throttle import LoginView, ThrottledAdminAuthenticationForm
 from tco.web import decision_links
 
 admin.site.login_form = ThrottledAdminAuthenticationForm
+handler500 = "lib.statement_timeout.server_error"
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
