@@ -7,6 +7,8 @@ document (JSON floats) round-trips through the database exactly as long as each 
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db import models
 
 from tco.engine.catalogue import OPTION_FIELD
@@ -14,6 +16,7 @@ from tco.engine.catalogue import OPTION_FIELD
 DECIMAL_MAX_DIGITS = 24
 DECIMAL_PLACES = 10
 SIGNIFICANT_DIGITS = 15
+STORED_LIMIT = Decimal(10) ** (DECIMAL_MAX_DIGITS - DECIMAL_PLACES)  # every stored number is smaller than this
 
 
 def decimal_field(verbose_name: str = "", *, help_text: str = "", required: bool = False) -> models.DecimalField:
