@@ -17,6 +17,9 @@ DECIMAL_MAX_DIGITS = 24
 DECIMAL_PLACES = 10
 SIGNIFICANT_DIGITS = 15
 STORED_LIMIT = Decimal(10) ** (DECIMAL_MAX_DIGITS - DECIMAL_PLACES)  # every stored number is smaller than this
+# The largest whole number every database keeps and reads back (SQLite's 15 significant digits would read
+# 99,999,999,999,999.99 back as 10^14, which the column cannot hold).
+LARGEST_STORED = STORED_LIMIT - 1
 
 
 def decimal_field(verbose_name: str = "", *, help_text: str = "", required: bool = False) -> models.DecimalField:

@@ -26,7 +26,7 @@ from pricing.fx import Rate
 from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step
 from tco.exports.inputs import option_fact, scenario_fact, value_words
 from tco.models import InputRange, Scenario, ScenarioOption
-from tco.models.fields import STORED_LIMIT
+from tco.models.fields import LARGEST_STORED
 from tco.selectors.uncertainty import MONEY_RANGE_FIELDS
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
@@ -76,7 +76,7 @@ def scenario_change_currency(
         if rate is not None and (too_large := _too_large(fresh, options, rate)):
             raise CurrencyChangeError(
                 f"Not converted: at 1 {old} = {rate.rate_text} {currency} these inputs would be too large to store "
-                f"(an input holds less than {STORED_LIMIT:,}): {'; '.join(too_large)}. Nothing was changed: lower "
+                f"(an input holds at most {LARGEST_STORED:,}): {'; '.join(too_large)}. Nothing was changed: lower "
                 f"them, or keep the numbers as they are."
             )
         fresh.currency = currency
@@ -113,22 +113,22 @@ def converted(amount: Decimal, rate: Rate, step: Decimal) -> Decimal:
 
 def _too_large(scenario: Scenario, options: list[ScenarioOption], rate: Rate) -> list[str]:
     """Each money input (or end of a money range) that `rate` would take past what an input stores, in the page's
-    words: "Own 8x H100 → Capex (whole option): EUR 99,000,000,000,000 would be $106,920,000,000,000; at most
-    EUR 92,592,592,592,592.58 converts"."""
+    words: "Own 8x H100 → Capex (whole option): EUR 99,000,000,000,000 would be $106,920,000,000,000; up to
+    EUR 92,592,592,592,591.66 converts"."""
     found = []
 
     def check(owner: str, field: str, value: Decimal | None, end: str = "") -> None:
         step = money_step(field)
-        if value is None or abs(converted(value, rate, step)) < STORED_LIMIT:
+        if value is None or abs(converted(value, rate, step)) <= LARGEST_STORED:
             return
         fact = scenario_fact(field) if not owner else option_fact(field)
         label = f"{owner} → {fact.label}" if owner else fact.label
-        largest = ((STORED_LIMIT - step) / rate.rate).quantize(step, rounding=ROUND_DOWN)
+        largest = (LARGEST_STORED / rate.rate).quantize(step, rounding=ROUND_DOWN)
         what = f"the range of {label}: its {end}" if end else f"{label}:"
         found.append(
             f"{what} {value_words(fact, value, rate.base)} would be "
             f"{value_words(fact, converted(value, rate, step), rate.quote)}; "
-            f"at most {value_words(fact, largest, rate.base)} converts"
+            f"up to {value_words(fact, largest, rate.base)} converts"
         )
 
     for name in SCENARIO_MONEY_FIELDS:

@@ -327,10 +327,10 @@ def test_a_conversion_that_would_not_fit_is_refused_naming_the_input_and_what_fi
         rate_date="2026-11-02",
         rate_source="ECB euro reference rates",
     ).content.decode()
-    # What fits: the largest amount below 10^14 once converted, 99,999,999,999,999.99 / 1.08, in EUR.
+    # What fits: 99,999,999,999,999 (the largest whole number an input stores) / 1.08 in EUR, to the cent below.
     assert (
         "Own 8x H100 (new) → Capex (whole option): EUR 99,000,000,000,000 would be $106,920,000,000,000; "
-        "at most EUR 92,592,592,592,592.58 converts" in html
+        "up to EUR 92,592,592,592,591.66 converts" in html
     )
     assert "Nothing was changed" in html
     assert Scenario.objects.values_list("currency", "version").get(pk=scenario.pk) == ("EUR", 1)
