@@ -18,6 +18,7 @@ long as they keep the three values claim and sweep work with (the system check s
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -33,6 +34,7 @@ from django.db import InterfaceError, OperationalError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from kombu.exceptions import OperationalError as BrokerError
 
 logger = logging.getLogger(__name__)
 
@@ -239,19 +241,41 @@ class SweepResult:
         return f"{self.resent} sent again, {self.unsent} still unsent (broker unreachable), {self.failed} failed"
 
 
-def send_job(task: Task, *args: object) -> bool:
-    """Hand one job to the broker (or run it now in the embedded mode). False, logged, when that failed."""
+SEND_PAUSE_SECONDS = 30.0  # after the broker failed a send, how long a request does not try it again
+_sends_paused_until = 0.0
+
+
+def send_job(task: Task, *args: object, retry_now: bool = False) -> bool:
+    """Hand one job to the broker (or run it now in the embedded mode). False, logged, when that failed.
+
+    A broker that failed a send (down, or frozen: the send waited out its socket timeouts) is not asked again by a
+    request for SEND_PAUSE_SECONDS: an edit or a poll meanwhile leaves its job unsent at once instead of waiting
+    on it too. The sweeper (``retry_now``) always asks, and a send that succeeds ends the pause.
+    """
+    global _sends_paused_until
+    if not retry_now and time.monotonic() < _sends_paused_until:
+        logger.info("not sending job %s%r: the broker failed a send moments ago", task.name, args)
+        return False
     try:
         task.apply_async(args=args)
-    except Exception:  # broker down or frozen, or (embedded mode) the job itself crashed: never the request's problem
+    except Exception as error:  # broker down or frozen, or (embedded mode) the job itself crashed: never the request's
+        if isinstance(error, (BrokerError, OSError)):
+            _sends_paused_until = time.monotonic() + SEND_PAUSE_SECONDS
         logger.warning("could not send job %s%r; its row stays pending for the sweeper", task.name, args, exc_info=True)
         return False
+    _sends_paused_until = 0.0
     return True
 
 
-def job_send(model: type[Job], pk: int) -> bool:
+def resume_sending() -> None:
+    """Let requests ask the broker again at once (the test suite does, between tests)."""
+    global _sends_paused_until
+    _sends_paused_until = 0.0
+
+
+def job_send(model: type[Job], pk: int, *, retry_now: bool = False) -> bool:
     """Send one job; when the broker cannot take it, mark it unsent (its page says it is delayed) and say False."""
-    if send_job(import_string(model.task_name), pk):
+    if send_job(import_string(model.task_name), pk, retry_now=retry_now):
         return True
     model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=None)
     return False
@@ -262,14 +286,17 @@ def sweep(model: type[Job], rows: JobQuerySet | None = None) -> SweepResult:
 
     A job sent again is marked sent first, by a conditional update: a sweeper elsewhere that listed the same row
     then updates nothing and skips it, and a job claimed in between is not run twice (its claim is conditional).
+    The whole sweep (beat, the command) asks the broker even while requests leave it alone; a page's sweep of its
+    own row does not.
     """
     now = timezone.now()
+    retry_now = rows is None
     rows = model.objects.all() if rows is None else rows
     result = SweepResult(failed=rows.stuck(now).fail(model.interrupted_message(), now))
     for pk in list(rows.to_resend(now).order_by("pk").values_list("pk", flat=True)):
         if not model.objects.filter(pk=pk).to_resend(now).update(sent_at=now):
             continue  # another sweeper took it
-        if job_send(model, pk):
+        if job_send(model, pk, retry_now=retry_now):
             result.resent += 1
         else:
             result.unsent += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,7 @@ from django.utils.module_loading import import_string
 from kombu.exceptions import OperationalError as BrokerDown
 
 from config.celery import app as celery_app
+from lib import jobs
 from lib.jobs import Job, status_field
 from pricing.models import PriceSnapshot
 from pricing.services import price_snapshot_queue, reference_data_load
@@ -186,10 +188,37 @@ def test_a_job_queued_while_the_broker_is_down_stays_pending_and_is_sent_when_it
     assert job.status == "pending" and job.sent_at is None
     assert "still unsent (broker unreachable)" in sweep()  # still down: kept, nothing raised
     monkeypatch.undo()
+    jobs.resume_sending()  # the pause after the failed send (SEND_PAUSE_SECONDS) has passed
 
     status, html = shown(kind, editor_client, job)  # the polling page sends it
 
     assert stops_polling(status, html)
+    assert fresh(job).status not in ("pending", "running")
+
+
+def test_a_failed_send_backs_off_so_no_poll_waits_on_a_frozen_broker_and_the_sweeper_sends_it(
+    kind, scenario, editor, editor_client, monkeypatch, run_jobs
+):
+    attempts: list[float] = []
+
+    def frozen(*args, **kwargs):  # a frozen Redis: the send waits out its socket timeout, then fails
+        attempts.append(time.monotonic())
+        time.sleep(0.2)
+        raise BrokerDown("Timeout reading from socket")
+
+    monkeypatch.setattr(import_string(kind.task), "apply_async", frozen)
+    with run_jobs():
+        job = kind.queue(scenario, editor)
+    assert len(attempts) == 1 and fresh(job).sent_at is None
+    for _poll in range(5):
+        assert editor_client.get(kind.poll_url(job), **HTMX).status_code == 200
+    assert len(attempts) == 1  # no poll sent it again, so none waited on the broker
+    assert fresh(job).is_delayed  # the page says the results are delayed
+
+    assert "1 still unsent (broker unreachable)" in sweep()  # the sweeper always tries (beat, every minute)
+    assert len(attempts) == 2
+    monkeypatch.undo()
+    assert "1 sent again" in sweep()  # the broker is back: sent, and the next polls send again too
     assert fresh(job).status not in ("pending", "running")
 
 
