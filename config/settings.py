@@ -179,6 +179,11 @@ CELERY_TIMEZONE = TIME_ZONE
 # with Redis) and fails jobs still running after their hard limit plus JOB_STUCK_GRACE_SECONDS (their worker died).
 JOB_RESEND_AFTER_SECONDS = env_int("JOB_RESEND_AFTER_SECONDS", 120, minimum=1)
 JOB_STUCK_GRACE_SECONDS = 30
+# A worker running a job stamps its row every JOB_HEARTBEAT_SECONDS (lib.jobs.Heartbeat); a running job silent for
+# JOB_HEARTBEAT_STALE_SECONDS (several beats missed) has lost its worker and is failed without waiting for its hard
+# limit (an import's is 750 s).
+JOB_HEARTBEAT_SECONDS = 10
+JOB_HEARTBEAT_STALE_SECONDS = 45
 CELERY_BEAT_SCHEDULE: dict = {
     # Scheduled price imports (pricing.ImportSource): each source runs when its own cadence has elapsed.
     "pricing-run-due-imports": {"task": "pricing.tasks.run_due_imports", "schedule": 15 * 60},

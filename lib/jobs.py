@@ -8,7 +8,8 @@ Sending never fails a request. A job is marked sent when it is queued; when the 
 marked unsent and stays pending. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute,
 or a page polling that row through :func:`unstick`) sends again a pending job never sent, or sent more than
 ``JOB_RESEND_AFTER_SECONDS`` ago (its message may have been lost with Redis), and fails a job running past its
-task's hard time limit (its worker died) with a message the user sees.
+task's hard time limit, or whose worker's heartbeat stopped (:class:`Heartbeat`: the worker died), with a message
+the user sees.
 
 A concrete model names its task (``task_name``, the task's dotted path, which is also its Celery name) and what
 its messages call it; its status choices may add terminal outcomes of its own (``imported``, ``cancelled``) as
@@ -17,7 +18,9 @@ long as they keep the three values claim and sweep work with (the system check s
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,7 +33,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.apps import apps
 from django.conf import settings
 from django.core import checks
-from django.db import InterfaceError, OperationalError, models, transaction
+from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -77,6 +80,11 @@ def stuck_before(task_name: str, now: datetime | None = None) -> datetime:
     return (now or timezone.now()) - timedelta(seconds=seconds)
 
 
+def silent_before(now: datetime | None = None) -> datetime:
+    """A running job whose worker last beat before this has lost its worker (killed, its machine gone)."""
+    return (now or timezone.now()) - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS)
+
+
 def resend_before(now: datetime | None = None) -> datetime:
     """A job still pending though sent before this may have lost its message (Redis restarted): send it again."""
     return (now or timezone.now()) - timedelta(seconds=settings.JOB_RESEND_AFTER_SECONDS)
@@ -92,10 +100,11 @@ class JobQuerySet(models.QuerySet):
         return self.filter(due, status=JobStatus.PENDING)
 
     def stuck(self, now: datetime | None = None) -> JobQuerySet:
-        """Jobs running since before their task's hard time limit (plus grace): their worker died."""
+        """Running jobs whose worker died: silent past JOB_HEARTBEAT_STALE_SECONDS, or (no heartbeat: a command's
+        job) running since before their task's hard time limit plus grace."""
         limit = stuck_before(self.model.task_name, now)
         began = Q(started_at__lt=limit) | Q(started_at__isnull=True, created_at__lt=limit)
-        return self.filter(began, status=JobStatus.RUNNING)
+        return self.filter(began | Q(heartbeat_at__lt=silent_before(now)), status=JobStatus.RUNNING)
 
     def claim(self, pk: int) -> Job | None:
         """Take the job pending → running; None when it is not pending (another worker has it, or it ended)."""
@@ -130,6 +139,9 @@ class Job(models.Model):
         null=True, blank=True, help_text="When the job was last handed to the workers; empty: it could not be sent."
     )
     started_at = models.DateTimeField(null=True, blank=True, help_text="When a worker (or a command) claimed it.")
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the worker running it last said it is alive; empty: no worker beats."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
 
@@ -149,9 +161,11 @@ class Job(models.Model):
 
     @property
     def is_stuck(self) -> bool:
-        """Running past its task's hard time limit: its worker died (the sweeper fails it)."""
-        began = self.started_at or self.created_at
-        return self.status == JobStatus.RUNNING and began < stuck_before(self.task_name)
+        """Running with its worker silent, or past its hard time limit: its worker died (the sweeper fails it)."""
+        if self.status != JobStatus.RUNNING:
+            return False
+        silent = self.heartbeat_at is not None and self.heartbeat_at < silent_before()
+        return silent or (self.started_at or self.created_at) < stuck_before(self.task_name)
 
     def rows(self) -> JobQuerySet:
         return type(self).objects.filter(pk=self.pk)
@@ -180,7 +194,8 @@ class Job(models.Model):
 
     def requeue(self) -> None:
         """Put a claimed job back for its task's retry, which is a send (so the sweeper leaves it alone meanwhile)."""
-        fields = {"status": JobStatus.PENDING, "started_at": None, "sent_at": timezone.now(), **self.requeue_fields}
+        fields = {"status": JobStatus.PENDING, "started_at": None, "heartbeat_at": None, "sent_at": timezone.now()}
+        fields.update(self.requeue_fields)
         self.rows().filter(status=JobStatus.RUNNING).update(**fields)
 
     @classmethod
@@ -321,6 +336,38 @@ def unstick(job: Job | None) -> bool:
 TRANSIENT = (OperationalError, InterfaceError)  # the database went away for a moment
 
 
+class Heartbeat:
+    """While a worker runs a job, a thread stamps the row's ``heartbeat_at`` every JOB_HEARTBEAT_SECONDS on its own
+    database connection, so the sweeper sees within JOB_HEARTBEAT_STALE_SECONDS that a killed worker's job is lost
+    (its hard limit may be many minutes away). A beat that fails (the database busy or away) is skipped; the next
+    one tries again."""
+
+    def __init__(self, model: type[Job], pk: int) -> None:
+        self.rows = model.objects.filter(pk=pk, status=JobStatus.RUNNING)
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name=f"heartbeat-{model.__name__}-{pk}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=settings.JOB_HEARTBEAT_SECONDS)
+
+    def _beat(self) -> None:
+        try:
+            while True:
+                try:
+                    self.rows.update(heartbeat_at=timezone.now())
+                except Exception:  # never the job's problem: a beat missed is one of several before it counts
+                    logger.warning("heartbeat of %s skipped", self.thread.name, exc_info=True)
+                if self.stopped.wait(settings.JOB_HEARTBEAT_SECONDS):
+                    return
+        finally:
+            connection.close()  # this thread's own connection
+
+
 def run_claimed(task: Task, model: type[J], pk: int, execute: Callable[[J], object]) -> str:
     """The body of every job's task: claim the row pending → running, `execute` it, and see that it ends.
 
@@ -335,8 +382,10 @@ def run_claimed(task: Task, model: type[J], pk: int, execute: Callable[[J], obje
         raise task.retry(exc=error, countdown=2**task.request.retries) from error
     if job is None:
         return "already claimed"
+    beating = contextlib.nullcontext() if task.request.is_eager else Heartbeat(model, pk)  # embedded: the request's
     try:
-        execute(job)
+        with beating:
+            execute(job)
     except TRANSIENT as error:
         if task.request.retries < task.max_retries:
             job.requeue()

@@ -359,6 +359,44 @@ def test_the_sweeper_fails_stuck_jobs_and_leaves_those_within_their_limit(kind, 
     assert (fresh(stuck).status, fresh(busy).status) == ("failed", "running")
 
 
+def test_a_job_whose_worker_stopped_beating_is_lost_well_before_its_hard_limit(kind, scenario, editor, settings, sends):
+    silent, beating = kind.queue(scenario, editor), kind.queue(scenario, editor)
+    now = timezone.now()
+    type(silent).objects.filter(pk__in=[silent.pk, beating.pk]).update(
+        status="running", started_at=now, heartbeat_at=now
+    )
+    age(silent, settings.JOB_HEARTBEAT_STALE_SECONDS + 1)  # its worker beat last 46 s ago: killed
+    age(beating, settings.JOB_HEARTBEAT_SECONDS)  # beat 10 s ago, as a live worker does
+    assert kind.limits(settings)[1] > settings.JOB_HEARTBEAT_STALE_SECONDS + 1  # its hard limit is far off
+
+    assert fresh(silent).is_stuck and not fresh(beating).is_stuck  # what a polling page sees
+    assert "1 failed" in sweep()
+
+    assert (fresh(silent).status, fresh(beating).status) == ("failed", "running")
+    failed = fresh(silent)
+    assert "was interrupted: its worker stopped" in (failed.error or failed.errors[0]["reason"])
+
+
+def test_a_worker_beats_while_it_runs_a_job_and_stops_when_it_ends(kind, queued, settings, monkeypatch):
+    settings.JOB_HEARTBEAT_SECONDS = 0.05
+    beats: list = []
+    real_update = jobs.JobQuerySet.update
+
+    def update(rows, **fields):
+        if set(fields) == {"heartbeat_at"}:
+            beats.append(fields["heartbeat_at"])
+        return real_update(rows, **fields)
+
+    monkeypatch.setattr(jobs.JobQuerySet, "update", update)
+    heartbeat = jobs.Heartbeat(type(queued), queued.pk)
+    with heartbeat:
+        time.sleep(0.3)
+    count = len(beats)
+    time.sleep(0.2)
+    assert count >= 3 and len(beats) == count  # beat every 0.05 s, then no more
+    assert not heartbeat.thread.is_alive()
+
+
 # ---- one state machine -----------------------------------------------------------------------------------------
 
 
