@@ -4,8 +4,9 @@ A job is a row that one Celery task works on: ``pending → running → an outco
 claims it with a conditional update (0 rows: someone else has it) and ends it whatever happens
 (:func:`run_claimed`); the page polls the row, never Celery's result backend.
 
-Sending never fails a request. A job is marked sent when it is queued; when the broker cannot take it, it is
-marked unsent and stays pending. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute,
+Sending never fails a request. A job is sent when its transaction commits and marked sent once the broker has it;
+until then (the broker cannot take it, or the process died between the commit and the send) it stays pending,
+unsent. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute,
 or a page polling that row through :func:`unstick`) sends again a pending job never sent, or sent more than
 ``JOB_RESEND_AFTER_SECONDS`` ago (its message may have been lost with Redis), and fails a job running past its
 task's hard time limit, or whose worker's heartbeat stopped (:class:`Heartbeat`: the worker died), with a message
@@ -119,9 +120,9 @@ class JobQuerySet(models.QuerySet):
         )
 
     def queue(self, **fields: Any) -> Job:
-        """Create a pending job, marked sent, and send it to the workers when the current transaction commits."""
-        job = self.create(sent_at=timezone.now(), **fields)
-        transaction.on_commit(partial(job_send, self.model, job.pk))
+        """Create a pending job and send it to the workers when the current transaction commits."""
+        job = self.create(**fields)
+        job.send_on_commit()
         return job
 
 
@@ -136,7 +137,7 @@ class Job(models.Model):
     status = status_field()
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the job was last handed to the workers; empty: it could not be sent."
+        null=True, blank=True, help_text="When the job was last handed to the workers; empty: not (yet) sent."
     )
     started_at = models.DateTimeField(null=True, blank=True, help_text="When a worker (or a command) claimed it.")
     heartbeat_at = models.DateTimeField(
@@ -170,14 +171,18 @@ class Job(models.Model):
     def rows(self) -> JobQuerySet:
         return type(self).objects.filter(pk=self.pk)
 
-    def mark_sent(self) -> None:
-        self.sent_at = timezone.now()
-        self.rows().update(sent_at=self.sent_at)
-
     def send_on_commit(self) -> None:
-        """Mark the job sent and send it when the current transaction commits (a rollback takes back both)."""
-        self.mark_sent()
-        transaction.on_commit(partial(job_send, type(self), self.pk))
+        """Send the job when the current transaction commits, and stamp it sent once the broker has it: a web
+        worker that dies between the commit and the send leaves it unsent, so the next poll or sweep sends it at
+        once instead of after the resend period."""
+        transaction.on_commit(partial(self._send))
+
+    def _send(self) -> None:
+        if not job_send(type(self), self.pk):
+            return
+        self.sent_at = timezone.now()
+        if not import_string(self.task_name).app.conf.task_always_eager:  # embedded: it has run already
+            self.rows().filter(status=JobStatus.PENDING, sent_at__isnull=True).update(sent_at=self.sent_at)
 
     def finish(self, status: str, **fields: Any) -> None:
         """End the claimed job with `status` (one of its model's outcomes), writing only `fields` besides."""

@@ -92,6 +92,7 @@ def sends(kind, scenario, monkeypatch) -> list[tuple]:
     nothing runs, as if every message were lost."""
     sent: list[tuple] = []
     monkeypatch.setattr(import_string(kind.task), "apply_async", lambda args=(), **options: sent.append(args))
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)  # a broker takes them (scale-out mode)
     return sent
 
 
@@ -222,11 +223,35 @@ def test_a_failed_send_backs_off_so_no_poll_waits_on_a_frozen_broker_and_the_swe
     assert fresh(job).status not in ("pending", "running")
 
 
-def test_a_job_sent_long_ago_is_sent_again_and_one_sent_recently_is_left_alone(kind, sends, scenario, editor, settings):
+def test_a_job_committed_by_a_web_worker_that_died_before_sending_it_is_sent_by_the_next_poll(
+    kind, queued, editor_client, settings
+):
+    # `queued`: the edit (or upload) committed and its on-commit send never ran, as when the web worker is killed
+    # between the two. Nothing was handed to the workers, so nothing is waited for: not the resend period.
+    settings.JOB_RESEND_AFTER_SECONDS = 3600
+    assert queued.sent_at is None and queued.is_delayed
+
+    status, html = shown(kind, editor_client, queued)  # the page, reconnected, polls
+
+    assert stops_polling(status, html)
+    assert fresh(queued).status not in ("pending", "running")
+
+
+def test_a_job_sent_is_stamped_sent_once_the_broker_has_it(kind, scenario, editor, sends, run_jobs):
+    with run_jobs():
+        job = kind.queue(scenario, editor)
+    assert len(sends) == 1 and fresh(job).sent_at is not None and not fresh(job).is_delayed
+
+
+def test_a_job_sent_long_ago_is_sent_again_and_one_sent_recently_is_left_alone(
+    kind, sends, scenario, editor, settings, run_jobs
+):
     settings.JOB_RESEND_AFTER_SECONDS = 120
-    lost = kind.queue(scenario, editor)
+    with run_jobs():  # both sent (and stamped sent) as their transactions commit
+        lost = kind.queue(scenario, editor)
     age(lost, 121)
-    recent = kind.queue(scenario, editor)
+    with run_jobs():
+        recent = kind.queue(scenario, editor)
     age(recent, 3600)
     type(recent).objects.filter(pk=recent.pk).update(sent_at=F("sent_at") + timedelta(seconds=3600 - 5))
     sends.clear()
