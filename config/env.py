@@ -16,6 +16,23 @@ def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default).strip()
 
 
+_PLACEHOLDER_SECRETS = {"changeme", "changethis", "secret", "secretkey", "replaceme", "xxx"}
+_GENERATE_SECRET = 'Generate one: python -c "import secrets; print(secrets.token_urlsafe(50))"'
+
+
+def env_secret_key(name: str, *, debug: bool) -> str:
+    """The signing key. Required when debug is off, and then never a placeholder (``change-me``, the example
+    configuration's old value) nor a key Django's ``startproject`` generated for development."""
+    value = env_str(name)
+    if debug:
+        return value or "insecure-development-key-only-used-with-debug"
+    if not value:
+        raise ImproperlyConfigured(f"{name} is required when DJANGO_DEBUG is off. {_GENERATE_SECRET}")
+    if "".join(filter(str.isalnum, value.lower())) in _PLACEHOLDER_SECRETS or value.startswith("django-insecure-"):
+        raise ImproperlyConfigured(f"{name} is a placeholder ({value!r}), not a secret. {_GENERATE_SECRET}")
+    return value
+
+
 def env_bool(name: str, default: bool = False) -> bool:
     raw = os.environ.get(name)
     if raw is None:

@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth import middleware as auth_middleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
@@ -58,6 +59,11 @@ def _user_id(request: HttpRequest) -> int | None:
             return None
         user = user._wrapped
     return user.pk if user is not None and user.is_authenticated else None
+
+
+def is_public(view_func: Callable) -> bool:
+    """A view open without signing in (``login_not_required``: probes, login, decision links)."""
+    return not getattr(view_func, "login_required", True)
 
 
 def _logged_path(request: HttpRequest) -> str:
@@ -119,11 +125,20 @@ class PrivateCacheMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        if _user_id(request) is not None:  # an answer made without loading the user holds nothing of theirs
             attachment = response.get("Content-Disposition", "").startswith("attachment")
             patch_cache_control(response, private=True, **({"no_store": True} if attachment else {}))
         return response
+
+
+class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
+    """Django's, asking whether the view is public before who the user is: a public view (the probes above all)
+    loads no session and no user, so /healthz touches no database, signed in or not."""
+
+    def process_view(self, request: HttpRequest, view_func: Callable, view_args, view_kwargs) -> HttpResponse | None:
+        if is_public(view_func):
+            return None
+        return super().process_view(request, view_func, view_args, view_kwargs)
 
 
 class NoRoleMiddleware:
@@ -139,9 +154,9 @@ class NoRoleMiddleware:
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view_func: Callable, view_args, view_kwargs) -> HttpResponse | None:
+        if is_public(view_func) or request.resolver_match.view_name in self.OPEN_TO_EVERYONE:
+            return None
         user = request.user
         if not user.is_authenticated or is_reader(user):
-            return None
-        if not getattr(view_func, "login_required", True) or request.resolver_match.view_name in self.OPEN_TO_EVERYONE:
             return None
         return render(request, "no_role.html", status=403)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
-from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     database_from_url,
     env_bool,
     env_int,
     env_list,
+    env_secret_key,
     env_str,
     env_time_limits,
     https_origins,
@@ -22,11 +22,7 @@ from config.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off.")
-    SECRET_KEY = "insecure-development-key-only-used-with-debug"
+SECRET_KEY = env_secret_key("DJANGO_SECRET_KEY", debug=DEBUG)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 
 INSTALLED_APPS = [
@@ -62,7 +58,7 @@ MIDDLEWARE = [
     "config.middleware.RejectNulCharactersMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.PrivateCacheMiddleware",
-    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "config.middleware.LoginRequiredMiddleware",
     "config.middleware.NoRoleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -183,6 +179,11 @@ CELERY_TIMEZONE = TIME_ZONE
 # with Redis) and fails jobs still running after their hard limit plus JOB_STUCK_GRACE_SECONDS (their worker died).
 JOB_RESEND_AFTER_SECONDS = env_int("JOB_RESEND_AFTER_SECONDS", 120, minimum=1)
 JOB_STUCK_GRACE_SECONDS = 30
+# A worker running a job stamps its row every JOB_HEARTBEAT_SECONDS (lib.jobs.Heartbeat); a running job silent for
+# JOB_HEARTBEAT_STALE_SECONDS (several beats missed) has lost its worker and is failed without waiting for its hard
+# limit (an import's is 750 s).
+JOB_HEARTBEAT_SECONDS = 10
+JOB_HEARTBEAT_STALE_SECONDS = 45
 CELERY_BEAT_SCHEDULE: dict = {
     # Scheduled price imports (pricing.ImportSource): each source runs when its own cadence has elapsed.
     "pricing-run-due-imports": {"task": "pricing.tasks.run_due_imports", "schedule": 15 * 60},

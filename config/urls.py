@@ -11,6 +11,7 @@ from config.login_throttle import LoginView, ThrottledAdminAuthenticationForm
 from tco.urls import decision_link_urlpatterns
 
 admin.site.login_form = ThrottledAdminAuthenticationForm
+handler500 = "lib.statement_timeout.server_error"
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),

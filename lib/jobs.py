@@ -4,11 +4,13 @@ A job is a row that one Celery task works on: ``pending → running → an outco
 claims it with a conditional update (0 rows: someone else has it) and ends it whatever happens
 (:func:`run_claimed`); the page polls the row, never Celery's result backend.
 
-Sending never fails a request. A job is marked sent when it is queued; when the broker cannot take it, it is
-marked unsent and stays pending. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute,
+Sending never fails a request. A job is sent when its transaction commits and marked sent once the broker has it;
+until then (the broker cannot take it, or the process died between the commit and the send) it stays pending,
+unsent. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute,
 or a page polling that row through :func:`unstick`) sends again a pending job never sent, or sent more than
 ``JOB_RESEND_AFTER_SECONDS`` ago (its message may have been lost with Redis), and fails a job running past its
-task's hard time limit (its worker died) with a message the user sees.
+task's hard time limit, or whose worker's heartbeat stopped (:class:`Heartbeat`: the worker died), with a message
+the user sees.
 
 A concrete model names its task (``task_name``, the task's dotted path, which is also its Celery name) and what
 its messages call it; its status choices may add terminal outcomes of its own (``imported``, ``cancelled``) as
@@ -17,7 +19,10 @@ long as they keep the three values claim and sweep work with (the system check s
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,10 +34,11 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.apps import apps
 from django.conf import settings
 from django.core import checks
-from django.db import InterfaceError, OperationalError, models, transaction
+from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from kombu.exceptions import OperationalError as BrokerError
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +81,11 @@ def stuck_before(task_name: str, now: datetime | None = None) -> datetime:
     return (now or timezone.now()) - timedelta(seconds=seconds)
 
 
+def silent_before(now: datetime | None = None) -> datetime:
+    """A running job whose worker last beat before this has lost its worker (killed, its machine gone)."""
+    return (now or timezone.now()) - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS)
+
+
 def resend_before(now: datetime | None = None) -> datetime:
     """A job still pending though sent before this may have lost its message (Redis restarted): send it again."""
     return (now or timezone.now()) - timedelta(seconds=settings.JOB_RESEND_AFTER_SECONDS)
@@ -90,10 +101,11 @@ class JobQuerySet(models.QuerySet):
         return self.filter(due, status=JobStatus.PENDING)
 
     def stuck(self, now: datetime | None = None) -> JobQuerySet:
-        """Jobs running since before their task's hard time limit (plus grace): their worker died."""
+        """Running jobs whose worker died: silent past JOB_HEARTBEAT_STALE_SECONDS, or (no heartbeat: a command's
+        job) running since before their task's hard time limit plus grace."""
         limit = stuck_before(self.model.task_name, now)
         began = Q(started_at__lt=limit) | Q(started_at__isnull=True, created_at__lt=limit)
-        return self.filter(began, status=JobStatus.RUNNING)
+        return self.filter(began | Q(heartbeat_at__lt=silent_before(now)), status=JobStatus.RUNNING)
 
     def claim(self, pk: int) -> Job | None:
         """Take the job pending → running; None when it is not pending (another worker has it, or it ended)."""
@@ -108,9 +120,9 @@ class JobQuerySet(models.QuerySet):
         )
 
     def queue(self, **fields: Any) -> Job:
-        """Create a pending job, marked sent, and send it to the workers when the current transaction commits."""
-        job = self.create(sent_at=timezone.now(), **fields)
-        transaction.on_commit(partial(job_send, self.model, job.pk))
+        """Create a pending job and send it to the workers when the current transaction commits."""
+        job = self.create(**fields)
+        job.send_on_commit()
         return job
 
 
@@ -125,9 +137,12 @@ class Job(models.Model):
     status = status_field()
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the job was last handed to the workers; empty: it could not be sent."
+        null=True, blank=True, help_text="When the job was last handed to the workers; empty: not (yet) sent."
     )
     started_at = models.DateTimeField(null=True, blank=True, help_text="When a worker (or a command) claimed it.")
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the worker running it last said it is alive; empty: no worker beats."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
 
@@ -147,21 +162,27 @@ class Job(models.Model):
 
     @property
     def is_stuck(self) -> bool:
-        """Running past its task's hard time limit: its worker died (the sweeper fails it)."""
-        began = self.started_at or self.created_at
-        return self.status == JobStatus.RUNNING and began < stuck_before(self.task_name)
+        """Running with its worker silent, or past its hard time limit: its worker died (the sweeper fails it)."""
+        if self.status != JobStatus.RUNNING:
+            return False
+        silent = self.heartbeat_at is not None and self.heartbeat_at < silent_before()
+        return silent or (self.started_at or self.created_at) < stuck_before(self.task_name)
 
     def rows(self) -> JobQuerySet:
         return type(self).objects.filter(pk=self.pk)
 
-    def mark_sent(self) -> None:
-        self.sent_at = timezone.now()
-        self.rows().update(sent_at=self.sent_at)
-
     def send_on_commit(self) -> None:
-        """Mark the job sent and send it when the current transaction commits (a rollback takes back both)."""
-        self.mark_sent()
-        transaction.on_commit(partial(job_send, type(self), self.pk))
+        """Send the job when the current transaction commits, and stamp it sent once the broker has it: a web
+        worker that dies between the commit and the send leaves it unsent, so the next poll or sweep sends it at
+        once instead of after the resend period."""
+        transaction.on_commit(partial(self._send))
+
+    def _send(self) -> None:
+        if not job_send(type(self), self.pk):
+            return
+        self.sent_at = timezone.now()
+        if not import_string(self.task_name).app.conf.task_always_eager:  # embedded: it has run already
+            self.rows().filter(status=JobStatus.PENDING, sent_at__isnull=True).update(sent_at=self.sent_at)
 
     def finish(self, status: str, **fields: Any) -> None:
         """End the claimed job with `status` (one of its model's outcomes), writing only `fields` besides."""
@@ -178,7 +199,8 @@ class Job(models.Model):
 
     def requeue(self) -> None:
         """Put a claimed job back for its task's retry, which is a send (so the sweeper leaves it alone meanwhile)."""
-        fields = {"status": JobStatus.PENDING, "started_at": None, "sent_at": timezone.now(), **self.requeue_fields}
+        fields = {"status": JobStatus.PENDING, "started_at": None, "heartbeat_at": None, "sent_at": timezone.now()}
+        fields.update(self.requeue_fields)
         self.rows().filter(status=JobStatus.RUNNING).update(**fields)
 
     @classmethod
@@ -239,19 +261,41 @@ class SweepResult:
         return f"{self.resent} sent again, {self.unsent} still unsent (broker unreachable), {self.failed} failed"
 
 
-def send_job(task: Task, *args: object) -> bool:
-    """Hand one job to the broker (or run it now in the embedded mode). False, logged, when that failed."""
+SEND_PAUSE_SECONDS = 30.0  # after the broker failed a send, how long a request does not try it again
+_sends_paused_until = 0.0
+
+
+def send_job(task: Task, *args: object, retry_now: bool = False) -> bool:
+    """Hand one job to the broker (or run it now in the embedded mode). False, logged, when that failed.
+
+    A broker that failed a send (down, or frozen: the send waited out its socket timeouts) is not asked again by a
+    request for SEND_PAUSE_SECONDS: an edit or a poll meanwhile leaves its job unsent at once instead of waiting
+    on it too. The sweeper (``retry_now``) always asks, and a send that succeeds ends the pause.
+    """
+    global _sends_paused_until
+    if not retry_now and time.monotonic() < _sends_paused_until:
+        logger.info("not sending job %s%r: the broker failed a send moments ago", task.name, args)
+        return False
     try:
         task.apply_async(args=args)
-    except Exception:  # broker down or frozen, or (embedded mode) the job itself crashed: never the request's problem
+    except Exception as error:  # broker down or frozen, or (embedded mode) the job itself crashed: never the request's
+        if isinstance(error, (BrokerError, OSError)):
+            _sends_paused_until = time.monotonic() + SEND_PAUSE_SECONDS
         logger.warning("could not send job %s%r; its row stays pending for the sweeper", task.name, args, exc_info=True)
         return False
+    _sends_paused_until = 0.0
     return True
 
 
-def job_send(model: type[Job], pk: int) -> bool:
+def resume_sending() -> None:
+    """Let requests ask the broker again at once (the test suite does, between tests)."""
+    global _sends_paused_until
+    _sends_paused_until = 0.0
+
+
+def job_send(model: type[Job], pk: int, *, retry_now: bool = False) -> bool:
     """Send one job; when the broker cannot take it, mark it unsent (its page says it is delayed) and say False."""
-    if send_job(import_string(model.task_name), pk):
+    if send_job(import_string(model.task_name), pk, retry_now=retry_now):
         return True
     model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=None)
     return False
@@ -262,14 +306,17 @@ def sweep(model: type[Job], rows: JobQuerySet | None = None) -> SweepResult:
 
     A job sent again is marked sent first, by a conditional update: a sweeper elsewhere that listed the same row
     then updates nothing and skips it, and a job claimed in between is not run twice (its claim is conditional).
+    The whole sweep (beat, the command) asks the broker even while requests leave it alone; a page's sweep of its
+    own row does not.
     """
     now = timezone.now()
+    retry_now = rows is None
     rows = model.objects.all() if rows is None else rows
     result = SweepResult(failed=rows.stuck(now).fail(model.interrupted_message(), now))
     for pk in list(rows.to_resend(now).order_by("pk").values_list("pk", flat=True)):
         if not model.objects.filter(pk=pk).to_resend(now).update(sent_at=now):
             continue  # another sweeper took it
-        if job_send(model, pk):
+        if job_send(model, pk, retry_now=retry_now):
             result.resent += 1
         else:
             result.unsent += 1
@@ -294,6 +341,38 @@ def unstick(job: Job | None) -> bool:
 TRANSIENT = (OperationalError, InterfaceError)  # the database went away for a moment
 
 
+class Heartbeat:
+    """While a worker runs a job, a thread stamps the row's ``heartbeat_at`` every JOB_HEARTBEAT_SECONDS on its own
+    database connection, so the sweeper sees within JOB_HEARTBEAT_STALE_SECONDS that a killed worker's job is lost
+    (its hard limit may be many minutes away). A beat that fails (the database busy or away) is skipped; the next
+    one tries again."""
+
+    def __init__(self, model: type[Job], pk: int) -> None:
+        self.rows = model.objects.filter(pk=pk, status=JobStatus.RUNNING)
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name=f"heartbeat-{model.__name__}-{pk}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=settings.JOB_HEARTBEAT_SECONDS)
+
+    def _beat(self) -> None:
+        try:
+            while True:
+                try:
+                    self.rows.update(heartbeat_at=timezone.now())
+                except Exception:  # never the job's problem: a beat missed is one of several before it counts
+                    logger.warning("heartbeat of %s skipped", self.thread.name, exc_info=True)
+                if self.stopped.wait(settings.JOB_HEARTBEAT_SECONDS):
+                    return
+        finally:
+            connection.close()  # this thread's own connection
+
+
 def run_claimed(task: Task, model: type[J], pk: int, execute: Callable[[J], object]) -> str:
     """The body of every job's task: claim the row pending → running, `execute` it, and see that it ends.
 
@@ -308,8 +387,10 @@ def run_claimed(task: Task, model: type[J], pk: int, execute: Callable[[J], obje
         raise task.retry(exc=error, countdown=2**task.request.retries) from error
     if job is None:
         return "already claimed"
+    beating = contextlib.nullcontext() if task.request.is_eager else Heartbeat(model, pk)  # embedded: the request's
     try:
-        execute(job)
+        with beating:
+            execute(job)
     except TRANSIENT as error:
         if task.request.retries < task.max_retries:
             job.requeue()

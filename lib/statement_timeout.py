@@ -9,6 +9,7 @@ without the limit and under its own: the job's time limit, the operator's watch.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -16,6 +17,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.views import defaults
 
 QUERY_CANCELED = "57014"  # SQLSTATE of a statement cancelled by statement_timeout (or by an administrator)
 logger = logging.getLogger(__name__)
@@ -25,8 +27,17 @@ def is_statement_timeout(error: BaseException) -> bool:
     return isinstance(error, OperationalError) and getattr(error.__cause__, "sqlstate", None) == QUERY_CANCELED
 
 
+def timeout_page(request: HttpRequest, error: BaseException) -> HttpResponse:
+    """The 503 page of a cancelled statement: what happened, and what to try."""
+    logger.warning("statement timeout on %s %s: %s", request.method, request.path, error)
+    seconds = settings.DATABASE_STATEMENT_TIMEOUT_MS / 1000
+    # Rendered without the database (the request's transaction may be aborted), like the 500 page.
+    html = render_to_string("statement_timeout.html", {"seconds": f"{seconds:g}"})
+    return HttpResponse(html, status=503, headers={"Retry-After": "30"})
+
+
 class StatementTimeoutMiddleware:
-    """A view whose statement was cancelled answers 503 with a page that says what happened and what to try."""
+    """A view whose statement was cancelled answers 503 with the page that says so (``timeout_page``)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -35,13 +46,16 @@ class StatementTimeoutMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not is_statement_timeout(exception):
-            return None
-        logger.warning("statement timeout on %s %s: %s", request.method, request.path, exception)
-        seconds = settings.DATABASE_STATEMENT_TIMEOUT_MS / 1000
-        # Rendered without the database (the request's transaction may be aborted), like the 500 page.
-        html = render_to_string("statement_timeout.html", {"seconds": f"{seconds:g}"})
-        return HttpResponse(html, status=503, headers={"Retry-After": "30"})
+        return timeout_page(request, exception) if is_statement_timeout(exception) else None
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: a statement cancelled outside a view (a middleware's query: the session, the user's roles),
+    which no middleware's ``process_exception`` sees, gets the same 503 page; anything else the plain 500 page."""
+    error = sys.exc_info()[1]
+    if error is not None and is_statement_timeout(error):
+        return timeout_page(request, error)
+    return defaults.server_error(request)
 
 
 @contextmanager

@@ -3,8 +3,9 @@
 URLs must be https on a host in PRICE_IMPORT_URL_HOSTS, on port 443 (or a port listed with the host there as
 ``host:port``). The host is resolved when the connection is
 made and every address must be public: a name that resolves to a loopback, private, link-local or
-reserved address is refused, and the connection goes to the address that was checked (no second
-lookup for DNS rebinding to exploit). Redirects are checked against the same rules.
+reserved address, or to an IPv6 form of one (NAT64, 6to4, IPv4-mapped), is refused, and the connection goes
+to the address that was checked (no second lookup for DNS rebinding to exploit).
+Redirects are checked against the same rules.
 """
 
 from __future__ import annotations
@@ -100,6 +101,24 @@ def resolve(host: str, port: int) -> list[str]:
     return [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
 
 
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the well-known prefix: its last 32 bits are the IPv4 address reached
+NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # a site's own translator: never public
+
+
+def is_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Global unicast, judged by the IPv4 address inside an IPv6 form that carries one (NAT64, 6to4, mapped):
+    ``64:ff9b::7f00:1`` and ``2002:7f00:1::`` reach 127.0.0.1 through a translator or relay."""
+    if ip.version == 6:
+        if ip in NAT64_LOCAL:
+            return False
+        embedded = ip.ipv4_mapped or ip.sixtofour
+        if ip in NAT64:
+            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if embedded is not None:
+            return is_public(embedded)
+    return ip.is_global and not ip.is_multicast
+
+
 def public_address(host: str, port: int) -> str:
     """The address to connect to; FetchError when the host resolves to any address that is not public."""
     try:
@@ -107,8 +126,7 @@ def public_address(host: str, port: int) -> str:
     except OSError as exc:
         raise FetchError(f"host {host!r} could not be resolved ({exc}).") from None
     for address in addresses:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-        if not ip.is_global or ip.is_multicast:
+        if not is_public(ipaddress.ip_address(address.split("%", 1)[0])):
             raise FetchError(f"host {host!r} resolves to {address}, a private or loopback address: refused.")
     if not addresses:
         raise FetchError(f"host {host!r} has no address.")

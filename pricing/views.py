@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HTMX_STOP_POLLING
 
 from config.roles import is_editor
+from lib.caching import kept
 from lib.jobs import unstick
 from pricing import charts, selectors, services, trends
 from pricing.export import write_canonical_template
@@ -44,11 +44,11 @@ def market(request: HttpRequest) -> HttpResponse:
     can_import = is_editor(request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     key = _results_key(revision, filters, request.GET.get("page", "1"), can_import)
-    results = cache.get(key) if key else None
-    if results is None:
-        results = _results_html(request, filters, list(gpu_models), can_import)
-        if key:
-            cache.set(key, results, RESULTS_CACHE_SECONDS)
+
+    def build() -> str:
+        return _results_html(request, filters, list(gpu_models), can_import)
+
+    results = kept(key, build, timeout=RESULTS_CACHE_SECONDS) if key else build()
     if request.htmx:
         return HttpResponse(results)
     return render(request, "pricing/market.html", {"form": form, "results": results, "can_import": can_import})

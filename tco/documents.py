@@ -14,14 +14,13 @@ from typing import Any
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 from tco.engine.catalogue import PRICE_SOURCE_KINDS, ScenarioField, fields_for_kind, fields_of_type, scenario_fields
 from tco.forecast import Forecast
-from tco.models.fields import DECIMAL_MAX_DIGITS, DECIMAL_PLACES, SIGNIFICANT_DIGITS
+from tco.models.fields import DECIMAL_PLACES, SIGNIFICANT_DIGITS, STORED_LIMIT
 from tco.models.option import ScenarioOption
 from tco.models.scenario import SCHEMA, ForecastKind, Scenario
 
 INTEGER_OPTION_FIELDS = fields_of_type("count")
 TEXT_OPTION_FIELDS = fields_of_type("choice")
 _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
-_LIMIT = Decimal(10) ** (DECIMAL_MAX_DIGITS - DECIMAL_PLACES)
 
 
 def number(value: Decimal | int | None) -> int | float | None:
@@ -86,8 +85,8 @@ def to_decimal(value: Any, path: str, problems: list[FieldProblem]) -> Decimal |
     except (InvalidOperation, TypeError, ValueError):
         problems.append(FieldProblem(path, f"must be a number, got {value!r}"))
         return None
-    if abs(decimal) >= _LIMIT:
-        problems.append(FieldProblem(path, f"{value} is too large to store (at most {_LIMIT - 1:,.0f})"))
+    if abs(decimal) >= STORED_LIMIT:
+        problems.append(FieldProblem(path, f"{value} is too large to store (at most {STORED_LIMIT - 1:,.0f})"))
         return None
     if decimal != decimal.quantize(_QUANTUM) or len(decimal.normalize().as_tuple().digits) > SIGNIFICANT_DIGITS:
         problems.append(

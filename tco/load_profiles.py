@@ -9,8 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from lib.errors import AppError
 from lib.numbers import NumberTextError, read_decimal, read_integer
@@ -22,7 +21,6 @@ HEADER = ("hour", "gpus_busy")
 PEAK_RATIO_RANGE = (1.0, 2.0)
 # A row is two short numbers: a longer line is refused with its number, well before the csv module's own limit.
 MAX_LINE_CHARS = 1_000
-_LINE_BREAK = re.compile(r"\r\n?|\n")  # as the csv module counts lines
 MAX_HOUR = 999_999_999
 
 
@@ -58,23 +56,37 @@ def _busy(text: str) -> tuple[float | None, str]:
     return float(value), ""
 
 
-def _rows(text: str) -> list[tuple[int, list[str]]]:
-    """(line number in the file, cells) of each row with a value. A line longer than MAX_LINE_CHARS is refused
-    first, naming it (the csv module's own field limit would raise an error naming nothing)."""
-    for line, physical in enumerate(_LINE_BREAK.split(text), start=1):
-        if len(physical) > MAX_LINE_CHARS:
+def _lines(text: str) -> Iterator[str]:
+    """The file's lines as the csv module reads them, each refused, naming it, when longer than MAX_LINE_CHARS
+    (the csv module's own field limit would raise an error naming nothing)."""
+    for line, physical in enumerate(io.StringIO(text, newline=""), start=1):
+        if len(physical.rstrip("\r\n")) > MAX_LINE_CHARS:
             raise LoadProfileError(
                 (
                     f"Line {line} has {len(physical):,} characters; a row is hour,gpus_busy, two short numbers "
                     f"(at most {MAX_LINE_CHARS:,} characters a line)",
                 )
             )
-    reader = csv.reader(io.StringIO(text))
+        yield physical
+
+
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    """(line number in the file, cells) of the header and each row with a value, read no further than the row
+    past MAX_HOURS: a longer file is refused there, whatever follows."""
+    reader = csv.reader(_lines(text))
     rows = []
     try:
         for row in reader:
-            if any(cell.strip() for cell in row):
-                rows.append((reader.line_num, row))
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(rows) > MAX_HOURS:
+                raise LoadProfileError(
+                    (
+                        f"A load profile is at most {MAX_HOURS:,} hours; the file has more "
+                        f"(line {reader.line_num:,} is hour {len(rows):,})",
+                    )
+                )
+            rows.append((reader.line_num, row))
     except csv.Error as error:  # an unterminated quote, a NUL, a field past csv's own limit
         raise LoadProfileError((f"Line {reader.line_num}: this is not CSV the app reads ({error})",)) from None
     return rows

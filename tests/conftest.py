@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from config.celery import app as celery_app
-from lib import caching
+from lib import caching, jobs
 from tco.services import scenario_create_from_document
 from tests.documents import DESIGN_EXAMPLE
 from tests.hypothesis_profiles import load_run_profile
@@ -49,8 +49,10 @@ def _jobs_in_process_unless_integration(request):
 
 @pytest.fixture(autouse=True)
 def _cache_asked_again():
-    """Each test starts with the cache asked again: a test that took it down left lib.caching pausing it."""
+    """Each test starts with the cache and the broker asked again: a test that took one down left lib.caching or
+    lib.jobs pausing it."""
     caching.resume()
+    jobs.resume_sending()
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,7 @@ from django.utils.module_loading import import_string
 from kombu.exceptions import OperationalError as BrokerDown
 
 from config.celery import app as celery_app
+from lib import jobs
 from lib.jobs import Job, status_field
 from pricing.models import PriceSnapshot
 from pricing.services import price_snapshot_queue, reference_data_load
@@ -90,6 +92,7 @@ def sends(kind, scenario, monkeypatch) -> list[tuple]:
     nothing runs, as if every message were lost."""
     sent: list[tuple] = []
     monkeypatch.setattr(import_string(kind.task), "apply_async", lambda args=(), **options: sent.append(args))
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)  # a broker takes them (scale-out mode)
     return sent
 
 
@@ -186,6 +189,7 @@ def test_a_job_queued_while_the_broker_is_down_stays_pending_and_is_sent_when_it
     assert job.status == "pending" and job.sent_at is None
     assert "still unsent (broker unreachable)" in sweep()  # still down: kept, nothing raised
     monkeypatch.undo()
+    jobs.resume_sending()  # the pause after the failed send (SEND_PAUSE_SECONDS) has passed
 
     status, html = shown(kind, editor_client, job)  # the polling page sends it
 
@@ -193,11 +197,61 @@ def test_a_job_queued_while_the_broker_is_down_stays_pending_and_is_sent_when_it
     assert fresh(job).status not in ("pending", "running")
 
 
-def test_a_job_sent_long_ago_is_sent_again_and_one_sent_recently_is_left_alone(kind, sends, scenario, editor, settings):
+def test_a_failed_send_backs_off_so_no_poll_waits_on_a_frozen_broker_and_the_sweeper_sends_it(
+    kind, scenario, editor, editor_client, monkeypatch, run_jobs
+):
+    attempts: list[float] = []
+
+    def frozen(*args, **kwargs):  # a frozen Redis: the send waits out its socket timeout, then fails
+        attempts.append(time.monotonic())
+        time.sleep(0.2)
+        raise BrokerDown("Timeout reading from socket")
+
+    monkeypatch.setattr(import_string(kind.task), "apply_async", frozen)
+    with run_jobs():
+        job = kind.queue(scenario, editor)
+    assert len(attempts) == 1 and fresh(job).sent_at is None
+    for _poll in range(5):
+        assert editor_client.get(kind.poll_url(job), **HTMX).status_code == 200
+    assert len(attempts) == 1  # no poll sent it again, so none waited on the broker
+    assert fresh(job).is_delayed  # the page says the results are delayed
+
+    assert "1 still unsent (broker unreachable)" in sweep()  # the sweeper always tries (beat, every minute)
+    assert len(attempts) == 2
+    monkeypatch.undo()
+    assert "1 sent again" in sweep()  # the broker is back: sent, and the next polls send again too
+    assert fresh(job).status not in ("pending", "running")
+
+
+def test_a_job_committed_by_a_web_worker_that_died_before_sending_it_is_sent_by_the_next_poll(
+    kind, queued, editor_client, settings
+):
+    # `queued`: the edit (or upload) committed and its on-commit send never ran, as when the web worker is killed
+    # between the two. Nothing was handed to the workers, so nothing is waited for: not the resend period.
+    settings.JOB_RESEND_AFTER_SECONDS = 3600
+    assert queued.sent_at is None and queued.is_delayed
+
+    status, html = shown(kind, editor_client, queued)  # the page, reconnected, polls
+
+    assert stops_polling(status, html)
+    assert fresh(queued).status not in ("pending", "running")
+
+
+def test_a_job_sent_is_stamped_sent_once_the_broker_has_it(kind, scenario, editor, sends, run_jobs):
+    with run_jobs():
+        job = kind.queue(scenario, editor)
+    assert len(sends) == 1 and fresh(job).sent_at is not None and not fresh(job).is_delayed
+
+
+def test_a_job_sent_long_ago_is_sent_again_and_one_sent_recently_is_left_alone(
+    kind, sends, scenario, editor, settings, run_jobs
+):
     settings.JOB_RESEND_AFTER_SECONDS = 120
-    lost = kind.queue(scenario, editor)
+    with run_jobs():  # both sent (and stamped sent) as their transactions commit
+        lost = kind.queue(scenario, editor)
     age(lost, 121)
-    recent = kind.queue(scenario, editor)
+    with run_jobs():
+        recent = kind.queue(scenario, editor)
     age(recent, 3600)
     type(recent).objects.filter(pk=recent.pk).update(sent_at=F("sent_at") + timedelta(seconds=3600 - 5))
     sends.clear()
@@ -328,6 +382,44 @@ def test_the_sweeper_fails_stuck_jobs_and_leaves_those_within_their_limit(kind, 
     assert "1 failed" in sweep()
 
     assert (fresh(stuck).status, fresh(busy).status) == ("failed", "running")
+
+
+def test_a_job_whose_worker_stopped_beating_is_lost_well_before_its_hard_limit(kind, scenario, editor, settings, sends):
+    silent, beating = kind.queue(scenario, editor), kind.queue(scenario, editor)
+    now = timezone.now()
+    type(silent).objects.filter(pk__in=[silent.pk, beating.pk]).update(
+        status="running", started_at=now, heartbeat_at=now
+    )
+    age(silent, settings.JOB_HEARTBEAT_STALE_SECONDS + 1)  # its worker beat last 46 s ago: killed
+    age(beating, settings.JOB_HEARTBEAT_SECONDS)  # beat 10 s ago, as a live worker does
+    assert kind.limits(settings)[1] > settings.JOB_HEARTBEAT_STALE_SECONDS + 1  # its hard limit is far off
+
+    assert fresh(silent).is_stuck and not fresh(beating).is_stuck  # what a polling page sees
+    assert "1 failed" in sweep()
+
+    assert (fresh(silent).status, fresh(beating).status) == ("failed", "running")
+    failed = fresh(silent)
+    assert "was interrupted: its worker stopped" in (failed.error or failed.errors[0]["reason"])
+
+
+def test_a_worker_beats_while_it_runs_a_job_and_stops_when_it_ends(kind, queued, settings, monkeypatch):
+    settings.JOB_HEARTBEAT_SECONDS = 0.05
+    beats: list = []
+    real_update = jobs.JobQuerySet.update
+
+    def update(rows, **fields):
+        if set(fields) == {"heartbeat_at"}:
+            beats.append(fields["heartbeat_at"])
+        return real_update(rows, **fields)
+
+    monkeypatch.setattr(jobs.JobQuerySet, "update", update)
+    heartbeat = jobs.Heartbeat(type(queued), queued.pk)
+    with heartbeat:
+        time.sleep(0.3)
+    count = len(beats)
+    time.sleep(0.2)
+    assert count >= 3 and len(beats) == count  # beat every 0.05 s, then no more
+    assert not heartbeat.thread.is_alive()
 
 
 # ---- one state machine -----------------------------------------------------------------------------------------

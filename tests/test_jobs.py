@@ -18,6 +18,7 @@ from kombu.exceptions import OperationalError as BrokerDown
 
 from config.celery import app as celery_app
 from config.env import env_time_limits
+from lib import jobs
 from lib.jobs import send_job
 from pricing import tasks as pricing_tasks
 from pricing.models import PriceObservation, PriceSnapshot, SnapshotOrigin, SnapshotStatus
@@ -42,7 +43,9 @@ def broker_down(monkeypatch):
 
 
 def broker_back(monkeypatch) -> None:
+    """The broker answers again, and the pause after its failed send (lib.jobs.SEND_PAUSE_SECONDS) has passed."""
     monkeypatch.undo()
+    jobs.resume_sending()
 
 
 def _results(client, scenario):

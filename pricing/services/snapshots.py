@@ -273,8 +273,34 @@ def price_snapshot_run(
     snapshot.format = result.format
     if result.errors:
         return _reject(snapshot, result, result.errors)
-    known = _known_prices(result.rows)
-    conflicts = [
+    try:
+        with transaction.atomic():
+            _take_turns_to_store()
+            # Counted after the turn is taken: the same file imported at the same moment finds the prices the
+            # import before it just stored, and is "Already imported" instead of failing on them.
+            known = _known_prices(result.rows)
+            if conflicts := _conflicts(result, known):
+                return _reject(snapshot, result, conflicts)
+            new_rows = [row for row in result.rows if row.key() not in known]
+            _keep_lists(snapshot, result)
+            status = SnapshotStatus.DUPLICATE if result.rows and not new_rows else SnapshotStatus.IMPORTED
+            known_ids = [known[row.key()][0] for row in result.rows if row.key() in known]
+            _create_providers(snapshot, result, new_rows)
+            _store(snapshot, new_rows, known_ids=known_ids)
+            _finish(snapshot, status, **_row_counts(result, known))
+            _record_unmapped(snapshot, result, catalog)
+    except IntegrityError:
+        reason = "another import stored some of the same prices at the same moment; import the file again"
+        _finish(snapshot, SnapshotStatus.FAILED, errors=[{"line": 0, "column": "", "value": "", "reason": reason}])
+        return snapshot
+    if len(new_rows) >= ANALYZE_AFTER_ROWS:
+        _analyze_price_tables()
+    return snapshot
+
+
+def _conflicts(result: ParseResult, known: dict[tuple, tuple[int, Decimal]]) -> list[RowError]:
+    """Rows whose offering is already recorded on their date at another price: history is not overwritten."""
+    return [
         RowError(
             row.line,
             "price_per_gpu_hour",
@@ -285,27 +311,6 @@ def price_snapshot_run(
         for row in result.rows
         if row.key() in known and known[row.key()][1] != row.price_per_gpu_hour
     ]
-    if conflicts:
-        return _reject(snapshot, result, conflicts)
-    new_rows = [row for row in result.rows if row.key() not in known]
-    _keep_lists(snapshot, result)
-    counts = _row_counts(result, known)
-    status = SnapshotStatus.DUPLICATE if result.rows and not new_rows else SnapshotStatus.IMPORTED
-    known_ids = [known[row.key()][0] for row in result.rows if row.key() in known]
-    try:
-        with transaction.atomic():
-            _take_turns_to_store()
-            _create_providers(snapshot, result, new_rows)
-            _store(snapshot, new_rows, known_ids=known_ids)
-            _finish(snapshot, status, **counts)
-            _record_unmapped(snapshot, result, catalog)
-    except IntegrityError:
-        reason = "another import stored some of the same prices at the same moment; import the file again"
-        _finish(snapshot, SnapshotStatus.FAILED, errors=[{"line": 0, "column": "", "value": "", "reason": reason}])
-        return snapshot
-    if len(new_rows) >= ANALYZE_AFTER_ROWS:
-        _analyze_price_tables()
-    return snapshot
 
 
 def _take_turns_to_store() -> None:

@@ -7,6 +7,7 @@ document (JSON floats) round-trips through the database exactly as long as each 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.db import models
@@ -19,6 +20,10 @@ SMALL_INTEGER_MAX = 32_767  # PositiveSmallIntegerField's largest value on every
 DECIMAL_MAX_DIGITS = 24
 DECIMAL_PLACES = 10
 SIGNIFICANT_DIGITS = 15
+STORED_LIMIT = Decimal(10) ** (DECIMAL_MAX_DIGITS - DECIMAL_PLACES)  # every stored number is smaller than this
+# The largest whole number every database keeps and reads back (SQLite's 15 significant digits would read
+# 99,999,999,999,999.99 back as 10^14, which the column cannot hold).
+LARGEST_STORED = STORED_LIMIT - 1
 
 
 def decimal_field(

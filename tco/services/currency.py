@@ -13,7 +13,7 @@ way, so a range centred on its input stays centred on it. Rates and shares are n
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -25,6 +25,8 @@ from lib.errors import AppError
 from pricing.fx import Rate
 from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step, scenario_fields
 from tco.models import InputRange, Scenario, ScenarioOption
+from tco.models.fields import LARGEST_STORED
+from tco.presentation.inputs import option_fact, scenario_fact, value_words
 from tco.selectors.uncertainty import MONEY_RANGE_FIELDS
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
@@ -70,6 +72,13 @@ def scenario_change_currency(
                 f"That rate converts {rate.base}→{rate.quote}; this change is {old}→{currency}: "
                 "reload the page and choose again."
             )
+        options = list(fresh.options.all())
+        if rate is not None and (too_large := _too_large(fresh, options, rate)):
+            raise CurrencyChangeError(
+                f"Not converted: at 1 {old} = {rate.rate_text} {currency} these inputs would be too large to store "
+                f"(an input holds at most {LARGEST_STORED:,}): {'; '.join(too_large)}. Nothing was changed: lower "
+                f"them, or keep the numbers as they are."
+            )
         fresh.currency = currency
         if rate is not None:
             for name in SCENARIO_MONEY_FIELDS:
@@ -79,7 +88,7 @@ def scenario_change_currency(
         set_history_user(fresh, user)
         fresh.save()
         if rate is not None:
-            for option in fresh.options.all():
+            for option in options:
                 picked = option.price_per_gpu_hour if option.price_source else None
                 for name in OPTION_MONEY_FIELDS:
                     _convert_field(option, name, rate)
@@ -100,6 +109,38 @@ def converted(amount: Decimal, rate: Rate, step: Decimal) -> Decimal:
     with localcontext() as context:
         context.prec = 60
         return (amount * rate.rate).quantize(step, rounding=ROUND_HALF_UP)
+
+
+def _too_large(scenario: Scenario, options: list[ScenarioOption], rate: Rate) -> list[str]:
+    """Each money input (or end of a money range) that `rate` would take past what an input stores, in the page's
+    words: "Own 8x H100 → Capex (whole option): EUR 99,000,000,000,000 would be $106,920,000,000,000; up to
+    EUR 92,592,592,592,591.66 converts"."""
+    found = []
+
+    def check(owner: str, field: str, value: Decimal | None, end: str = "") -> None:
+        step = money_step(field)
+        if value is None or abs(converted(value, rate, step)) <= LARGEST_STORED:
+            return
+        fact = scenario_fact(field) if not owner else option_fact(field)
+        label = f"{owner} → {fact.label}" if owner else fact.label
+        largest = (LARGEST_STORED / rate.rate).quantize(step, rounding=ROUND_DOWN)
+        what = f"the range of {label}: its {end}" if end else f"{label}:"
+        found.append(
+            f"{what} {value_words(fact, value, rate.base)} would be "
+            f"{value_words(fact, converted(value, rate, step), rate.quote)}; "
+            f"up to {value_words(fact, largest, rate.base)} converts"
+        )
+
+    for name in SCENARIO_MONEY_FIELDS:
+        check("", name, getattr(scenario, name))
+    names = {option.pk: option.name for option in options}
+    for option in options:
+        for name in OPTION_MONEY_FIELDS:
+            check(option.name, name, getattr(option, name))
+    for item in InputRange.objects.filter(scenario=scenario, field__in=MONEY_RANGE_FIELDS).order_by("pk"):
+        for end in ("low", "likely", "high"):
+            check(names.get(item.option_id, ""), item.field, getattr(item, end), end)
+    return found
 
 
 def _convert_field(instance: Any, name: str, rate: Rate, *, field: str = "") -> None:

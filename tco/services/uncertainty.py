@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -36,6 +36,7 @@ from tco.engine.fields import NumberField
 from tco.engine.validation import entered_document
 from tco.engine.variants import resolve
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
+from tco.models.fields import LARGEST_STORED
 from tco.selectors.uncertainty import (
     MONEY_RANGE_FIELDS,
     SCENARIO_RANGE_PATHS,
@@ -176,7 +177,7 @@ def _recentre(item: InputRange, old: Decimal, new: Decimal, bounds: NumberField)
     ends = []
     for end in (item.low, item.high):
         moved = new + (end - old) if old == 0 or new == 0 else end * new / old
-        moved = _clipped(_rounded(moved, step), bounds, new)
+        moved = _clipped(_within_storage(_rounded(moved, step), step), bounds, new)
         ends.append(moved)
     item.low, item.likely, item.high = min(ends[0], new), new, max(ends[1], new)
 
@@ -188,6 +189,17 @@ def _rounded(value: Decimal, step: Decimal | None) -> Decimal:
     if value == 0:
         return value
     return _stored(value.quantize(Decimal(1).scaleb(value.adjusted() - FOLLOW_DIGITS + 1), rounding=ROUND_HALF_UP))
+
+
+def _within_storage(value: Decimal, step: Decimal | None) -> Decimal:
+    """At most the largest number a range stores (LARGEST_STORED, in the end's own rounding), either sign: a range
+    that grew with its input past 14 digits stops there, and the input can go on being edited."""
+    largest = LARGEST_STORED if step is not None else _rounded_down(LARGEST_STORED)
+    return max(-largest, min(value, largest))
+
+
+def _rounded_down(value: Decimal) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(value.adjusted() - FOLLOW_DIGITS + 1), rounding=ROUND_DOWN)
 
 
 def _clipped(value: Decimal, bounds: NumberField, new: Decimal) -> Decimal:

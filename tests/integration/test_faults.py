@@ -274,6 +274,41 @@ def test_a_worker_killed_mid_import_keeps_the_file_and_fails_the_snapshot_within
     assert bytes(snapshot.import_file.content) == content  # the upload itself is kept
 
 
+def test_a_worker_killed_mid_import_is_seen_as_lost_by_its_heartbeat_long_before_the_hard_limit(
+    redis_server, start_worker, settings
+):
+    settings.JOB_HEARTBEAT_STALE_SECONDS = 3  # this process's sweeper; the worker beats every 10 s, first at once
+    reference_data_load(path=REPO / "fixtures/reference.json")
+    worker = start_worker(slow_job_seconds=60)
+    with jobs_sent_to(redis_server.url):
+        snapshot = price_snapshot_queue(
+            content=SKYPILOT_SAMPLE.read_bytes(),
+            source="vms.csv",
+            file_name="vms.csv",
+            format="skypilot",
+            provider_name="Lambda",
+            observed_on=date(2026, 11, 1),
+        )
+
+    def beating() -> bool:
+        row = PriceSnapshot.objects.get(pk=snapshot.pk)
+        return row.status == SnapshotStatus.RUNNING and row.heartbeat_at is not None
+
+    _wait_for(beating, timeout=30, what="the claim and the first heartbeat")
+    assert "0 failed" in _sweep()  # alive: left alone
+
+    worker.kill()
+
+    time.sleep(3.5)
+    assert "Imports: 0 sent again, 0 still unsent (broker unreachable), 1 failed" in _sweep()
+    snapshot.refresh_from_db()
+    assert snapshot.status == SnapshotStatus.FAILED
+    assert "The import was interrupted: its worker stopped" in snapshot.errors[0]["reason"]
+    hard = django_settings.CELERY_TASK_ANNOTATIONS["pricing.tasks.import_snapshot"]["time_limit"]
+    assert snapshot.finished_at - snapshot.started_at < timedelta(seconds=30) < timedelta(seconds=hard)
+    assert PriceObservation.objects.count() == 0
+
+
 def test_edits_while_redis_is_stopped_are_saved_and_computed_once_it_is_back(
     redis_server, start_worker, limits, client, editor
 ):

@@ -111,3 +111,33 @@ def test_htmx_gets_the_kept_table_alone(viewer_client):
     assert "$3.99" in html and 'id="market-results"' in html
     assert "<html" not in html and 'class="filters' not in html  # neither the page around it nor the filters
     assert html.strip() in full
+
+
+@pytest.mark.parametrize("redis_state", ["down", "frozen"])
+def test_the_market_renders_without_its_cache_while_redis_is_down_or_frozen(viewer_client, settings, redis_state):
+    import socket
+    import time
+
+    run_import(canonical(US, EU))
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    if redis_state == "frozen":
+        server.listen(64)  # connections complete; nothing ever answers
+    port = server.getsockname()[1]
+    if redis_state == "down":
+        server.close()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
+        }
+    }
+    try:
+        started = time.monotonic()
+        pages = [_market(viewer_client, term="on_demand") for _ in range(3)]
+        elapsed = time.monotonic() - started
+    finally:
+        server.close()
+    assert all("$2.49" in page and "$3.99" in page for page in pages)
+    assert elapsed < 2.0, f"waited {elapsed:.1f} s for the cache"

@@ -62,3 +62,32 @@ def test_an_import_committing_after_a_later_one_still_moves_the_revision(monkeyp
     assert selectors.market_revision() != while_first_stores
     assert not second_done_first  # it waited for the first to commit
     assert {row.offering for row in selectors.latest_prices()} == {"first", "second"}
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_same_file_imported_twice_at_once_is_imported_once_and_already_imported_once(monkeypatch):
+    services.reference_data_load(path=FIXTURES / "reference.json")
+    first_storing, first_may_commit = threading.Event(), threading.Event()
+    record = snapshots.current_prices_record
+
+    def slow_first(*, observations):
+        observations = list(observations)
+        if observations and not first_storing.is_set():
+            first_storing.set()
+            assert first_may_commit.wait(10)
+        return record(observations=observations)
+
+    monkeypatch.setattr(snapshots, "current_prices_record", slow_first)
+    content = canonical(ROW.format(offering="same", price="3.99"))
+    results: dict = {}
+    first = _in_thread(lambda: run_import(content), results, "first")
+    assert first_storing.wait(10)  # the first import is storing and has not committed
+    second = _in_thread(lambda: run_import(content), results, "second")
+    second.join(1.5)  # the second has read and checked the file and waits for its turn to store
+    first_may_commit.set()
+    first.join(10)
+    second.join(10)
+    assert results["first"].status == SnapshotStatus.IMPORTED
+    assert results["second"].status == SnapshotStatus.DUPLICATE, results["second"].errors
+    assert (results["second"].rows_imported, results["second"].rows_unchanged) == (0, 1)
+    assert [row.offering for row in selectors.latest_prices()] == ["same"]

@@ -309,3 +309,45 @@ def test_a_scenario_never_converted_says_nothing_extra(editor_client, client, sc
     assert 'id="currency-conversions"' not in client.get(f"/d/{token}").content.decode()
     about = _about(editor_client, f"/scenarios/{scenario.pk}/export/results.xlsx")
     assert not any(key.startswith("currency conversion") for key in about)
+
+
+def test_a_conversion_that_would_not_fit_is_refused_naming_the_input_and_what_fits(editor_client, scenario, ecb_rate):
+    """1 EUR = 1.08 USD: a capex of EUR 99 trillion would be $106.92 trillion, past the 14 digits an input holds."""
+    Scenario.objects.filter(pk=scenario.pk).update(currency="EUR")
+    owned = scenario.options.get(kind="owned")
+    owned.capex = Decimal("99000000000000")
+    owned.save()
+    before = {option.pk: option.capex for option in ScenarioOption.objects.filter(scenario=scenario)}
+    html = _answer(
+        editor_client,
+        scenario,
+        currency="USD",
+        mode="convert",
+        rate="1.08",
+        rate_date="2026-11-02",
+        rate_source="ECB euro reference rates",
+    ).content.decode()
+    # What fits: 99,999,999,999,999 (the largest whole number an input stores) / 1.08 in EUR, to the cent below.
+    assert (
+        "Own 8x H100 (new) → Capex (whole option): EUR 99,000,000,000,000 would be $106,920,000,000,000; "
+        "up to EUR 92,592,592,592,591.66 converts" in html
+    )
+    assert "Nothing was changed" in html
+    assert Scenario.objects.values_list("currency", "version").get(pk=scenario.pk) == ("EUR", 1)
+    assert {option.pk: option.capex for option in ScenarioOption.objects.filter(scenario=scenario)} == before
+
+
+def test_a_range_end_that_would_not_fit_is_refused_too(scenario, editor, ecb_rate):
+    Scenario.objects.filter(pk=scenario.pk).update(currency="EUR")
+    scenario.refresh_from_db()
+    rental = scenario.options.get(kind="neocloud")
+    InputRange.objects.create(
+        scenario=scenario, option=rental, field="price_per_gpu_hour", low=2, likely=3, high=Decimal("95000000000000")
+    )
+    from tco.services import CurrencyChangeError
+
+    with pytest.raises(CurrencyChangeError, match=r"range of .*Price.*: its high EUR 95,000,000,000,000\.00"):
+        scenario_change_currency(
+            scenario=scenario, user=editor, expected_version=None, currency="USD", rate=exchange_rate("EUR", "USD")
+        )
+    assert InputRange.objects.get(option=rental).high == Decimal("95000000000000")

@@ -117,3 +117,17 @@ def test_the_line_numbers_count_blank_lines_as_the_file_does():
     with pytest.raises(LoadProfileError) as caught:
         parse_load_csv(text)
     assert caught.value.problems == ("Line 7, gpus_busy: 'x' is not a number",)
+
+
+def test_a_file_past_the_hour_cap_is_refused_at_the_cap_without_reading_the_rest():
+    # 100,001 good hours, then 300,000 rows that would each be a problem if they were read
+    text = csv_of([(h, 1) for h in range(100_001)]) + "x,y\n" * 300_000
+    with pytest.raises(LoadProfileError) as caught:
+        parse_load_csv(text)
+    assert caught.value.problems == (
+        "A load profile is at most 100,000 hours; the file has more (line 100,002 is hour 100,001)",
+    )
+
+
+def test_a_file_of_exactly_the_cap_is_read():
+    assert len(parse_load_csv(csv_of([(h, 1) for h in range(100_000)]))) == 100_000

@@ -8,6 +8,7 @@ import copy
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
+from django.urls import reverse
 
 from lib.formatting import format_money
 from lib.kinds import OWNED_KINDS
@@ -201,3 +202,20 @@ def test_picking_a_market_price_moves_a_range_centred_on_the_old_price(scenario,
         D("2.49"),
         unit_price(D(6) * D("2.49") / D("3.99")),
     )
+
+
+def test_a_range_that_follows_its_input_stops_at_what_a_range_stores(editor_client, scenario, editor, run_jobs):
+    """Capex 100,000 with the range 50,000 · 100,000 · 1,000,000: capex 20 trillion would take high to 200
+    trillion, past the 14 digits an input stores; it stays at the largest amount that stores and later edits save."""
+    owned = scenario.options.get(kind="owned")
+    url = reverse("tco:option_field", args=[scenario.pk, owned.pk])
+    with run_jobs():
+        scenario.refresh_from_db()
+        option_update(option=owned, user=editor, expected_version=scenario.version, field="capex", value=D(100000))
+        item = give_range(scenario, owned, "capex", "50000", "100000", "1000000", editor)
+        for capex in ("20,000,000,000,000", "30,000,000,000,000"):
+            scenario.refresh_from_db()
+            answer = editor_client.post(url, {"capex": capex, "version": scenario.version}, **HX)
+            assert answer.status_code == 200
+            assert "Not saved" not in answer.content.decode()
+    assert stored(item) == (D("15000000000000"), D("30000000000000"), D("99999999999999"))

@@ -74,7 +74,8 @@ def scenario_currency_view(request: HttpRequest, pk: int) -> HttpResponse:
             rate=rate,
         )
     except CurrencyChangeError as error:
-        return HttpResponseBadRequest(str(error))
+        count = money_inputs(scenario, list(scenario.options.all()))
+        return _question(request, scenario, currency, count, str(error))
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (currency → {currency})")
     return HttpResponseClientRefresh()  # every money label on the page names the currency
