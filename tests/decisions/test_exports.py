@@ -202,7 +202,7 @@ def test_anonymous_users_cannot_export_a_scenario(anon, scenario):
     assert response["Location"].startswith(reverse("login"))
 
 
-def test_while_the_current_inputs_cannot_be_evaluated_the_last_valid_version_is_exported_saying_so(
+def test_while_the_current_inputs_cannot_be_evaluated_only_a_confirmed_older_version_is_exported(
     editor, editor_client, scenario, django_capture_on_commit_callbacks
 ):
     evaluate_now = evaluate(scenario.to_document())
@@ -210,17 +210,27 @@ def test_while_the_current_inputs_cannot_be_evaluated_the_last_valid_version_is_
         run_queue(scenario=scenario)
     option_add(scenario=scenario, user=editor, expected_version=None, kind="neocloud")  # its price still blank
     scenario.refresh_from_db()
+    current, older = scenario.version, scenario.version - 1
+    url = reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"])
 
-    response = editor_client.get(reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"]))
+    for refused in (editor_client.get(url), editor_client.get(f"{url}?version={current}")):
+        assert refused.status_code == 409 and "Content-Disposition" not in refused
+        text = refused.content.decode()
+        assert f"Version {current} cannot be evaluated" in text and "nothing was exported" in text
+        assert "Neocloud rental → Price per GPU-hour is required" in text and "options[" not in text
 
-    assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
-    header, *rows = _rows(response)
-    assert header[-1] == "note"
+    panel = editor_client.get(reverse("tco:decision_panel", args=[scenario.pk]), HTTP_HX_REQUEST="true")
+    box = panel.content.decode().split('id="exports"', 1)[1].split("</div>", 1)[0]
+    assert f"Version {current} cannot be computed" in box and f"numbers of version {older}" in box
+    assert f"?version={current}" not in box  # the only links sit behind "Export version N's numbers anyway"
+    links = box.split('<details id="exports-confirm">', 1)[1]
+    assert f"<summary>Export version {older}'s numbers anyway</summary>" in links
+    assert links.count(f"?version={older}") == 3 and f"CSV per option (version {older})" in links
+
+    header, *rows = _rows(editor_client.get(f"{url}?version={older}"))
+    assert header[-1] == "note" and f"changed since version {older} (now version {current})" in rows[0][-1]
     assert [_number(row[7]) for row in rows] == _close([option["npv"] for option in evaluate_now["options"]])
-    note = rows[0][-1]
-    assert f"Version {scenario.version} cannot be evaluated" in note
-    assert "Neocloud rental → Price per GPU-hour is required" in note and "options[" not in note
-    assert {row[14] for row in rows} == {str(scenario.version - 1)}
+    assert {row[14] for row in rows} == {str(older)}
 
 
 def test_an_export_with_nothing_to_export_is_a_plain_text_refusal_never_a_page(editor, editor_client):
