@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
 from tco.engine import entered_values
-from tco.engine.fields import fmt
 from tco.models import InputRange, Scenario
 from tco.selectors.uncertainty import (
     SCENARIO_RANGE_PATHS,
@@ -18,7 +18,7 @@ from tco.selectors.uncertainty import (
     range_path,
     scenario_ranges,
 )
-from tco.web.fields import input_text
+from tco.web.fields import input_text, style_of
 from tco.web.inputs import PERCENT_FIELDS
 
 RATE_RANGE_FIELDS = PERCENT_FIELDS | {"utilization"}
@@ -37,6 +37,8 @@ class RangeView:
     error: str = ""
     entered: str = ""  # the input's value as the model uses it, when the range's likely is not that value
     loaded: bool = False  # its inputs are rendered (the editor asked for), not only its summary
+    summary: str = ""  # the stored range as the summary shows it ("288,000 · 320,000 · 400,000"), "" when none
+    refused: bool = False  # the inputs hold what was typed and refused; the summary is still the stored range
 
     @property
     def differs(self) -> bool:
@@ -45,7 +47,7 @@ class RangeView:
 
     @property
     def is_set(self) -> bool:
-        return bool(self.low)
+        return bool(self.summary)
 
     @property
     def dom_id(self) -> str:
@@ -78,9 +80,11 @@ def range_view(
         key=key, field=field, label=label, url=save_url, editor_url=f"{editor_url}?{urlencode({'target': key})}"
     )
     if found is not None:
-        view.low, view.likely, view.high = (input_text(getattr(found, name)) for name in ("low", "likely", "high"))
+        style = "percent" if view.percent else style_of(field)
+        view.low, view.likely, view.high = (input_text(getattr(found, end), style) for end in ("low", "likely", "high"))
+        view.summary = f"{view.low} · {view.likely} · {view.high}"
         if entered is not None and not likely_is_input(found.likely, entered):
-            view.entered = fmt(entered)
+            view.entered = input_text(Decimal(repr(entered)), style)
     return view
 
 

@@ -65,7 +65,7 @@ def test_saving_a_range_answers_with_the_disclosure_and_the_new_version(editor_c
         response = post_range(editor_client, scenario, "s-discount_rate", "6%", "8%", "12%")
     html = response.content.decode()
     assert 'class="range is-set" id="range-s-discount_rate"' in html
-    assert '<span class="range-text">0.06 · 0.08 · 0.12</span>' in html
+    assert '<span class="range-text">6% · 8% · 12%</span>' in html  # as the input writes a rate
     assert response["HX-Retarget"] == "#workspace"  # the whole workspace: the uncertainty panel counts it too
     assert f'id="scenario-version" name="version" value="{scenario.version + 1}"' in html
     assert "(1 set)" in html
@@ -78,6 +78,17 @@ def test_text_that_is_not_a_number_is_shown_in_the_disclosure_and_nothing_saved(
     assert "Likely: &#x27;eight&#x27; is not a number" in html
     assert 'value="eight"' in html  # what was typed is kept
     assert not InputRange.objects.exists()
+
+
+def test_a_refused_range_keeps_the_stored_summary_marked_not_saved(editor_client, scenario, run_jobs):
+    owned = scenario.options.get(kind="owned")
+    with run_jobs():
+        post_range(editor_client, scenario, f"o{owned.pk}-capex", "288000", "320000", "400000")
+    html = post_range(editor_client, scenario, f"o{owned.pk}-capex", "abc", "320000", "400000").content.decode()
+    summary = html[html.index("<summary") : html.index("</summary>")]
+    assert '<span class="range-text">288,000 · 320,000 · 400,000</span>' in summary
+    assert "Not saved" in summary and "abc" not in summary
+    assert 'value="abc"' in html  # what was typed stays in its input
 
 
 def test_a_range_the_engine_refuses_is_shown_in_the_disclosure(editor_client, scenario):
