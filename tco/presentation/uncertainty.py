@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from lib.formatting import format_money, round_half_up
+from lib.formatting import format_money, format_pct, round_half_up
 from lib.kinds import is_owned
 from tco.exports.inputs import path_fact, path_words
 
@@ -115,6 +115,22 @@ def tornado_rows(document: dict, tornado: dict) -> dict:
     count = f"{len(idle)} input{'s' if len(idle) != 1 else ''}"
     text = f"{count} with no effect on owned minus rental: {'; '.join(groups)}." if idle else ""
     return {"rows": shown, "no_effect": idle, "no_effect_text": text}
+
+
+def plan_rule_sentence(rule: dict) -> str:
+    """When one more owned GPU pays against renting, as a CFO reads it: a share of hours above 100 % is never."""
+    share = rule.get("break_even_utilization")
+    if share is None:
+        return (
+            f"An owned GPU never pays at this price: renting at {rule['rental']} costs less per hour than its power "
+            "alone."
+        )
+    if share > 1:
+        return (
+            f"An owned GPU never pays at this price: even busy every hour it costs more than renting at "
+            f"{rule['rental']}."
+        )
+    return f"An owned GPU pays when it is busy at least {format_pct(share)} of the hours."
 
 
 def budget_lanes(plan: dict, load_profile: Sequence[float]) -> list[dict]:
