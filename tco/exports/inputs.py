@@ -332,14 +332,21 @@ def input_rows(document: dict) -> list[dict]:
     ]
 
 
-def flat_inputs(document: dict) -> dict[str, tuple[str, str]]:
+def flat_inputs(document: dict, in_currency: tuple[str, float] | None = None) -> dict[str, tuple[str, str]]:
     """Every input of a document in words, keyed by where it is (options by name, so their order does not matter):
-    ``{key: (label, value)}``, e.g. ``("Lambda 8x H100 SXM: Price", "$3.99 per GPU-hour")``."""
-    c = document.get("currency") or "USD"
+    ``{key: (label, value)}``, e.g. ``("Lambda 8x H100 SXM: Price", "$3.99 per GPU-hour")``. ``in_currency``
+    (currency, factor: one unit of the document's currency in it) writes every amount of money in that currency."""
+    c, factor = in_currency or (document.get("currency") or "USD", 1.0)
+
+    def words(fact: InputFact, value: Any, currency: str) -> str:
+        if factor != 1.0 and fact.value_type == "money" and _is_number(value):
+            value = float(value) * factor
+        return value_words(fact, value, currency)
+
     flat: dict[str, tuple[str, str]] = {}
     for key in ("currency", "horizon_months", "discount_rate", "fleet_gpus", "burst_price_per_gpu_hour"):
         fact = SCENARIO_FACTS[key]
-        flat[key] = (fact.label, value_words(fact, document.get(key), c))
+        flat[key] = (fact.label, words(fact, document.get(key), c))
     months = document["utilization"]
     mean = sum(months) / len(months)
     shape = "flat" if len(months) == 1 else f"mean of {len(months)} months"
@@ -347,12 +354,12 @@ def flat_inputs(document: dict) -> dict[str, tuple[str, str]]:
     workload = document.get("workload") or {}
     for key, fact in WORKLOAD_FACTS.items():
         if workload:
-            flat[f"workload.{key}"] = (f"Workload: {fact.label}", value_words(fact, workload.get(key), c))
+            flat[f"workload.{key}"] = (f"Workload: {fact.label}", words(fact, workload.get(key), c))
     for option in document["options"]:
         for key in ("kind", *(entry.name for entry in option_fields(option["kind"]))):
             fact = option_fact(key)
             flat[f"{option['name']}: {key}"] = (
                 f"{option['name']}: {fact.label}",
-                value_words(fact, option.get(key), c),
+                words(fact, option.get(key), c),
             )
     return flat
