@@ -139,7 +139,7 @@ def test_an_owned_gpu_that_would_need_more_than_every_hour_never_pays_in_words()
 def test_an_owned_gpu_that_pays_says_the_share_of_hours():
     rule = _plan_rule(6.16)
     c_fix, c_busy = rule["fixed_per_gpu_hour"], rule["busy_per_gpu_hour"]
-    share = c_fix / (6.16 - c_busy)  # DESIGN.md 5.8
+    share = c_fix / (6.16 - c_busy)  # docs/money-math.md, the fleet plan
     assert plan_rule_sentence(rule) == f"An owned GPU pays when it is busy at least {format_pct(share)} of the hours."
 
 
