@@ -17,6 +17,7 @@ from tco.engine.errors import problem_text
 from tco.models import Scenario, ScenarioRun
 from tco.presentation import headline
 from tco.selectors.decisions import live_links
+from tco.selectors.history import scenario_history_page
 from tco.selectors.scenarios import scenario_with_options, scenarios_with_latest_results
 from tco.selectors.uncertainty import export_document
 from tco.services import (
@@ -28,9 +29,11 @@ from tco.services import (
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
 from tco.web.context import WORKSPACE, workspace_context
+from tco.web.inputs import parse_id
 from tco.web.page_cache import scenario_page
 
 IMPORT_MAX_BYTES = 1024 * 1024
+HISTORY_PAGES_MAX = 400  # 10,000 lines: each page reads every line before it
 
 
 def scenario_rows(pairs: list[tuple[Scenario, ScenarioRun | None]]) -> list[dict]:
@@ -149,3 +152,20 @@ def _confirm_delete(request: HttpRequest, scenario: Scenario, *, error: str = ""
         "error": error,
     }
     return render(request, "tco/scenario_confirm_delete.html", context, status=status)
+
+
+@require_GET
+def scenario_history_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """An older page of the scenario's history ("Show older changes"), with the button for the page after it."""
+    scenario = get_scenario_for_user(request, pk)
+    page = parse_id(request.GET.get("page", "")) or 1
+    if page > HISTORY_PAGES_MAX:
+        raise Http404("No such page of the history.")
+    lines, older = scenario_history_page(scenario, page)
+    context = {
+        "scenario": scenario,
+        "history": lines,
+        "history_page": page,
+        "history_next_page": page + 1 if older else None,
+    }
+    return render(request, "tco/scenario_detail.html#history_page", context)

@@ -309,3 +309,25 @@ def test_a_scenario_never_converted_says_nothing_extra(editor_client, client, sc
     assert 'id="currency-conversions"' not in client.get(f"/d/{token}").content.decode()
     about = _about(editor_client, f"/scenarios/{scenario.pk}/export/results.xlsx")
     assert not any(key.startswith("currency conversion") for key in about)
+
+
+def test_the_history_pages_back_past_a_conversion_and_its_line_names_the_rate(
+    editor_client, scenario, ecb_rate, run_jobs
+):
+    _convert(editor_client, scenario, run_jobs)
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    for rate in ("9%", "10%", "11%", "12%", "13%", "14%", "15%", "16%"):  # edits after the conversion
+        fresh.refresh_from_db()
+        editor_client.post(
+            reverse("tco:scenario_field", args=[fresh.pk]), {"discount_rate": rate, "version": fresh.version}, **HTMX
+        )
+    page = editor_client.get(reverse("tco:scenario_detail", args=[fresh.pk])).content.decode()
+    assert page.count("<li><time") == 25 and 'hx-get="/scenarios/%d/history/?page=2"' % fresh.pk in page
+    shown = page
+    for number in range(2, 5):
+        older = editor_client.get(reverse("tco:scenario_history", args=[fresh.pk]), {"page": number}, **HTMX)
+        shown += older.content.decode()
+        if f"?page={number + 1}" not in older.content.decode():
+            break
+    assert "Currency conversion" in shown and "1 USD = 0.925925925926 EUR" in shown
+    assert shown.count("<li><time") == len(scenario_history(fresh, limit=1_000))  # every line, each once
