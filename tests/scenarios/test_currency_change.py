@@ -322,7 +322,7 @@ def test_the_history_pages_back_past_a_conversion_and_its_line_names_the_rate(
             reverse("tco:scenario_field", args=[fresh.pk]), {"discount_rate": rate, "version": fresh.version}, **HTMX
         )
     page = editor_client.get(reverse("tco:scenario_detail", args=[fresh.pk])).content.decode()
-    assert page.count("<li><time") == 25 and 'hx-get="/scenarios/%d/history/?page=2"' % fresh.pk in page
+    assert page.count("<li><time") == 25 and f'hx-get="/scenarios/{fresh.pk}/history/?page=2"' in page
     shown = page
     for number in range(2, 5):
         older = editor_client.get(reverse("tco:scenario_history", args=[fresh.pk]), {"page": number}, **HTMX)
