@@ -12,12 +12,14 @@ from django.urls import reverse
 
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.engine import ScenarioError
 from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
 from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import scenario_uncertainty
-from tco.services import option_pick_price, scenario_change_currency, scenario_create
+from tco.services import option_pick_price, scenario_change_currency, scenario_create, scenario_create_from_document
 from tco.services.decisions import link_create
 from tco.services.uncertainty import range_set
+from tests.documents import DESIGN_EXAMPLE
 from tests.scenarios import factories
 from tests.scenarios.factories import price_range
 
@@ -331,3 +333,22 @@ def test_the_history_pages_back_past_a_conversion_and_its_line_names_the_rate(
             break
     assert "Currency conversion" in shown and "1 USD = 0.925925925926 EUR" in shown
     assert shown.count("<li><time") == len(scenario_history(fresh, limit=1_000))  # every line, each once
+
+
+def test_a_json_export_imported_back_keeps_the_conversion_record(editor_client, scenario, ecb_rate, run_jobs):
+    _convert(editor_client, scenario, run_jobs)
+    exported = editor_client.get(reverse("tco:scenario_export", args=[scenario.pk])).content
+    upload = io.BytesIO(exported)
+    upload.name = "plan.json"
+    with run_jobs():
+        editor_client.post(reverse("tco:scenario_import"), {"file": upload})
+    copy = Scenario.objects.exclude(pk=scenario.pk).get()
+    assert copy.currency_conversions == Scenario.objects.get(pk=scenario.pk).currency_conversions
+    said = f"Money inputs converted from USD to EUR at {RATE_TEXT}"
+    assert _about(editor_client, f"/scenarios/{copy.pk}/export/results.xlsx")["currency conversion"].startswith(said)
+
+
+def test_an_imported_conversion_record_that_is_not_one_is_refused(editor):
+    with pytest.raises(ScenarioError, match="currency_conversions"):
+        scenario_create_from_document(document={**DESIGN_EXAMPLE, "currency_conversions": [{"rate": 1}]}, user=editor)
+    assert not Scenario.objects.exists()
