@@ -51,6 +51,8 @@ def test_changing_the_currency_asks_and_saves_nothing_yet(editor_client, scenari
     assert "13 money inputs are in USD." in html  # burst, 8 owned, the rental's price and extras, 2 API prices
     assert "Convert at 1 USD = 0.925925925926 EUR (ECB euro reference rates, 2026-11-02)" in html
     assert "They are already in EUR: change the label only" in html
+    # What a conversion does to the numbers, as it does it (unit prices keep four decimals).
+    assert "rounds it half up to the cent, or a unit price (per GPU-hour, per kWh, per million tokens) to four" in html
     assert Scenario.objects.values_list("currency", "version").get(pk=scenario.pk) == ("USD", 1)
 
 
@@ -352,3 +354,13 @@ def test_an_imported_conversion_record_that_is_not_one_is_refused(editor):
     with pytest.raises(ScenarioError, match="currency_conversions"):
         scenario_create_from_document(document={**DESIGN_EXAMPLE, "currency_conversions": [{"rate": 1}]}, user=editor)
     assert not Scenario.objects.exists()
+
+
+def test_a_converted_options_assumptions_note_names_the_currency_of_its_figures(
+    editor_client, scenario, ecb_rate, run_jobs
+):
+    note = "PUE 1.4, electricity $0.12/kWh, operations 0.25 FTE per server at $216k."
+    ScenarioOption.objects.filter(scenario=scenario, kind="owned").update(prefill_note=note)
+    _convert(editor_client, scenario, run_jobs)
+    converted = ScenarioOption.objects.get(scenario=scenario, kind="owned").prefill_note
+    assert converted == f"{note} (Figures in USD; the inputs were converted at {RATE_TEXT}.)"
