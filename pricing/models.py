@@ -34,6 +34,13 @@ class PricingTerm(models.TextChoices):
     COMMITTED = "committed", "Committed contract"
 
 
+def pricing_term_words(term: str | None) -> str:
+    """A stored pricing term in words, as a sentence reads it ("on demand", "reserved 1 year"); "" for none."""
+    if not term:
+        return ""
+    return PricingTerm(term).label.lower() if term in PricingTerm.values else term.replace("_", " ")
+
+
 class FormFactor(models.TextChoices):
     SXM = "SXM", "SXM"
     PCIE = "PCIe", "PCIe"

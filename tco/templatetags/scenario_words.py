@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django import template
 
+from pricing.models import pricing_term_words
 from tco.presentation import life_note
 
 register = template.Library()
+register.filter("term_words", pricing_term_words)
 
 
 @register.filter

@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from lib.caching import kept
 from lib.formatting import format_money, format_unit_money
 from lib.kinds import kind_label
+from pricing.models import pricing_term_words
 from tco.charts import FIGURE_ORDER
 from tco.exports.inputs import input_groups
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
@@ -28,13 +29,6 @@ from tco.web.access import can_edit
 from tco.web.uncertainty_context import frozen_uncertainty_context
 
 BRIEF_ERROR_KEYS = ("question", "workload_brief", "brief", *(f"answer_{key}" for key in BRIEF_KEYS))
-TERM_WORDS = {
-    "on_demand": "on demand",
-    "spot": "spot",
-    "reserved_1y": "reserved 1 year",
-    "reserved_3y": "reserved 3 years",
-    "committed": "committed",
-}
 STATUS_WORDS = {"decided": "Decided", "reopened": "Re-opened, no decision in force", "open": "Open, not decided yet"}
 
 
@@ -115,9 +109,7 @@ def _price_rows(prices: list[dict]) -> list[dict]:
                 "kind_label": kind_label(entry["kind"]) if entry["kind"] != "burst" else "Burst",
                 "price_text": text or format_unit_money(entry["price"], entry["currency"]),
                 "source_link": _web_link(entry.get("source_url")),
-                "term_text": TERM_WORDS.get(
-                    entry["pricing_term"] or "", (entry["pricing_term"] or "").replace("_", " ")
-                ),
+                "term_text": pricing_term_words(entry["pricing_term"]),
             }
         )
     return rows

@@ -102,7 +102,7 @@ def test_a_price_imported_on_the_market_page_can_be_picked_for_an_option(
     use.click()
     page.locator(f"#provenance-{lambda_option.pk}", has_text="Nebius").wait_for()
     provenance = page.inner_text(f"#provenance-{lambda_option.pk}")
-    assert "Price from the Market: Nebius · gpu-h100-sxm 8gpu · eu-north1 · on_demand · as of 2026-10-15" in provenance
+    assert "Price from the Market: Nebius · gpu-h100-sxm 8gpu · eu-north1 · on demand · as of 2026-10-15" in provenance
     assert page.input_value(f"#f-o{lambda_option.pk}-price_per_gpu_hour-input") == "2.95"
     option = ScenarioOption.objects.get(pk=lambda_option.pk)
     assert option.price_source["source_url"] == "https://nebius.com/prices"
