@@ -80,7 +80,10 @@ def spread_sentence(simulation: dict, document: dict) -> str:
     p10, p50, p90 = (format_money(difference[key], currency) for key in ("p10", "p50", "p90"))
     sides = sides_text(document)
     which = f", in each trial {sides}" if sides else ""
-    return f"Owned minus rental NPV{which}: P10 {p10}, P50 {p50}, P90 {p90} (below 0: owning is cheaper)."
+    return (
+        f"Owned minus rental present value of cost{which}: P10 {p10}, P50 {p50}, P90 {p90} "
+        "(below 0: owning is cheaper)."
+    )
 
 
 def has_effect(row: dict) -> bool:

@@ -73,7 +73,7 @@ def test_the_csv_per_option_has_one_row_per_option_with_the_results_values(viewe
     assert 'filename="Decision-test-own-vs-rent-options.csv"' in response["Content-Disposition"]
     header, *rows = _rows(response)
     assert header == OPTION_HEADERS + ABOUT_HEADERS
-    assert [row[:2] for row in rows] == [["Own 8x H100", "owned"], ["Lambda rental", "neocloud"]]
+    assert [row[:2] for row in rows] == [["Own 8x H100", "Owned (new)"], ["Lambda rental", "Neocloud"]]  # in words
     for row, option in zip(rows, result["options"], strict=True):
         assert [_number(cell) for cell in row[2:12]] == _close([option[key] for key in RESULT_KEYS])
     assert [row[12] for row in rows] == ["no", "yes"]
@@ -291,7 +291,8 @@ def test_the_decision_page_exports_the_frozen_numbers_not_todays(editor, link_pa
     assert brief["content hash (SHA-256)"] == DecisionSnapshot.objects.get().content_hash
     assert brief["Expected utilization"] == "open"
     prices = [row for row in book["Prices"].iter_rows(min_row=2, values_only=True)]
-    assert prices[0][:3] == ("Lambda rental", "neocloud", 3.99)
+    assert prices[0][:3] == ("Lambda rental", "Neocloud", 3.99)
+    assert "on demand" in prices[0] and "on_demand" not in prices[0]
     assert "2026-09-01" in prices[0] and "https://lambda.ai/pricing" in prices[0]
 
 
