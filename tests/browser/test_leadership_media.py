@@ -278,3 +278,29 @@ def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, is
     _wait_for_charts(page)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"the {where} page is {width} px wide: {page.evaluate(PAST_THE_EDGE_JS, 390)}"
+
+
+def test_a_brief_comparing_three_scenarios_prints_on_at_most_three_a4_pages_nothing_cut(live_server, issue, new_page):
+    scenario, analyst = issue["scenario"], issue["analyst"]
+    others = [issue["other"]]
+    for months in (48, 24):
+        variant = copy.deepcopy(ISSUE_SCENARIO)
+        variant.update(name=f"64x H100, {months} months, rented burst", horizon_months=months)
+        others.append(scenario_create_from_document(document=variant, user=analyst))
+    _, token = link_create(scenario=scenario, user=analyst, compare_with=others)
+    page = new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{live_server.url}/d/{token}")
+    _wait_for_charts(page)
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_timeout(500)
+    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
+    assert past_the_edge == [], "\n".join(past_the_edge)
+    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
+    assert clipped == [], "\n".join(clipped)
+    # The per-option tables of four scenarios are too wide to sit side by side: one under the other.
+    npv, annual = (page.locator(f"#{table}").bounding_box() for table in ("compare-npv", "compare-annual"))
+    first, second = sorted((npv, annual), key=lambda box: box["y"])
+    assert second["y"] >= first["y"] + first["height"] and npv["width"] > A4_CONTENT_WIDTH * 0.9
+    pages = _pages(page.pdf(format="A4", print_background=True))
+    assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
