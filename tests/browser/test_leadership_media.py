@@ -258,6 +258,8 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
     page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
     page.wait_for_timeout(500)
     assert page.locator("#inputs").is_visible() and page.locator("#option-table").is_visible()
+    assert page.locator("button:visible, a.button:visible").count() == 0  # no control on paper
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.field')).breakInside") == "avoid"
     past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
     assert past_the_edge == [], "\n".join(past_the_edge)
     clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
@@ -265,17 +267,28 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
     assert _pages(page.pdf(format="A4", print_background=True)) >= 1
 
 
-@pytest.mark.parametrize("where", ["scenario", "decision link", "compare"])
+@pytest.mark.parametrize("where", ["scenario", "decided scenario", "decision link", "compare"])
 def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, issue, new_page, where):
     page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     log_in(page, live_server, analyst)
+    if where == "decided scenario":  # its panel adds "Reason to re-open"
+        decision_record(
+            scenario=issue["scenario"],
+            user=analyst,
+            option_name="Hyperstack H100",
+            rationale="Cheapest.",
+            confirm_older=True,
+        )
     url = {
         "scenario": f"/scenarios/{issue['scenario'].pk}/",  # its links table lists the decision link
+        "decided scenario": f"/scenarios/{issue['scenario'].pk}/",
         "decision link": f"/d/{issue['token']}",
         "compare": f"/scenarios/compare/?s={issue['scenario'].pk}&s={issue['other'].pk}",
     }[where]
     page.goto(live_server.url + url)
     _wait_for_charts(page)
+    if where == "decided scenario":
+        page.locator("#reopen-reason").wait_for()
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"the {where} page is {width} px wide: {page.evaluate(PAST_THE_EDGE_JS, 390)}"
 
