@@ -22,6 +22,7 @@ from tco.services.scenarios import (
     scenario_create_from_document,
     scenario_delete,
     scenario_update_field,
+    unique_scenario_name,
 )
 
 __all__ = [
@@ -50,4 +51,5 @@ __all__ = [
     "scenario_create_from_document",
     "scenario_delete",
     "scenario_update_field",
+    "unique_scenario_name",
 ]

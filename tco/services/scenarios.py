@@ -186,14 +186,27 @@ def document_path(field: str) -> str:
     return f"workload.{field.removeprefix('workload_')}" if field.startswith("workload_") else field
 
 
+def unique_scenario_name(name: str) -> str:
+    """``name``, or "name (2)", "name (3)"… when a scenario is already called that: a compare legend and "Compare
+    with" name each scenario once."""
+    taken = set(Scenario.objects.filter(name__startswith=name[:190]).values_list("name", flat=True))
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name[:190]} ({number})" in taken:
+        number += 1
+    return f"{name[:190]} ({number})"
+
+
 def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: str | None = None) -> Scenario:
-    """A copy with its options, diligence checklist and input ranges, owned by `user`, at version 1."""
+    """A copy with its options, diligence checklist and input ranges, owned by `user`, at version 1, under a name no
+    other scenario has ("Copy of X", then "Copy of X (2)")."""
     source_options = list(scenario.options.prefetch_related("diligence_items"))
     with transaction.atomic():
         copy = Scenario.objects.get(pk=scenario.pk)
         copy.pk = None
         copy.id = None
-        copy.name = (name or f"Copy of {scenario.name}")[:200]
+        copy.name = unique_scenario_name((name or f"Copy of {scenario.name}")[:200])
         copy.version = 1
         copy.owner = signed_in_user(user)
         copy._state.adding = True

@@ -26,6 +26,7 @@ from tco.services import (
     scenario_create,
     scenario_create_from_document,
     scenario_delete,
+    unique_scenario_name,
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
 from tco.web.context import WORKSPACE, workspace_context
@@ -62,7 +63,11 @@ def scenario_new(request: HttpRequest) -> HttpResponse:
         if chosen is None:
             messages.error(request, f"There is no demo scenario called {slug!r}.")
             return redirect("tco:scenario_list")
-        scenario = scenario_create_from_document(document=chosen.document, user=request.user)
+        document = {
+            **chosen.document,
+            "name": unique_scenario_name(chosen.document["name"]),
+        }  # each demo copy named apart
+        scenario = scenario_create_from_document(document=document, user=request.user)
     else:
         name = request.POST.get("name", "").strip()[:200] or "Untitled scenario"
         scenario = scenario_create(user=request.user, name=name)
