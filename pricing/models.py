@@ -33,6 +33,13 @@ PricingTerm = models.TextChoices(
 )
 
 
+def pricing_term_words(term: str | None) -> str:
+    """A stored pricing term in words, as a sentence reads it ("on demand", "reserved 1 year"); "" for none."""
+    if not term:
+        return ""
+    return PricingTerm(term).label.lower() if term in PricingTerm.values else term.replace("_", " ")
+
+
 class FormFactor(models.TextChoices):
     SXM = "SXM", "SXM"
     PCIE = "PCIe", "PCIe"

@@ -117,7 +117,8 @@ class Forecast:
             if value is None:
                 problems.append(ForecastError(field, f"enter the {label} as a share between 0 and 1 (or a percentage)"))
             elif not 0 <= value <= 1:
-                problems.append(ForecastError(field, f"{label} must be between 0 and 1 (0-100 %), got {value}"))
+                typed = format((Decimal(str(value)) * 100).normalize(), "f")  # as the input shows it: 150%
+                problems.append(ForecastError(field, f"{label} must be between 0% and 100%; got {typed}%"))
 
         base, amplitude, peak = self.seasonal_base, self.seasonal_amplitude, self.seasonal_peak_month
         if self.kind == "flat":

@@ -32,6 +32,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/field/", editing.scenario_field_view, name="scenario_field"),
     path("scenarios/<int:pk>/currency/", currency.scenario_currency_view, name="scenario_currency"),
     path("scenarios/<int:pk>/forecast/", editing.scenario_forecast_view, name="scenario_forecast"),
+    path("scenarios/<int:pk>/history/", scenarios.scenario_history_view, name="scenario_history"),
     path("scenarios/<int:pk>/results/", results.scenario_results_view, name="scenario_results"),
     path("scenarios/<int:pk>/runs/<int:run_pk>/break-even-map/", results.break_even_map_view, name="break_even_map"),
     path("scenarios/<int:pk>/runs/<int:run_pk>/figures-<int:stamp>.json", results.run_figures_view, name="run_figures"),

@@ -6,6 +6,7 @@
    - a region the server refused ([data-refused]: an input, or the forecast) keeps what was typed, its message and
      its "not saved" mark until it is sent again or restored: Esc restores the stored value; leaving it unchanged
      (or Enter) sends it again, since the same text may be valid now that other inputs changed;
+   - a focused element that is not a control (a range's summary, a button) still gets its new words;
    - a chart whose figure did not change keeps its drawing (charts.js redraws only what changed);
    - what only the browser holds stays: a disclosure the user opened stays open, and [data-keep] content (the
      price picker's search results, a new decision link shown once) is neither replaced nor removed;
@@ -105,6 +106,11 @@
           else if (value !== oldNode.getAttribute(name)) oldNode.setAttribute(name, value);
         });
         return false;
+      }
+      // ignoreActiveValue leaves the focused element's children as they were: right for a textarea being typed in,
+      // wrong for a focused summary or button, whose words would stay the old version's (a "±" range summary).
+      if (oldNode === document.activeElement && !oldNode.matches(CONTROLS) && oldNode.innerHTML !== newNode.innerHTML) {
+        oldNode.innerHTML = newNode.innerHTML;
       }
       return true;
     },

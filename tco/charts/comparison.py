@@ -2,8 +2,9 @@
 
 Four scenarios of three or more options are twelve or more lines: on one plot they tangle. Each scenario gets its own
 panel instead (two columns), its options in the colours and dashes they have on the scenario's own page, so no two
-lines in a panel look alike. The panels share one money scale and the months of the longest horizon, so heights and
-lengths compare across panels; the legend sits below the panels, grouped and titled by scenario.
+lines in a panel look alike. Each panel has its own money scale (a small scenario beside a large one would otherwise lie
+flat along the bottom; the tables compare the amounts), and they share the months of the longest horizon; the legend
+sits below the panels, grouped and titled by scenario.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ def cumulative_comparison(entries: list[dict], currency: str) -> dict:
     width = (1 - GAP_X * (columns - 1)) / columns
     height = (1 - GAP_Y * (rows - 1)) / rows
     longest = max(entry["result"]["horizon_months"] for entry in entries)
-    layout = base_layout(f"Cumulative cash cost by scenario, {currency} (before resale)", "", "")
+    layout = base_layout(
+        f"Cumulative cash cost by scenario, {currency} (before resale; each panel its own scale)", "", ""
+    )
     hover = f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative {money_hover(currency)}<extra>%{{meta}}</extra>"
     traces, titles = [], []
     for index, entry in enumerate(entries):
@@ -45,7 +48,6 @@ def cumulative_comparison(entries: list[dict], currency: str) -> dict:
             "rangemode": "tozero",
             "tickformat": ",.0f",
             "title": {"text": f"Cumulative, {currency}" if column == 0 else ""},
-            **({"matches": "y"} if index else {}),
         }
         result = entry["result"]
         name = plain(entry["name"])

@@ -51,8 +51,10 @@ def outcome_histogram(simulation: dict, currency: str) -> dict | None:
                     "hovertemplate": hover,
                 }
             )
-    title = f"Owned minus rental NPV over {simulation['trials']:,} trials ({currency})"
-    layout = base_layout(title, f"Owned minus rental NPV, {currency} (below 0: owning is cheaper)", "Trials")
+    title = f"Owned minus rental present value of cost over {simulation['trials']:,} trials ({currency})"
+    layout = base_layout(
+        title, f"Owned minus rental present value of cost, {currency} (below 0: owning is cheaper)", "Trials"
+    )
     layout["bargap"] = 0
     shapes, annotations = [], []
     for key in ("p10", "p50", "p90"):
@@ -93,8 +95,8 @@ def tornado(tornado: dict, document: dict) -> dict | None:
             }
         )
     layout = base_layout(
-        f"What moves the answer most: owned minus rental NPV ({currency})",
-        f"Owned minus rental NPV, {currency} (below 0: owning is cheaper)",
+        f"What moves the answer most: owned minus rental present value of cost ({currency})",
+        f"Owned minus rental present value of cost, {currency} (below 0: owning is cheaper)",
         "",
     )
     layout["barmode"] = "overlay"

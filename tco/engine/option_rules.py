@@ -29,7 +29,7 @@ class OptionChecker(FinanceOptionChecks, Checker):
     """Reads ``options``: kind-specific fields, the documented defaults, cross-field rules, unique names."""
 
     def options(self, value: Any, doc: dict[str, Any]) -> list[dict[str, Any]]:
-        if value is None:
+        if value is None or (isinstance(value, list | tuple) and not value):
             self.require("options", "Options", "add at least one way to own or rent capacity", verb="are")
             return []
         if not isinstance(value, list | tuple) or not value:

@@ -11,6 +11,8 @@ from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY, currency_of
 from lib.formatting import PRESENT_VALUE
+from lib.kinds import kind_label
+from lib.terms import term_label
 from pricing.export import neutralise
 from tco.presentation.inputs import input_rows
 
@@ -54,7 +56,8 @@ def option_table(result: dict) -> Table:
         ("overflow over horizon (GPU-hours)", "overflow_gpu_hours", "number"),
     ]
     rows = [
-        [option.get(key) for _, key, _ in columns] + [option["name"] == result["cheapest"]]
+        [kind_label(option[key]) if key == "kind" else option.get(key) for _, key, _ in columns]
+        + [option["name"] == result["cheapest"]]
         for option in result["options"]
     ]
     return Table(
@@ -86,7 +89,10 @@ def monthly_table(document: dict, result: dict) -> Table:
 
 def inputs_table(document: dict) -> Table:
     """Every input of the document, one per row, with the option it belongs to and its unit."""
-    rows = [[row["applies_to"], row["kind"], row["label"], row["value"], row["unit"]] for row in input_rows(document)]
+    rows = [
+        [row["applies_to"], kind_label(row["kind"]) if row["kind"] else "", row["label"], _value(row), row["unit"]]
+        for row in input_rows(document)
+    ]
     return Table(headers=["applies to", "kind", "input", "value", "unit"], rows=rows, styles=["text"] * 5)
 
 
@@ -109,11 +115,21 @@ def prices_table(prices: list[dict]) -> Table:
     ]
     keys = ["option", "kind", "price", "quantity", "origin", "provider", "offering", "gpu_model", "region"]
     rows = [
-        [entry.get(key) for key in keys]
-        + [entry.get("pricing_term"), entry.get("observed_on"), entry.get("source_url")]
+        [_price_kind(entry["kind"]) if key == "kind" else entry.get(key) for key in keys]
+        + [term_label(entry.get("pricing_term") or ""), entry.get("observed_on"), entry.get("source_url")]
         for entry in prices
     ]
     return Table(headers=headers, rows=rows, styles=["text", "text", "unit_money"] + ["text"] * 9)
+
+
+def _value(row: dict) -> Any:
+    """A number as the number; a choice or a text in the page's words ("On demand", not on_demand)."""
+    value = row["value"]
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else row["text"]
+
+
+def _price_kind(kind: str) -> str:
+    return "Burst" if kind == "burst" else kind_label(kind)
 
 
 def brief_table(data: dict, content_hash: str) -> Table:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lib.currencies import currency_of
+from lib.formatting import PRESENT_VALUE
 from tco.exports.tables import Table
 
 PERCENTILE_COLUMNS = (("P10", "p10"), ("P50", "p50"), ("P90", "p90"), ("mean", "mean"))
@@ -14,7 +15,7 @@ def simulation_table(data: dict) -> Table:
     c = currency_of(data["document"])
     headers = [
         "series",
-        *(f"{label} NPV ({c})" for label, _ in PERCENTILE_COLUMNS),
+        *(f"{label} {PRESENT_VALUE} ({c})" for label, _ in PERCENTILE_COLUMNS),
         "share of trials cheapest (fraction)",
         "share of trials owning cheaper (fraction)",
         "trials",
@@ -36,7 +37,7 @@ def simulation_table(data: dict) -> Table:
     if difference is not None:
         rows.append(
             [
-                "owned minus rental (lowest owned NPV minus lowest rented NPV)",
+                f"owned minus rental (lowest owned {PRESENT_VALUE} minus lowest rented)",
                 *(difference[key] for _, key in PERCENTILE_COLUMNS),
                 None,
                 difference["probability_owning_cheaper"],
@@ -48,19 +49,19 @@ def simulation_table(data: dict) -> Table:
 
 
 def tornado_table(data: dict) -> Table:
-    """The tornado's rows, widest swing first: the input, its low and high, owned minus rental NPV at each."""
+    """The tornado's rows, widest swing first: the input (in the page's words), its low and high, owned minus
+    rental present value of cost at each."""
     c = currency_of(data["document"])
     tornado = data["result"].get("tornado") or {"rows": []}
     headers = [
         "input",
-        "path",
         "low",
         "high",
-        f"owned minus rental NPV at low ({c})",
-        f"owned minus rental NPV at high ({c})",
+        f"owned minus rental {PRESENT_VALUE} at low ({c})",
+        f"owned minus rental {PRESENT_VALUE} at high ({c})",
     ]
     rows = [
-        [row["label"], row["path"], row["low"], row["high"], row["difference_at_low"], row["difference_at_high"]]
+        [row["label"], row["low"], row["high"], row["difference_at_low"], row["difference_at_high"]]
         for row in tornado["rows"]
     ]
-    return Table(headers, rows, ["text", "text", "number", "number", "money", "money"])
+    return Table(headers, rows, ["text", "number", "number", "money", "money"])

@@ -2,8 +2,9 @@
 
 Pure: each scenario comes in as ``{"id", "name", "document", "result"}`` (plus an optional ``"simulation"``,
 the engine's ``simulate`` answer for its current inputs, and ``"conversion"``, the words naming the rate its result
-was converted at), and the comparison goes out as plain data, so a decision link can freeze it as it is. Every
-amount is in one currency (``in_currency`` converts a result); the inputs that differ are the scenarios' own.
+was converted at, with ``"factor"``, one unit of its own currency in the comparison's), and the comparison goes out
+as plain data, so a decision link can freeze it as it is. Every
+amount is in one currency (``in_currency`` converts a result), the inputs that differ too.
 """
 
 from __future__ import annotations
@@ -18,10 +19,17 @@ from .uncertainty import probability_headline
 MIN_SCENARIOS, MAX_SCENARIOS = 2, 4
 
 
-def input_differences(documents: list[dict]) -> list[dict]:
-    """The inputs whose value is not the same in every scenario, in words (``tco.presentation.inputs.flat_inputs``);
+def input_differences(
+    documents: list[dict], currency: str | None = None, factors: list[float] | None = None
+) -> list[dict]:
+    """The inputs whose value is not the same in every scenario, in words (``tco.presentation.inputs.flat_inputs``),
+    every amount in ``currency`` (each document's money times its ``factors`` entry; default: its own currency);
     "—": the scenario does not have it (an option it lacks)."""
-    flats = [flat_inputs(document) for document in documents]
+    factors = factors or [1.0] * len(documents)
+    flats = [
+        flat_inputs(document, (currency, factor) if currency else None)
+        for document, factor in zip(documents, factors, strict=True)
+    ]
     keys = list(dict.fromkeys(key for flat in flats for key in flat))
     rows = []
     for key in keys:
@@ -101,5 +109,9 @@ def comparison(entries: list[dict]) -> dict:
         "scenarios": cards,
         "npv_rows": _rows(entries, "npv", names, "npv"),
         "annual_rows": _rows(entries, "annual_cost", names, "annual"),
-        "differences": input_differences([entry["document"] for entry in entries]),
+        "differences": input_differences(
+            [entry["document"] for entry in entries],
+            entries[0]["result"].get("currency", "USD"),
+            [entry.get("factor", 1.0) for entry in entries],
+        ),
     }

@@ -301,10 +301,17 @@ def input_rows(document: dict) -> list[dict]:
     ]
 
 
-def flat_inputs(document: dict) -> dict[str, tuple[str, str]]:
+def flat_inputs(document: dict, in_currency: tuple[str, float] | None = None) -> dict[str, tuple[str, str]]:
     """Every input of a document in words, keyed by where it is (options by name, so their order does not matter):
-    ``{key: (label, value)}``, e.g. ``("Lambda 8x H100 SXM: Price", "$3.99 per GPU-hour")``."""
-    c = currency_of(document)
+    ``{key: (label, value)}``, e.g. ``("Lambda 8x H100 SXM: Price", "$3.99 per GPU-hour")``. ``in_currency``
+    (currency, factor: one unit of the document's currency in it) writes every amount of money in that currency."""
+    c, factor = in_currency or (currency_of(document), 1.0)
+
+    def words(fact: InputFact, value: Any, currency: str) -> str:
+        if factor != 1.0 and fact.value_type == "money" and _is_number(value):
+            value = float(value) * factor
+        return value_words(fact, value, currency)
+
     flat: dict[str, tuple[str, str]] = {}
     workload = document.get("workload") or {}
     for entry in scenario_fields("scenario", "workload"):
@@ -315,14 +322,14 @@ def flat_inputs(document: dict) -> dict[str, tuple[str, str]]:
             flat[entry.path] = (fact.label, f"{format_pct(sum(months) / len(months))} {shape}")
         elif entry.scope == "workload":
             if workload:
-                flat[entry.path] = (f"Workload: {fact.label}", value_words(fact, workload.get(entry.name), c))
+                flat[entry.path] = (f"Workload: {fact.label}", words(fact, workload.get(entry.name), c))
         elif entry.field != "name":
-            flat[entry.path] = (fact.label, value_words(fact, document.get(entry.name), c))
+            flat[entry.path] = (fact.label, words(fact, document.get(entry.name), c))
     for option in document["options"]:
         for key in ("kind", *(entry.name for entry in option_fields(option["kind"]))):
             fact = option_fact(key)
             flat[f"{option['name']}: {key}"] = (
                 f"{option['name']}: {fact.label}",
-                value_words(fact, option.get(key), c),
+                words(fact, option.get(key), c),
             )
     return flat

@@ -63,6 +63,21 @@ def break_even_reason(
     )
 
 
+def break_even_text(utilization: float | None) -> str:
+    """A break-even utilization as a card shows it: "53.5%", or "never" when owning is dearer even at 100%."""
+    return "never" if utilization is None else format_pct(utilization)
+
+
+def break_even_summary(rental: str, utilization: float | None, forecast_mean: float) -> str:
+    """One line a compare card shows: "Owning breaks even vs Lambda at 53.5% utilization (forecast 60.0%)"."""
+    forecast = f"(forecast {format_pct(forecast_mean)})"
+    if utilization is None:
+        return f"Owning never breaks even vs {rental}: renting is cheaper even at 100% utilization {forecast}"
+    if utilization <= 0:
+        return f"Owning is cheaper than {rental} even idle {forecast}"
+    return f"Owning breaks even vs {rental} at {format_pct(utilization)} utilization {forecast}"
+
+
 def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> dict:
     utilization = pair["utilization"]
     crossover = pair["crossover_month"]
@@ -79,6 +94,8 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> 
         "utilization": utilization,
         "forecast_mean": forecast_mean,
         "verdict": break_even_verdict(utilization),
+        "utilization_text": break_even_text(utilization),
+        "summary": break_even_summary(pair["rental"], utilization, forecast_mean),
         "at_forecast": forecast_choice(utilization, forecast_mean),
         "crossover_month": crossover,
         "crossover_text": format_month(crossover) if crossover else f"no crossover in {format_months(horizon_months)}",

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from lib.currencies import currency_of
-from lib.formatting import format_money, round_half_up
+from lib.formatting import format_money, format_pct, round_half_up
 from lib.kinds import is_owned
 from tco.presentation.inputs import path_fact, path_words
 
@@ -81,7 +81,10 @@ def spread_sentence(simulation: dict, document: dict) -> str:
     p10, p50, p90 = (format_money(difference[key], currency) for key in ("p10", "p50", "p90"))
     sides = sides_text(document)
     which = f", in each trial {sides}" if sides else ""
-    return f"Owned minus rental NPV{which}: P10 {p10}, P50 {p50}, P90 {p90} (below 0: owning is cheaper)."
+    return (
+        f"Owned minus rental present value of cost{which}: P10 {p10}, P50 {p50}, P90 {p90} "
+        "(below 0: owning is cheaper)."
+    )
 
 
 def has_effect(row: dict) -> bool:
@@ -116,6 +119,22 @@ def tornado_rows(document: dict, tornado: dict) -> dict:
     count = f"{len(idle)} input{'s' if len(idle) != 1 else ''}"
     text = f"{count} with no effect on owned minus rental: {'; '.join(groups)}." if idle else ""
     return {"rows": shown, "no_effect": idle, "no_effect_text": text}
+
+
+def plan_rule_sentence(rule: dict) -> str:
+    """When one more owned GPU pays against renting, as a CFO reads it: a share of hours above 100 % is never."""
+    share = rule.get("break_even_utilization")
+    if share is None:
+        return (
+            f"An owned GPU never pays at this price: renting at {rule['rental']} costs less per hour than its power "
+            "alone."
+        )
+    if share > 1:
+        return (
+            f"An owned GPU never pays at this price: even busy every hour it costs more than renting at "
+            f"{rule['rental']}."
+        )
+    return f"An owned GPU pays when it is busy at least {format_pct(share)} of the hours."
 
 
 def budget_lanes(plan: dict, load_profile: Sequence[float]) -> list[dict]:

@@ -192,7 +192,16 @@ def _range_subject(record: Any, option_names: dict[int, str]) -> str:
 HISTORY_TIMEOUT = 7 * 24 * 3600  # seconds; a version's history never changes, this only bounds what the cache keeps
 
 
-def scenario_history(scenario: Scenario, *, limit: int = 25) -> list[HistoryLine]:
+HISTORY_PAGE = 25  # lines per page of the history (a currency conversion alone writes about as many)
+
+
+def scenario_history_page(scenario: Scenario, page: int = 1) -> tuple[list[HistoryLine], bool]:
+    """Page ``page`` (1: the newest) of the scenario's history, HISTORY_PAGE lines, and whether older lines exist."""
+    lines = scenario_history(scenario, limit=page * HISTORY_PAGE + 1)
+    return lines[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE], len(lines) > page * HISTORY_PAGE
+
+
+def scenario_history(scenario: Scenario, *, limit: int = HISTORY_PAGE) -> list[HistoryLine]:
     """The latest changes to the scenario, its options, checklists and input ranges, newest first (four queries,
     none once any process has read the same version: every write that adds history bumps the scenario's version in
     the same transaction, so a version's history never changes and is kept in Django's cache under its version)."""

@@ -60,6 +60,12 @@ def run_state(scenario: Scenario, *, figures: bool = False) -> RunState:
     return RunState(latest=latest, done=done)
 
 
+def has_current_answer(scenario: Scenario) -> bool:
+    """True when the latest finished run computed exactly the scenario's current document."""
+    done = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").only("document").first()
+    return done is not None and done.document == scenario.to_document()
+
+
 @dataclass(frozen=True)
 class PageStamp:
     """Everything the scenario page shows changes only when one of ``key`` does (see tco.web.page_cache)."""

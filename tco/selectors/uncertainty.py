@@ -105,11 +105,14 @@ def current_uncertainty(scenario: Scenario, document: dict) -> dict[str, Any] | 
 
 def export_document(scenario: Scenario) -> dict[str, Any]:
     """The scenario's tco-scenario/1 document for a JSON export, with its ranges under an ``uncertainty`` key
-    when it has any. The key sits beside the document's fields but is not part of tco-scenario/1 (the engine's
-    schema has no place for it): the importer takes it off and checks it with the engine's range validation."""
+    when it has any, and its currency changes (rate, date, source) under ``currency_conversions``. The keys sit
+    beside the document's fields but are not part of tco-scenario/1 (the engine's schema has no place for them):
+    the importer takes them off, checks them and stores them with the scenario."""
     options = list(scenario.options.all())
     document = scenario.to_document(options)
     ranges = scenario_uncertainty(scenario, options)
     if ranges:
         document["uncertainty"] = ranges
+    if scenario.currency_conversions:
+        document["currency_conversions"] = scenario.currency_conversions
     return document

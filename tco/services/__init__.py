@@ -23,6 +23,7 @@ from tco.services.scenarios import (
     scenario_create_from_document,
     scenario_delete,
     scenario_update_field,
+    unique_scenario_name,
 )
 
 __all__ = [
@@ -49,4 +50,5 @@ __all__ = [
     "scenario_create_from_document",
     "scenario_delete",
     "scenario_update_field",
+    "unique_scenario_name",
 ]

@@ -59,6 +59,7 @@ def scenario_comparison(*, scenarios: list[Scenario], currency: str = "") -> dic
                 )
             entry["result"] = in_currency(evaluation.result, currency, float(rate.rate))
             entry["conversion"] = f"{own} amounts converted to {currency} at {rate.describe()}"
+            entry["factor"] = float(rate.rate)
         entries.append(entry)
     data = comparison(entries)
     data["cumulative_figure"] = cumulative_comparison(entries, currency)

@@ -94,6 +94,8 @@ def scenario_change_currency(
                     _convert_field(option, name, rate)
                 if picked is not None:
                     _convert_source(option, picked, rate)
+                if option.prefill_note:  # its typical figures are in the old currency: say so beside them
+                    option.prefill_note += f" (Figures in {old}; the inputs were converted at {rate.describe()}.)"
                 set_history_user(option, user)
                 option.save()
             for item in InputRange.objects.filter(scenario=fresh, field__in=MONEY_RANGE_FIELDS):

@@ -23,6 +23,7 @@ from tco.models import (
     ScenarioBrief,
 )
 from tco.selectors.decisions import current_decision, is_decided, token_hash
+from tco.selectors.scenarios import has_current_answer
 from tco.services.comparison import ComparisonError
 from tco.services.decision_snapshots import snapshot_freeze
 from tco.services.evaluation import NotEvaluable
@@ -90,9 +91,17 @@ def brief_update(
 
 
 def decision_record(
-    *, scenario: Scenario, user: AbstractBaseUser | None, option_name: str, rationale: str
+    *,
+    scenario: Scenario,
+    user: AbstractBaseUser | None,
+    option_name: str,
+    rationale: str,
+    confirm_older: bool = False,
 ) -> DecisionRecord:
-    """Mark the scenario decided for one of its options, with the reason. Appends; earlier records stay."""
+    """Mark the scenario decided for one of its options, with the reason. Appends; earlier records stay.
+
+    Refused when no finished run has computed the current inputs (an input waiting to be filled in, a run still
+    queued), unless ``confirm_older``: the user was told the numbers are older than the inputs and decides anyway."""
     names = {option.name: option.kind for option in scenario.options.all()}
     if option_name not in names:
         listed = ", ".join(f"“{name}”" for name in names) or "none yet"
@@ -100,6 +109,12 @@ def decision_record(
     rationale = _check_length(rationale, RATIONALE_MAX, "rationale", "The rationale")
     if not rationale:
         raise DecisionError("Write a short rationale: why this option?", field="rationale")
+    if not confirm_older and not has_current_answer(scenario):
+        raise DecisionError(
+            "The numbers shown are older than the inputs (they have not been computed since the last change): "
+            "tick “Record it anyway” to decide on them, or complete the inputs first.",
+            field="confirm_older",
+        )
     version = Scenario.objects.values_list("version", flat=True).get(pk=scenario.pk)
     return DecisionRecord.objects.create(
         scenario=scenario,

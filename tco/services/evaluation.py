@@ -92,10 +92,11 @@ EXPORT_WAIT_SECONDS = 5.0
 def export_evaluation(scenario: Scenario, *, version: int | None) -> Evaluation:
     """The numbers an export holds: those of ``version`` (the one the user is looking at; None: the current).
 
-    The current version is evaluated now when no run has it yet. An earlier version is exported from its run
-    (waiting up to EXPORT_WAIT_SECONDS while it is being computed), saying in the file that inputs changed since.
-    When the current inputs cannot be evaluated (an option added a moment ago, its price still blank), the last
-    version that could be is exported, saying so. Raises NotReady (or NotEvaluable) when there is nothing to export.
+    The current version is evaluated now when no run has it yet; when it cannot be (an option added a moment ago,
+    its price still blank), nothing is exported: the page offers the last computed version instead, behind a
+    confirmation (``ExportState``). An earlier version is exported from its run (waiting up to EXPORT_WAIT_SECONDS
+    while it is being computed), saying in the file that inputs changed since. Raises NotReady (or NotEvaluable)
+    when there is nothing to export.
     """
     if version is None or version == scenario.version:
         try:
@@ -104,12 +105,10 @@ def export_evaluation(scenario: Scenario, *, version: int | None) -> Evaluation:
             last = _done_runs(scenario).first()
             if last is None:
                 raise
-            reason = str(error).removeprefix("The scenario cannot be evaluated until its inputs are fixed ")
-            return replace(
-                _from_run(last),
-                note=f"Version {scenario.version} cannot be evaluated {reason}; these are the numbers of version "
-                f"{last.scenario_version}, the last that could.",
-            )
+            raise NotReady(
+                f"Version {scenario.version} cannot be evaluated {_reason(error)}; nothing was exported. The page "
+                f"offers version {last.scenario_version}'s numbers instead, saying they are older than the inputs."
+            ) from None
     if version > scenario.version:
         raise NotReady(f"Version {version} does not exist; the scenario is at version {scenario.version}.")
     deadline = time.monotonic() + EXPORT_WAIT_SECONDS
@@ -137,17 +136,29 @@ def _done_runs(scenario: Scenario):
     return ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).exclude(result=None).order_by("-id")
 
 
-def export_refusal(
-    scenario: Scenario,
+def _reason(error: NotEvaluable) -> str:
+    """The parenthesised list of a NotEvaluable's problems."""
+    return str(error).removeprefix("The scenario cannot be evaluated until its inputs are fixed ").removesuffix(".")
+
+
+@dataclass(frozen=True)
+class ExportState:
+    """What the page's export box offers: the current version's numbers, an older version's (the current inputs
+    cannot be evaluated; the box says so and asks to confirm), or nothing (``refusal`` says why)."""
+
+    refusal: str = ""
+    older_version: int | None = None  # the version whose numbers the files would hold instead of the current
+    reason: str = ""  # why the current version cannot be evaluated (with older_version)
+
+
+def export_state(
     *,
-    document: dict | None = None,
-    problems: list[Problem] | None = None,
-    has_results: bool | None = None,
-) -> str:
-    """Why nothing of ``scenario`` can be exported ("" when something can): shown on the page instead of links.
-    ``document``, the engine's ``problems`` with it and whether a done run has results are read when not given."""
-    if document is None:
-        document = scenario.to_document()
+    document: dict,
+    problems: list[Problem] | None,
+    done: ScenarioRun | None,
+) -> ExportState:
+    """What the export box of ``scenario`` offers, from its ``document``, the engine's ``problems`` with it (read
+    when None) and its latest done run (``done``, None when there is none)."""
     if problems is None:
         try:
             validate(document)
@@ -156,7 +167,8 @@ def export_refusal(
         else:
             problems = []
     if not problems:
-        return ""
-    if has_results is None:
-        has_results = _done_runs(scenario).exists()
-    return "" if has_results else f"Nothing to export yet. {NotEvaluable(problems, document)}"
+        return ExportState()
+    error = NotEvaluable(problems, document)
+    if done is None:
+        return ExportState(refusal=f"Nothing to export yet. {error}")
+    return ExportState(older_version=done.scenario_version, reason=_reason(error))

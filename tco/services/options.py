@@ -18,7 +18,7 @@ from pricing.fx import Rate
 from pricing.models import PricingTerm
 from pricing.selectors import exchange_rate, price_trend
 from pricing.trends import MIN_WEEKS, PriceTrend
-from tco.engine.catalogue import fields_for_kind
+from tco.engine.catalogue import fields_for_kind, money_step
 from tco.models import (
     DILIGENCE_KEYS,
     DiligenceStatus,
@@ -36,6 +36,7 @@ from tco.services.common import (
     scenario_options,
     set_history_user,
 )
+from tco.services.currency import converted
 from tco.services.scenarios import create_diligence_items
 from tco.services.uncertainty import ranges_follow_input
 
@@ -165,8 +166,9 @@ def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, An
 
 
 def market_price_in(observation: Any, currency: str) -> tuple[Any, Rate]:
-    """The observation's $/GPU-hour in `currency` and the rate used (nearest its as-of date), or PriceChoiceError
-    naming the rate to import when none is known."""
+    """The observation's $/GPU-hour in `currency` and the rate used (nearest its as-of date), rounded as a currency
+    conversion rounds a unit price (half up to four decimal places), or PriceChoiceError naming the rate to import
+    when none is known."""
     rate = exchange_rate(observation.currency, currency, on=observation.observed_on)
     if rate is None:
         raise PriceChoiceError(
@@ -175,7 +177,7 @@ def market_price_in(observation: Any, currency: str) -> tuple[Any, Rate]:
             f"(manage.py import_fx_rates with the ECB reference-rate CSV) or enter a {observation.currency}→{currency} "
             "rate in the admin, then pick the price again."
         )
-    return rate.convert(observation.price_per_gpu_hour), rate
+    return converted(observation.price_per_gpu_hour, rate, money_step("price_per_gpu_hour")), rate
 
 
 def option_pick_price(

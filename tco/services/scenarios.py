@@ -50,20 +50,22 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
     """Create a scenario (and its options) from a tco-scenario/1 document and queue its evaluation.
 
     An optional ``uncertainty`` key holds input ranges (``{path: {low, likely, high}}``, as exported); they are
-    checked by the engine's range validation and stored with the scenario.
+    checked by the engine's range validation and stored with the scenario. An optional ``currency_conversions`` key
+    (as exported) keeps the record of the rates its money went through.
     Raises ScenarioError listing every problem (the engine's, plus values the database cannot
     store exactly); nothing is written then. Exporting the new scenario gives the document back.
     """
     if not isinstance(document, dict):
         raise ScenarioError([Problem("", "the file must hold one JSON object (a tco-scenario/1 document)")])
     document, uncertainty = split_uncertainty(document)
+    document, conversions = _split_conversions(document)
     validate(document)
     uncertainty_check_import(document=document, uncertainty=uncertainty)
     scenario_fields, option_fields, storage_problems = document_to_fields(document)
     if storage_problems:
         raise ScenarioError([Problem(problem.path, problem.message) for problem in storage_problems])
     with transaction.atomic():
-        scenario = Scenario(owner=signed_in_user(user), **scenario_fields)
+        scenario = Scenario(owner=signed_in_user(user), currency_conversions=conversions, **scenario_fields)
         set_history_user(scenario, user)
         scenario.save()
         for fields in option_fields:
@@ -76,6 +78,40 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
         uncertainty_import(scenario=scenario, uncertainty=uncertainty, user=user)
         recompute_if_valid(scenario=scenario, user=user)
     return scenario
+
+
+CONVERSION_KEYS = frozenset({"from", "to", "mode", "at", "rate", "rate_date", "source", "via"})
+MAX_CONVERSIONS = 100
+
+
+def _split_conversions(document: dict) -> tuple[dict, list[dict[str, str]]]:
+    """An exported document's ``currency_conversions`` (the record ``scenario_change_currency`` keeps: rate, date,
+    source), taken off and checked; raises ScenarioError naming what is wrong."""
+    if "currency_conversions" not in document:
+        return document, []
+    entries = document["currency_conversions"]
+    rest = {key: value for key, value in document.items() if key != "currency_conversions"}
+    fine = (
+        isinstance(entries, list)
+        and len(entries) <= MAX_CONVERSIONS
+        and all(
+            isinstance(entry, dict)
+            and set(entry) <= CONVERSION_KEYS
+            and all(isinstance(value, str) and len(value) <= 200 for value in entry.values())
+            for entry in entries
+        )
+    )
+    if not fine:
+        raise ScenarioError(
+            [
+                Problem(
+                    "currency_conversions",
+                    f"must be the list of currency changes an export writes (at most {MAX_CONVERSIONS}, each with "
+                    f"{', '.join(sorted(CONVERSION_KEYS))} as text)",
+                )
+            ]
+        )
+    return rest, entries
 
 
 def scenario_update_field(
@@ -139,14 +175,27 @@ def forecast_update(
         return recompute_if_valid(scenario=fresh, user=user, ranges=ranges)
 
 
+def unique_scenario_name(name: str) -> str:
+    """``name``, or "name (2)", "name (3)"… when a scenario is already called that: a compare legend and "Compare
+    with" name each scenario once."""
+    taken = set(Scenario.objects.filter(name__startswith=name[:190]).values_list("name", flat=True))
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name[:190]} ({number})" in taken:
+        number += 1
+    return f"{name[:190]} ({number})"
+
+
 def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser | None, name: str | None = None) -> Scenario:
-    """A copy with its options, diligence checklist and input ranges, owned by `user`, at version 1."""
+    """A copy with its options, diligence checklist and input ranges, owned by `user`, at version 1, under a name no
+    other scenario has ("Copy of X", then "Copy of X (2)")."""
     source_options = list(scenario.options.prefetch_related("diligence_items"))
     with transaction.atomic():
         copy = Scenario.objects.get(pk=scenario.pk)
         copy.pk = None
         copy.id = None
-        copy.name = (name or f"Copy of {scenario.name}")[:200]
+        copy.name = unique_scenario_name((name or f"Copy of {scenario.name}")[:200])
         copy.version = 1
         copy.owner = signed_in_user(user)
         copy._state.adding = True

@@ -129,6 +129,7 @@ def range_clear(
 
 
 FOLLOW_DIGITS = 4  # significant digits a re-centred range end of a rate or plain number keeps
+FOLLOW_MONEY_DIGITS = 6  # significant digits a re-centred money range end keeps (never finer than its step)
 STORED_PLACES = Decimal("0.0000000001")  # what an InputRange stores exactly (ten decimal places)
 
 
@@ -141,9 +142,9 @@ def ranges_follow_input(
 
     The rule (README, "Decisions under uncertainty"): a range whose likely value equals the input's value before
     the edit follows the input: likely becomes the new value, and low and high keep their ratio to it (their
-    distance when the old or the new value is 0), rounded like a converted input (money to the cent and unit
-    prices to four decimal places, half up; rates and plain numbers to four significant digits) and kept within
-    the input's bounds. A range whose likely was set apart from the input stays as it is; the range, the
+    distance when the old or the new value is 0), rounded half up (money to six significant digits, never finer than
+    the cent, or four decimal places for unit prices; rates and plain numbers to four significant digits) and kept
+    within the input's bounds. A range whose likely was set apart from the input stays as it is; the range, the
     simulation summary and the tornado say so.
 
     Returns the scenario's ranges as they now are (for the page that shows the edit).
@@ -183,12 +184,19 @@ def _recentre(item: InputRange, old: Decimal, new: Decimal, bounds: NumberField)
 
 
 def _rounded(value: Decimal, step: Decimal | None) -> Decimal:
-    """Money to its step (``money_step``), other numbers to FOLLOW_DIGITS significant digits."""
-    if step is not None:
-        return value.quantize(step, rounding=ROUND_HALF_UP)
+    """Money to FOLLOW_MONEY_DIGITS significant digits but never finer than its step (``money_step``), other numbers
+    to FOLLOW_DIGITS significant digits. Fewer digits than the cent keep a range that follows an edit there and back
+    where it was (to the cent, 1,800,000 came back as 1,799,999.99)."""
     if value == 0:
         return value
-    return _stored(value.quantize(Decimal(1).scaleb(value.adjusted() - FOLLOW_DIGITS + 1), rounding=ROUND_HALF_UP))
+    if step is not None:
+        return value.quantize(max(step, _digit(value, FOLLOW_MONEY_DIGITS)), rounding=ROUND_HALF_UP)
+    return _stored(value.quantize(_digit(value, FOLLOW_DIGITS), rounding=ROUND_HALF_UP))
+
+
+def _digit(value: Decimal, digits: int) -> Decimal:
+    """The place of ``value``'s last significant digit when it keeps ``digits`` of them."""
+    return Decimal(1).scaleb(value.adjusted() - digits + 1)
 
 
 def _within_storage(value: Decimal, step: Decimal | None) -> Decimal:

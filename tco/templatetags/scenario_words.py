@@ -5,10 +5,12 @@ from __future__ import annotations
 from django import template
 
 from lib.terms import term_label
+from pricing.models import pricing_term_words
 from tco.presentation import life_note, price_path_words
 
 register = template.Library()
 register.filter("term_label", term_label)  # a Market price's pricing term in words ("Spot", "Reserved 1 year")
+register.filter("term_words", pricing_term_words)  # the same, as a sentence reads it ("on demand")
 
 
 @register.filter

@@ -41,6 +41,7 @@ def test_a_refused_value_stays_refused_until_corrected_or_restored(page, live_se
     page.locator(f"#f-o{owned.pk}-capex[data-refused]").wait_for()
     assert page.inner_text(f"#err-o{owned.pk}-capex") == "Own 8x H100 (new) → Capex must not be negative; got -5"
     assert "Not saved" in page.inner_text(f"#not-saved-o{owned.pk}-capex")
+    assert page.inner_text(".run-status").startswith("Up to date with the stored values: what is marked “Not saved”")
 
     discount = page.locator("#f-s-discount_rate-input")
     discount.fill("7%")
@@ -62,6 +63,7 @@ def test_a_refused_value_stays_refused_until_corrected_or_restored(page, live_se
     assert capex.input_value() == "320,000"
     assert wrapper.get_attribute("data-refused") is None and page.inner_text(f"#err-o{owned.pk}-capex") == ""
     assert page.locator(f"#not-saved-o{owned.pk}-capex").count() == 0
+    assert not page.locator("#stored-values-note").is_visible()
 
     capex.fill("-6")
     capex.press("Tab")

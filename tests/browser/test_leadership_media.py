@@ -258,6 +258,8 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
     page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
     page.wait_for_timeout(500)
     assert page.locator("#inputs").is_visible() and page.locator("#option-table").is_visible()
+    assert page.locator("button:visible, a.button:visible").count() == 0  # no control on paper
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.field')).breakInside") == "avoid"
     past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
     assert past_the_edge == [], "\n".join(past_the_edge)
     clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
@@ -265,16 +267,53 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
     assert _pages(page.pdf(format="A4", print_background=True)) >= 1
 
 
-@pytest.mark.parametrize("where", ["scenario", "decision link", "compare"])
+@pytest.mark.parametrize("where", ["scenario", "decided scenario", "decision link", "compare"])
 def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, shared, new_page, where):
     page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     log_in(page, live_server, analyst)
+    if where == "decided scenario":  # its panel adds "Reason to re-open"
+        decision_record(
+            scenario=shared["scenario"],
+            user=analyst,
+            option_name="Hyperstack H100",
+            rationale="Cheapest.",
+            confirm_older=True,
+        )
     url = {
         "scenario": f"/scenarios/{shared['scenario'].pk}/",  # its links table lists the decision link
+        "decided scenario": f"/scenarios/{shared['scenario'].pk}/",
         "decision link": f"/d/{shared['token']}",
         "compare": f"/scenarios/compare/?s={shared['scenario'].pk}&s={shared['other'].pk}",
     }[where]
     page.goto(live_server.url + url)
     _wait_for_charts(page)
+    if where == "decided scenario":
+        page.locator("#reopen-reason").wait_for()
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"the {where} page is {width} px wide: {page.evaluate(PAST_THE_EDGE_JS, 390)}"
+
+
+def test_a_brief_comparing_three_scenarios_prints_on_at_most_three_a4_pages_nothing_cut(live_server, shared, new_page):
+    scenario, analyst = shared["scenario"], shared["analyst"]
+    others = [shared["other"]]
+    for months in (48, 24):
+        variant = copy.deepcopy(LEADERSHIP_SCENARIO)
+        variant.update(name=f"64x H100, {months} months, rented burst", horizon_months=months)
+        others.append(scenario_create_from_document(document=variant, user=analyst))
+    _, token = link_create(scenario=scenario, user=analyst, compare_with=others)
+    page = new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{live_server.url}/d/{token}")
+    _wait_for_charts(page)
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_timeout(500)
+    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
+    assert past_the_edge == [], "\n".join(past_the_edge)
+    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
+    assert clipped == [], "\n".join(clipped)
+    # The per-option tables of four scenarios are too wide to sit side by side: one under the other.
+    npv, annual = (page.locator(f"#{table}").bounding_box() for table in ("compare-npv", "compare-annual"))
+    first, second = sorted((npv, annual), key=lambda box: box["y"])
+    assert second["y"] >= first["y"] + first["height"] and npv["width"] > A4_CONTENT_WIDTH * 0.9
+    pages = _pages(page.pdf(format="A4", print_background=True))
+    assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"

@@ -113,7 +113,7 @@ def test_a_range_opened_by_keyboard_fetches_its_inputs_and_keeps_them_through_an
     disclosure.locator("input[name=high]").fill("400,000")
     disclosure.get_by_role("button", name="Save range").click()
     page.wait_for_function(
-        "(id) => document.querySelector(`#${id} .range-text`)?.innerText.includes('324000')",
+        "(id) => document.querySelector(`#${id} .range-text`)?.innerText.includes('324,000')",
         arg=f"range-o{owned.pk}-capex",
     )
     saved = InputRange.objects.get(option=owned, field="capex")

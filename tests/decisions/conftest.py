@@ -10,7 +10,7 @@ from django.urls import reverse
 from pricing import services as pricing_services
 from pricing.models import PriceObservation, SnapshotOrigin
 from tco.models import Scenario
-from tco.services import option_pick_price, scenario_create_from_document
+from tco.services import option_pick_price, run_queue, scenario_create_from_document
 
 REPO = Path(__file__).resolve().parents[2]
 PRICES_HEADER = (
@@ -81,6 +81,14 @@ def scenario(editor, lambda_price) -> Scenario:
     rental = created.options.get(name="Lambda rental")
     option_pick_price(option=rental, user=editor, expected_version=None, observation=lambda_price)
     return Scenario.objects.get(pk=created.pk)
+
+
+@pytest.fixture
+def computed(scenario, run_jobs) -> Scenario:
+    """The scenario with its numbers computed, as the embedded mode computes every version when it is saved."""
+    with run_jobs():
+        run_queue(scenario=scenario)
+    return scenario
 
 
 @pytest.fixture

@@ -73,7 +73,7 @@ def test_the_csv_per_option_has_one_row_per_option_with_the_results_values(viewe
     assert 'filename="Decision-test-own-vs-rent-options.csv"' in response["Content-Disposition"]
     header, *rows = _rows(response)
     assert header == OPTION_HEADERS + ABOUT_HEADERS
-    assert [row[:2] for row in rows] == [["Own 8x H100", "owned"], ["Lambda rental", "neocloud"]]
+    assert [row[:2] for row in rows] == [["Own 8x H100", "Owned (new)"], ["Lambda rental", "Neocloud"]]  # in words
     for row, option in zip(rows, result["options"], strict=True):
         assert [_number(cell) for cell in row[2:12]] == _close([option[key] for key in RESULT_KEYS])
     assert [row[12] for row in rows] == ["no", "yes"]
@@ -211,7 +211,7 @@ def test_anonymous_users_cannot_export_a_scenario(anon, scenario):
     assert response["Location"].startswith(reverse("login"))
 
 
-def test_while_the_current_inputs_cannot_be_evaluated_the_last_valid_version_is_exported_saying_so(
+def test_while_the_current_inputs_cannot_be_evaluated_only_a_confirmed_older_version_is_exported(
     editor, editor_client, scenario, django_capture_on_commit_callbacks
 ):
     evaluate_now = evaluate(scenario.to_document())
@@ -219,17 +219,27 @@ def test_while_the_current_inputs_cannot_be_evaluated_the_last_valid_version_is_
         run_queue(scenario=scenario)
     option_add(scenario=scenario, user=editor, expected_version=None, kind="neocloud")  # its price still blank
     scenario.refresh_from_db()
+    current, older = scenario.version, scenario.version - 1
+    url = reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"])
 
-    response = editor_client.get(reverse("tco:scenario_export_results", args=[scenario.pk, "options.csv"]))
+    for refused in (editor_client.get(url), editor_client.get(f"{url}?version={current}")):
+        assert refused.status_code == 409 and "Content-Disposition" not in refused
+        text = refused.content.decode()
+        assert f"Version {current} cannot be evaluated" in text and "nothing was exported" in text
+        assert "Neocloud rental → Price per GPU-hour is required" in text and "options[" not in text
 
-    assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
-    header, *rows = _rows(response)
-    assert header[-1] == "note"
+    panel = editor_client.get(reverse("tco:decision_panel", args=[scenario.pk]), HTTP_HX_REQUEST="true")
+    box = panel.content.decode().split('id="exports"', 1)[1].split("</div>", 1)[0]
+    assert f"Version {current} cannot be computed" in box and f"numbers of version {older}" in box
+    assert f"?version={current}" not in box  # the only links sit behind "Export version N's numbers anyway"
+    links = box.split('<details id="exports-confirm">', 1)[1]
+    assert f"<summary>Export version {older}'s numbers anyway</summary>" in links
+    assert links.count(f"?version={older}") == 3 and f"CSV per option (version {older})" in links
+
+    header, *rows = _rows(editor_client.get(f"{url}?version={older}"))
+    assert header[-1] == "note" and f"changed since version {older} (now version {current})" in rows[0][-1]
     assert [_number(row[7]) for row in rows] == _close([option["npv"] for option in evaluate_now["options"]])
-    note = rows[0][-1]
-    assert f"Version {scenario.version} cannot be evaluated" in note
-    assert "Neocloud rental → Price per GPU-hour is required" in note and "options[" not in note
-    assert {row[14] for row in rows} == {str(scenario.version - 1)}
+    assert {row[14] for row in rows} == {str(older)}
 
 
 def test_an_export_with_nothing_to_export_is_a_plain_text_refusal_never_a_page(editor, editor_client):
@@ -290,7 +300,8 @@ def test_the_decision_page_exports_the_frozen_numbers_not_todays(editor, link_pa
     assert brief["content hash (SHA-256)"] == DecisionSnapshot.objects.get().content_hash
     assert brief["Expected utilization"] == "open"
     prices = [row for row in book["Prices"].iter_rows(min_row=2, values_only=True)]
-    assert prices[0][:3] == ("Lambda rental", "neocloud", 3.99)
+    assert prices[0][:3] == ("Lambda rental", "Neocloud", 3.99)
+    assert "on demand" in prices[0] and "on_demand" not in prices[0]
     assert "2026-09-01" in prices[0] and "https://lambda.ai/pricing" in prices[0]
 
 

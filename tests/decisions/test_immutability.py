@@ -43,7 +43,9 @@ def test_the_link_is_byte_for_byte_unchanged_after_edits_new_prices_and_a_rerun(
     cheaper = PriceObservation.objects.get(provider__name="Lambda", observed_on="2026-10-01")
     rental = scenario.options.get(kind="neocloud")
     option_pick_price(option=rental, user=editor, expected_version=None, observation=cheaper)
-    decision_record(scenario=scenario, user=editor, option_name="Own 8x H100", rationale="Steady load all year.")
+    decision_record(
+        scenario=scenario, user=editor, option_name="Own 8x H100", rationale="Steady load all year.", confirm_older=True
+    )
     brief_update(
         scenario=scenario, user=editor, expected_version=None, question="Own or rent?", workload_brief="", answers={}
     )
@@ -84,7 +86,8 @@ def test_snapshots_have_no_bulk_update_path(link_path):
         DecisionSnapshot.objects.update(content="{}")
 
 
-def test_decision_records_are_append_only(editor, scenario):
+def test_decision_records_are_append_only(editor, computed):
+    scenario = computed
     record = decision_record(scenario=scenario, user=editor, option_name="Own 8x H100", rationale="Steady load.")
     record.rationale = "rewritten"
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from django.urls import reverse
 
 from tco.models import DecisionAction, DecisionRecord, DecisionSnapshot, ScenarioBrief
@@ -19,6 +20,7 @@ def _panel(client, scenario) -> str:
     return client.get(reverse("tco:decision_panel", args=[scenario.pk])).content.decode()
 
 
+@pytest.mark.usefixtures("computed")
 def test_an_editor_marks_a_scenario_decided_with_option_rationale_who_and_when(editor, editor_client, scenario):
     response = _decide(editor_client, scenario)
 
@@ -32,6 +34,7 @@ def test_an_editor_marks_a_scenario_decided_with_option_rationale_who_and_when(e
     assert RATIONALE in panel
 
 
+@pytest.mark.usefixtures("computed")
 def test_deciding_answers_htmx_with_the_fresh_panel(editor_client, scenario):
     response = _decide(editor_client, scenario, HTTP_HX_REQUEST="true")
 
@@ -58,6 +61,7 @@ def test_deciding_needs_a_rationale(editor_client, scenario):
     assert not DecisionRecord.objects.exists()
 
 
+@pytest.mark.usefixtures("computed")
 def test_reopening_keeps_the_decision_and_shows_both_in_the_history(editor_client, scenario):
     _decide(editor_client, scenario)
 
@@ -110,6 +114,7 @@ def test_viewers_see_the_decision_and_the_brief_without_forms(editor, viewer_cli
     assert "<form" not in panel
 
 
+@pytest.mark.usefixtures("computed")
 def test_a_decision_appears_on_links_created_after_it_not_on_earlier_ones(editor_client, scenario, anon):
     _, before = create_link(editor_client, scenario)
     _decide(editor_client, scenario)
@@ -122,6 +127,7 @@ def test_a_decision_appears_on_links_created_after_it_not_on_earlier_ones(editor
     assert RATIONALE in later
 
 
+@pytest.mark.usefixtures("computed")
 def test_a_reopened_decision_shows_on_later_links_as_not_in_force(editor_client, scenario, anon):
     _decide(editor_client, scenario)
     editor_client.post(reverse("tco:reopen", args=[scenario.pk]), {"reason": "Prices fell."})

@@ -186,3 +186,14 @@ def test_every_break_even_row_carries_its_reason():
     )
     row = break_even_rows(document_for(result), result)[0]
     assert row["reason"].startswith("Owning never catches up within 36 months")
+
+
+def test_a_break_even_that_never_comes_reads_never_on_cards_not_a_dash():
+    row = _break_even_row(None, mean=0.6)
+    assert row["utilization_text"] == "never"
+    assert row["summary"] == (
+        f"Owning never breaks even vs {LAMBDA}: renting is cheaper even at 100% utilization (forecast 60.0%)"
+    )
+    assert _break_even_row(0.535, mean=0.6)["summary"] == (
+        f"Owning breaks even vs {LAMBDA} at 53.5% utilization (forecast 60.0%)"
+    )

@@ -7,11 +7,12 @@ import copy
 
 import pytest
 
-from lib.formatting import round_half_up
+from lib.formatting import format_pct, round_half_up
 from tco.charts.uncertainty import tornado
-from tco.engine import evaluate, sensitivity
+from tco.engine import evaluate, fleet_plan, sensitivity
 from tco.presentation.uncertainty import (
     PERCENTILES_NOTE,
+    plan_rule_sentence,
     probability_headline,
     share_text,
     simulation_rows,
@@ -117,3 +118,31 @@ def test_the_tornado_chart_draws_only_rows_with_an_effect_labelled_in_words(rows
     assert figure["data"][0]["y"] == [row["label"] for row in shown][: len(figure["data"][0]["y"])]
     assert "Hosted model API: Price per million input tokens" not in figure["data"][0]["y"]
     assert f"As entered ${round_half_up(base, 0):,}" == figure["layout"]["annotations"][0]["text"]
+
+
+def _plan_rule(price_per_gpu_hour: float) -> dict:
+    document = copy.deepcopy(DESIGN_EXAMPLE)
+    for option in document["options"]:
+        if option["kind"] == "neocloud":
+            option["price_per_gpu_hour"] = price_per_gpu_hour
+    return fleet_plan(document, [4.0] * 24)["rule"]
+
+
+def test_an_owned_gpu_that_would_need_more_than_every_hour_never_pays_in_words():
+    rule = _plan_rule(1.0)  # below the owned GPU's fixed cost per hour
+    assert rule["break_even_utilization"] > 1  # the engine's share of hours, above 100 %
+    sentence = plan_rule_sentence(rule)
+    assert sentence.startswith("An owned GPU never pays at this price: even busy every hour it costs more")
+    assert "%" not in sentence
+
+
+def test_an_owned_gpu_that_pays_says_the_share_of_hours():
+    rule = _plan_rule(6.16)
+    c_fix, c_busy = rule["fixed_per_gpu_hour"], rule["busy_per_gpu_hour"]
+    share = c_fix / (6.16 - c_busy)  # docs/money-math.md, the fleet plan
+    assert plan_rule_sentence(rule) == f"An owned GPU pays when it is busy at least {format_pct(share)} of the hours."
+
+
+def test_power_dearer_than_the_rental_never_pays_in_words():
+    rule = {"rental": "Spot", "break_even_utilization": None}
+    assert plan_rule_sentence(rule).startswith("An owned GPU never pays at this price: renting at Spot costs less")

@@ -12,12 +12,14 @@ from django.urls import reverse
 
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.engine import ScenarioError
 from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
 from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import scenario_uncertainty
-from tco.services import option_pick_price, scenario_change_currency, scenario_create
+from tco.services import option_pick_price, scenario_change_currency, scenario_create, scenario_create_from_document
 from tco.services.decisions import link_create
 from tco.services.uncertainty import range_set
+from tests.documents import DESIGN_EXAMPLE
 from tests.scenarios import factories
 from tests.scenarios.factories import price_range
 
@@ -49,6 +51,8 @@ def test_changing_the_currency_asks_and_saves_nothing_yet(editor_client, scenari
     assert "13 money inputs are in USD." in html  # burst, 8 owned, the rental's price and extras, 2 API prices
     assert "Convert at 1 USD = 0.925925925926 EUR (ECB euro reference rates, 2026-11-02)" in html
     assert "They are already in EUR: change the label only" in html
+    # What a conversion does to the numbers, as it does it (unit prices keep four decimals).
+    assert "rounds it half up to the cent, or a unit price (per GPU-hour, per kWh, per million tokens) to four" in html
     assert Scenario.objects.values_list("currency", "version").get(pk=scenario.pk) == ("USD", 1)
 
 
@@ -351,3 +355,54 @@ def test_a_range_end_that_would_not_fit_is_refused_too(scenario, editor, ecb_rat
             scenario=scenario, user=editor, expected_version=None, currency="USD", rate=exchange_rate("EUR", "USD")
         )
     assert InputRange.objects.get(option=rental).high == Decimal("95000000000000")
+
+
+def test_the_history_pages_back_past_a_conversion_and_its_line_names_the_rate(
+    editor_client, scenario, ecb_rate, run_jobs
+):
+    _convert(editor_client, scenario, run_jobs)
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    for rate in ("9%", "10%", "11%", "12%", "13%", "14%", "15%", "16%"):  # edits after the conversion
+        fresh.refresh_from_db()
+        editor_client.post(
+            reverse("tco:scenario_field", args=[fresh.pk]), {"discount_rate": rate, "version": fresh.version}, **HTMX
+        )
+    page = editor_client.get(reverse("tco:scenario_detail", args=[fresh.pk])).content.decode()
+    assert page.count("<li><time") == 25 and f'hx-get="/scenarios/{fresh.pk}/history/?page=2"' in page
+    shown = page
+    for number in range(2, 5):
+        older = editor_client.get(reverse("tco:scenario_history", args=[fresh.pk]), {"page": number}, **HTMX)
+        shown += older.content.decode()
+        if f"?page={number + 1}" not in older.content.decode():
+            break
+    assert "Currency conversion" in shown and "1 USD = 0.925925925926 EUR" in shown
+    assert shown.count("<li><time") == len(scenario_history(fresh, limit=1_000))  # every line, each once
+
+
+def test_a_json_export_imported_back_keeps_the_conversion_record(editor_client, scenario, ecb_rate, run_jobs):
+    _convert(editor_client, scenario, run_jobs)
+    exported = editor_client.get(reverse("tco:scenario_export", args=[scenario.pk])).content
+    upload = io.BytesIO(exported)
+    upload.name = "plan.json"
+    with run_jobs():
+        editor_client.post(reverse("tco:scenario_import"), {"file": upload})
+    copy = Scenario.objects.exclude(pk=scenario.pk).get()
+    assert copy.currency_conversions == Scenario.objects.get(pk=scenario.pk).currency_conversions
+    said = f"Money inputs converted from USD to EUR at {RATE_TEXT}"
+    assert _about(editor_client, f"/scenarios/{copy.pk}/export/results.xlsx")["currency conversion"].startswith(said)
+
+
+def test_an_imported_conversion_record_that_is_not_one_is_refused(editor):
+    with pytest.raises(ScenarioError, match="currency_conversions"):
+        scenario_create_from_document(document={**DESIGN_EXAMPLE, "currency_conversions": [{"rate": 1}]}, user=editor)
+    assert not Scenario.objects.exists()
+
+
+def test_a_converted_options_assumptions_note_names_the_currency_of_its_figures(
+    editor_client, scenario, ecb_rate, run_jobs
+):
+    note = "PUE 1.4, electricity $0.12/kWh, operations 0.25 FTE per server at $216k."
+    ScenarioOption.objects.filter(scenario=scenario, kind="owned").update(prefill_note=note)
+    _convert(editor_client, scenario, run_jobs)
+    converted = ScenarioOption.objects.get(scenario=scenario, kind="owned").prefill_note
+    assert converted == f"{note} (Figures in USD; the inputs were converted at {RATE_TEXT}.)"

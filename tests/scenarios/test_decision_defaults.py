@@ -7,7 +7,8 @@ import re
 from django.test import Client
 from django.urls import reverse
 
-from tco.services import scenario_update_field
+from tco.models import DecisionRecord
+from tco.services import option_add, scenario_update_field
 from tco.services.decisions import decision_record, link_create
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -60,3 +61,21 @@ def test_a_link_made_on_the_decided_version_shows_no_warning(scenario, editor, r
     decision_record(scenario=scenario, user=editor, option_name="Lambda 8x H100 SXM", rationale="Cheapest.")
     _link, token = link_create(scenario=scenario, user=editor, expires_in_days=30, note="")
     assert 'id="stale-decision"' not in Client().get(reverse("decision_page", args=[token])).content.decode()
+
+
+def test_with_an_input_blanked_no_option_is_called_cheapest_and_deciding_asks_to_confirm(
+    editor_client, scenario, editor, run_jobs
+):
+    cheapest = scenario.runs.get().result["cheapest"]
+    with run_jobs():
+        option_add(scenario=scenario, user=editor, expected_version=None, kind="neocloud")  # its price blank
+    html = _panel(editor_client, scenario)
+    assert "(cheapest)" not in html
+    assert "The numbers on this page are version 1's; the inputs are now version 2" in html.replace("&#x27;", "'")
+    decide = reverse("tco:decide", args=[scenario.pk])
+
+    refused = editor_client.post(decide, {"option": cheapest, "rationale": "Cheapest."}, **HTMX).content.decode()
+    assert "tick “Record it anyway”" in refused and not DecisionRecord.objects.exists()
+
+    editor_client.post(decide, {"option": cheapest, "rationale": "Cheapest.", "confirm_older": "1"}, **HTMX)
+    assert DecisionRecord.objects.get().option_name == cheapest

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tco.models import Scenario, ScenarioOption, ScenarioRun, SecondaryDiligenceItem
+from tco.services import scenario_create
 from tests.scenarios import factories
 from tests.scenarios.workspace_html import Workspace
 
@@ -381,3 +382,19 @@ def test_the_price_picker_says_how_many_offers_match_and_pages_through_them(edit
     assert "No Market prices match" in none
     for bad in ("-5", "abc", "999999999999999999999"):
         assert editor_client.get(url, {"gpu": "h100", "offset": bad}, **HTMX).status_code == 200
+
+
+def test_a_utilization_above_100_percent_is_refused_in_what_was_typed(editor_client, scenario):
+    url = reverse("tco:scenario_forecast", args=[scenario.pk])
+    data = {"forecast_kind": "flat", "forecast_flat_utilization": "150%", "version": 1}
+    html = editor_client.post(url, data, **HTMX).content.decode()
+    assert "must be between 0% and 100%; got 150%" in html
+    assert "got 1.5" not in html and "0-100 %" not in html
+
+
+def test_a_blank_scenarios_export_box_says_what_to_add_in_words(editor_client, editor):
+    blank = scenario_create(user=editor, name="Blank")
+    html = editor_client.get(reverse("tco:decision_panel", args=[blank.pk]), **HTMX).content.decode()
+    box = html.split('id="exports"', 1)[1].split("</div>", 1)[0]
+    assert "Options are required: add at least one way to own or rent capacity" in box
+    assert "non-empty list" not in box and "got an empty list" not in box

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tco.demos import demos
 from tco.models import OptionKind, Scenario, ScenarioOption
 
 READ_VIEWS = ["scenario_list", "scenario_detail", "scenario_export", "scenario_results"]
@@ -223,3 +224,13 @@ def test_capex_and_power_inputs_say_they_are_for_the_whole_option(editor_client,
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert "Capex for the whole option (all its GPUs), USD" in page
     assert "Power at full load, whole option (kW)" in page and "Idle power, whole option (kW)" in page
+
+
+def test_two_copies_of_one_demo_and_two_clones_are_each_named_apart(editor_client, scenario):
+    slug = demos()[0].slug
+    for _ in range(2):
+        editor_client.post(reverse("tco:scenario_new"), {"demo": slug})
+        editor_client.post(_url("scenario_clone", scenario))
+    names = list(Scenario.objects.values_list("name", flat=True))
+    assert len(names) == len(set(names)) == 5
+    assert {"Copy of H100 inference 2027", "Copy of H100 inference 2027 (2)"} <= set(names)

@@ -209,3 +209,18 @@ def test_an_engine_refusal_fails_the_run_with_its_problems(scenario, editor):
     assert run.status == RunStatus.FAILED
     assert run.problems and run.problems[0]["path"] == "burst_price_per_gpu_hour"
     assert run.result is None
+
+
+def test_a_picked_price_in_another_currency_is_rounded_as_a_conversion_rounds_a_unit_price(scenario, editor):
+    import datetime
+
+    from pricing.models import ExchangeRate
+
+    ExchangeRate.objects.create(
+        base="EUR", quote="USD", rate=Decimal("1.08"), rate_date=datetime.date(2026, 8, 31), source="ECB"
+    )
+    option = scenario.options.get(kind="neocloud")
+    observation = factories.observation(currency="EUR", price="2.1347")  # 2.1347 * 1.08 = 2.305476
+    option_pick_price(option=option, user=editor, expected_version=1, observation=observation)
+    option.refresh_from_db()
+    assert option.price_per_gpu_hour == Decimal("2.3055")  # half up to four decimal places, like a conversion

@@ -142,7 +142,7 @@ def test_the_cumulative_chart_stays_readable_with_four_scenarios_of_three_option
     figure = scenario_comparison(scenarios=[scenario, *others])["cumulative_figure"]
     traces, layout = figure["data"], figure["layout"]
     assert len(traces) == 12
-    # One panel per scenario, sharing one money scale and the months of the longest horizon.
+    # One panel per scenario, each with its own money scale (a small one would lie flat), sharing the months.
     panels = {(t["xaxis"], t["yaxis"]) for t in traces}
     assert len(panels) == 4
     by_panel: dict[str, list] = {}
@@ -153,7 +153,8 @@ def test_the_cumulative_chart_stays_readable_with_four_scenarios_of_three_option
         styles = [(t["line"]["color"], t["line"]["dash"]) for t in lines]
         assert len(set(styles)) == len(styles)  # no two lines in a panel look alike
     axes = [key for key in layout if key.startswith("yaxis")]
-    assert len(axes) == 4 and all(layout[key].get("matches") == "y" for key in axes if key != "yaxis")
+    assert len(axes) == 4 and not any("matches" in layout[key] for key in axes)
+    assert "each panel its own scale" in layout["title"]["text"]
     domains = [tuple(layout[key]["domain"]) for key in layout if key.startswith("xaxis")]
     assert len(set(domains)) == 2  # two columns
     # The legend sits outside the plots, grouped and titled by scenario; a click hides one line, not a scenario.
@@ -163,3 +164,21 @@ def test_the_cumulative_chart_stays_readable_with_four_scenarios_of_three_option
     titles = [a["text"] for a in layout["annotations"]]
     assert titles == [f"{name} · 36 months" for name in (scenario.name, "Plan 0", "Plan 1", "Plan 2")]
     assert layout["height"] >= 2 * 260
+
+
+def test_the_inputs_that_differ_are_in_the_comparisons_currency_too(editor_client, scenario, berlin, ecb_rate):
+    # 6.16 EUR = 6.6528 USD; 6.16 USD = 5.7037 EUR (6.16 / 1.08 to a unit price's four decimals)
+    for first, second, currency, burst in ((scenario, berlin, "USD", "6.6528"), (berlin, scenario, "EUR", "5.7037")):
+        html = editor_client.get(f"/scenarios/compare/?s={first.pk}&s={second.pk}&currency={currency}").content.decode()
+        assert f"Every amount is in {currency}." in html
+        table = re.search(r'<table id="compare-differences">(.*?)</table>', html, re.S)[1]
+        cells = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>", table)
+        rows = {label: values for label, *values in cells}
+        assert rows["Burst price"] == [
+            f"{format_money(6.16, currency, places=2)} per GPU-hour",
+            f"{format_money(float(burst), currency, places=4)} per GPU-hour",
+        ]
+        other = "EUR" if currency == "USD" else "USD"
+        assert rows.pop("Currency") == [currency, other]  # the scenarios' own currencies: not an amount
+        symbol = format_money(1, other).removesuffix("1").strip()  # "$" or "EUR"
+        assert not any(symbol in value for values in rows.values() for value in values)

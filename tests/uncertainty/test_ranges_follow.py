@@ -219,3 +219,17 @@ def test_a_range_that_follows_its_input_stops_at_what_a_range_stores(editor_clie
             assert answer.status_code == 200
             assert "Not saved" not in answer.content.decode()
     assert stored(item) == (D("15000000000000"), D("30000000000000"), D("99999999999999"))
+
+
+def test_a_money_range_that_follows_an_edit_there_and_back_returns_to_where_it_was(scenario, editor, run_jobs):
+    owned = scenario.options.get(kind="owned")
+    with run_jobs():
+        capex = give_range(scenario, owned, "capex", "1800000", "2100000", "2600000", editor)
+        moved = []
+        for value in ("2100000", "1234567.89", "2100000"):  # 2,100,000 first: the input takes the range's likely
+            scenario.refresh_from_db()
+            option_update(option=owned, user=editor, expected_version=scenario.version, field="capex", value=D(value))
+            moved.append(stored(capex)[1])
+    assert moved == [D(2100000), D("1234567.89"), D(2100000)]
+    # Moved to the cent each way it drifted (1,799,999.99 / 2,600,000.01); six significant digits come back.
+    assert stored(capex) == (D(1800000), D(2100000), D(2600000))

@@ -65,7 +65,7 @@ def test_saving_a_range_answers_with_the_disclosure_and_the_new_version(editor_c
         response = post_range(editor_client, scenario, "s-discount_rate", "6%", "8%", "12%")
     html = response.content.decode()
     assert 'class="range is-set" id="range-s-discount_rate"' in html
-    assert '<span class="range-text">0.06 · 0.08 · 0.12</span>' in html
+    assert '<span class="range-text">6% · 8% · 12%</span>' in html  # as the input writes a rate
     assert response["HX-Retarget"] == "#workspace"  # the whole workspace: the uncertainty panel counts it too
     assert f'id="scenario-version" name="version" value="{scenario.version + 1}"' in html
     assert "(1 set)" in html
@@ -78,6 +78,17 @@ def test_text_that_is_not_a_number_is_shown_in_the_disclosure_and_nothing_saved(
     assert "Likely: &#x27;eight&#x27; is not a number" in html
     assert 'value="eight"' in html  # what was typed is kept
     assert not InputRange.objects.exists()
+
+
+def test_a_refused_range_keeps_the_stored_summary_marked_not_saved(editor_client, scenario, run_jobs):
+    owned = scenario.options.get(kind="owned")
+    with run_jobs():
+        post_range(editor_client, scenario, f"o{owned.pk}-capex", "288000", "320000", "400000")
+    html = post_range(editor_client, scenario, f"o{owned.pk}-capex", "abc", "320000", "400000").content.decode()
+    summary = html[html.index("<summary") : html.index("</summary>")]
+    assert '<span class="range-text">288,000 · 320,000 · 400,000</span>' in summary
+    assert "Not saved" in summary and "abc" not in summary
+    assert 'value="abc"' in html  # what was typed stays in its input
 
 
 def test_a_range_the_engine_refuses_is_shown_in_the_disclosure(editor_client, scenario):
@@ -174,7 +185,12 @@ def test_exports_include_the_simulation_summary_and_tornado_rows(editor_client, 
     rows = list(
         csv.reader(io.StringIO(editor_client.get(f"/scenarios/{ranged.pk}/export/simulation.csv").content.decode()))
     )
-    assert rows[0][:4] == ["series", "P10 NPV (USD)", "P50 NPV (USD)", "P90 NPV (USD)"]
+    assert rows[0][:4] == [
+        "series",
+        "P10 present value of cost (USD)",
+        "P50 present value of cost (USD)",
+        "P90 present value of cost (USD)",
+    ]
     last = rows[-1]
     assert last[0].startswith("owned minus rental")
     assert float(last[6]) == run.result["simulation"]["owned_minus_rental"]["probability_owning_cheaper"]
@@ -182,7 +198,8 @@ def test_exports_include_the_simulation_summary_and_tornado_rows(editor_client, 
         csv.reader(io.StringIO(editor_client.get(f"/scenarios/{ranged.pk}/export/tornado.csv").content.decode()))
     )
     assert len(tornado) == 1 + len(run.result["tornado"]["rows"])
-    assert tornado[1][1] == run.result["tornado"]["rows"][0]["path"]
+    assert tornado[0][:3] == ["input", "low", "high"]  # the input in the page's words, no document path
+    assert not any("options[" in cell for row in tornado for cell in row)
     book = openpyxl.load_workbook(io.BytesIO(editor_client.get(f"/scenarios/{ranged.pk}/export/results.xlsx").content))
     assert {"Simulation", "Tornado"} <= set(book.sheetnames)
 
@@ -240,7 +257,7 @@ def test_a_decision_link_freezes_the_simulation_and_a_comparison(editor_client, 
     assert f"Owning is cheaper in {whole_percent(share)} % of 2,000 trials" in page
     assert 'id="frozen-comparison"' in page and "Other plan" in page
     tornado = client.get(f"/d/{token}/tornado.csv")
-    assert tornado.status_code == 200 and run.result["tornado"]["rows"][0]["path"] in tornado.content.decode()
+    assert tornado.status_code == 200 and run.result["tornado"]["rows"][0]["label"] in tornado.content.decode()
 
 
 def test_the_link_form_refuses_an_unknown_scenario_to_compare(editor_client, scenario):
@@ -263,3 +280,12 @@ def test_a_field_shown_with_a_typing_error_keeps_its_range_disclosure(editor_cli
         f"/scenarios/{ranged.pk}/field/", {"discount_rate": "lots", "version": ranged.version}, **HX
     ).content.decode()
     assert 'id="range-s-discount_rate"' in html
+
+
+def test_the_workbook_of_a_simulated_scenario_speaks_the_pages_words(editor_client, ranged, run_jobs):
+    run_simulation(editor_client, ranged, run_jobs)
+    book = openpyxl.load_workbook(io.BytesIO(editor_client.get(f"/scenarios/{ranged.pk}/export/results.xlsx").content))
+    cells = [str(cell) for sheet in book for row in sheet.iter_rows(values_only=True) for cell in row if cell]
+    assert {"Simulation", "Tornado", "Inputs", "Results"} <= set(book.sheetnames)
+    codes = {"neocloud", "hyperscaler", "marketplace", "owned", "secondary", "api", "on_demand", "spot"}
+    assert not [cell for cell in cells if cell in codes or "options[" in cell or "NPV" in cell]

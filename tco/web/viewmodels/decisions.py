@@ -25,7 +25,7 @@ from tco.selectors.decisions import (
     scenario_links,
 )
 from tco.selectors.scenarios import RunState, run_state
-from tco.services.evaluation import export_refusal
+from tco.services.evaluation import export_state
 from tco.web.access import can_edit
 from tco.web.viewmodels.uncertainty import frozen_uncertainty_context
 
@@ -54,6 +54,9 @@ def panel_context(
     history = decision_history(scenario)
     current = history[0] if history else None  # the latest record (current_decision)
     state = state or run_state(scenario)
+    document = scenario.to_document() if document is None else document
+    # The latest answer is the current inputs' only when its run evaluated exactly today's document.
+    answer_is_current = state.done is not None and state.done.document == document
     errors = errors or {}
     questions = [
         {**question, "error": errors.get(f"answer_{question['key']}", "")} for question in brief_questions(brief)
@@ -67,16 +70,16 @@ def panel_context(
         "decision_is_stale": is_decided(current) and current.scenario_version < scenario.version,
         "history": history,
         "option_names": [option.name for option in scenario.options.all()],
-        "cheapest_option": _cheapest_option(scenario, state),
+        "cheapest_option": state.done.result.get("cheapest", "") if answer_is_current else "",
+        "answer_is_current": answer_is_current,
+        "answer_version": state.done.scenario_version if state.done is not None else None,
         "brief": brief,
         "brief_questions": questions,
         "open_questions": sum(1 for question in questions if not question["answer"]),
         "brief_open": any(key in errors for key in BRIEF_ERROR_KEYS),
         "default_question": DEFAULT_QUESTION,
         "links": scenario_links(scenario),
-        "export_refusal": export_refusal(
-            scenario, document=document, problems=problems, has_results=state.done is not None
-        ),
+        "export": export_state(document=document, problems=problems, done=state.done),
         "new_link": new_link,
         "new_link_url": new_link_url,
         "errors": errors,
@@ -87,12 +90,6 @@ def panel_context(
         "days_max": LINK_DAYS_MAX,
         "compare_choices": list(Scenario.objects.exclude(pk=scenario.pk).order_by("name").values_list("pk", "name")),
     }
-
-
-def _cheapest_option(scenario: Scenario, state: RunState) -> str:
-    """The name of the lowest-NPV option of the latest finished run: what "Decide for" offers first."""
-    done = state.done
-    return (done.result or {}).get("cheapest", "") if done is not None else ""
 
 
 def _web_link(url: object) -> str | None:

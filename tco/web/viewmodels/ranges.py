@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
@@ -10,7 +11,6 @@ from django.urls import reverse
 
 from tco.engine import entered_values
 from tco.engine.catalogue import SCENARIO_FIELD
-from tco.engine.fields import fmt
 from tco.models import InputRange, Scenario
 from tco.selectors.uncertainty import (
     SCENARIO_RANGE_PATHS,
@@ -20,7 +20,7 @@ from tco.selectors.uncertainty import (
     scenario_ranges,
 )
 from tco.web.inputs import PERCENT_FIELDS
-from tco.web.viewmodels.fields import input_text, scenario_label
+from tco.web.viewmodels.fields import input_text, scenario_label, style_of
 
 RATE_RANGE_FIELDS = PERCENT_FIELDS  # the forecast's level, ``utilization``, is a catalogued rate too
 
@@ -38,6 +38,8 @@ class RangeView:
     error: str = ""
     entered: str = ""  # the input's value as the model uses it, when the range's likely is not that value
     loaded: bool = False  # its inputs are rendered (the editor asked for), not only its summary
+    summary: str = ""  # the stored range as the summary shows it ("288,000 · 320,000 · 400,000"), "" when none
+    refused: bool = False  # the inputs hold what was typed and refused; the summary is still the stored range
 
     @property
     def differs(self) -> bool:
@@ -46,7 +48,7 @@ class RangeView:
 
     @property
     def is_set(self) -> bool:
-        return bool(self.low)
+        return bool(self.summary)
 
     @property
     def dom_id(self) -> str:
@@ -79,9 +81,11 @@ def range_for(
         key=key, field=field, label=label, url=save_url, editor_url=f"{editor_url}?{urlencode({'target': key})}"
     )
     if found is not None:
-        view.low, view.likely, view.high = (input_text(getattr(found, name)) for name in ("low", "likely", "high"))
+        style = "percent" if view.percent else style_of(field)
+        view.low, view.likely, view.high = (input_text(getattr(found, end), style) for end in ("low", "likely", "high"))
+        view.summary = f"{view.low} · {view.likely} · {view.high}"
         if entered is not None and not likely_is_input(found.likely, entered):
-            view.entered = fmt(entered)
+            view.entered = input_text(Decimal(repr(entered)), style)
     return view
 
 

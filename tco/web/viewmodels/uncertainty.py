@@ -13,6 +13,7 @@ from tco.presentation.inputs import path_label, path_words
 from tco.presentation.uncertainty import (
     PERCENTILES_NOTE,
     budget_lanes,
+    plan_rule_sentence,
     probability_headline,
     simulation_rows,
     spread_sentence,
@@ -47,6 +48,7 @@ class UncertaintyAnswer:
     tornado_no_effect: str  # "3 inputs with no effect on owned minus rental: ..." ("" when every row moves it)
     tornado_base: float | None
     plan: dict | None
+    plan_rule: str  # when an owned GPU pays, in words ("" without a plan)
     lanes: list[dict]
     notes: list[str]
     ranges: list[dict]
@@ -116,6 +118,7 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         tornado_no_effect=tornado["no_effect_text"],
         tornado_base=(result.get("tornado") or {}).get("base"),
         plan=plan,
+        plan_rule=plan_rule_sentence(plan["rule"]) if plan else "",
         lanes=data["lanes"] if "lanes" in data else (budget_lanes(plan, data["load_profile"]) if plan else []),
         notes=notes,
         ranges=ranges,

@@ -21,7 +21,7 @@ from tco.engine import Problem
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields
 from tco.forecast import FORM_FIELDS, mean_utilization, starting_parameters
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
-from tco.selectors.history import scenario_history
+from tco.selectors.history import scenario_history_page
 from tco.selectors.scenarios import RunState, run_state
 from tco.selectors.uncertainty import scenario_ranges
 from tco.services import Change
@@ -192,7 +192,7 @@ def workspace_context(
         "diligence_statuses": DiligenceStatus.choices,
         "trend_windows": TREND_WINDOWS,
         "gpu_models": gpu_models() if editor else [],
-        "history": scenario_history(scenario),
+        **_history(scenario),
         **forecast_context(scenario, forecast_error, forecast_values),
         **results_context(scenario, document, state, problems, missing, map_rental),
         **uncertainty_context(scenario, can_edit=editor, document=document, ranges=ranges),
@@ -205,6 +205,11 @@ def workspace_context(
             request=request,
         )
     return context
+
+
+def _history(scenario: Scenario) -> dict[str, Any]:
+    lines, older = scenario_history_page(scenario)
+    return {"history": lines, "history_next_page": 2 if older else None}
 
 
 def _all_fields(

@@ -92,7 +92,11 @@ def decide_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = {"option": request.POST.get("option", ""), "rationale": request.POST.get("rationale", "")}
     try:
         record = decision_record(
-            scenario=scenario, user=request.user, option_name=form["option"], rationale=form["rationale"]
+            scenario=scenario,
+            user=request.user,
+            option_name=form["option"],
+            rationale=form["rationale"],
+            confirm_older=request.POST.get("confirm_older") == "1",
         )
     except DecisionError as error:
         return _refused(request, scenario, error, form=form)

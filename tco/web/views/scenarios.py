@@ -16,6 +16,7 @@ from tco.engine import ScenarioError
 from tco.engine.errors import problem_text
 from tco.models import Scenario
 from tco.selectors.decisions import live_links
+from tco.selectors.history import scenario_history_page
 from tco.selectors.scenarios import scenario_with_options, scenarios_with_latest_results
 from tco.selectors.uncertainty import export_document
 from tco.services import (
@@ -24,13 +25,16 @@ from tco.services import (
     scenario_create,
     scenario_create_from_document,
     scenario_delete,
+    unique_scenario_name,
 )
 from tco.web.access import can_edit, get_scenario_for_user, require_role
+from tco.web.inputs import parse_id
 from tco.web.page_cache import scenario_page
 from tco.web.viewmodels.scenario_list import scenario_rows
 from tco.web.viewmodels.workspace import WORKSPACE, workspace_context
 
 IMPORT_MAX_BYTES = 1024 * 1024
+HISTORY_PAGES_MAX = 400  # 10,000 lines: each page reads every line before it
 
 
 @require_GET
@@ -49,7 +53,11 @@ def scenario_new_view(request: HttpRequest) -> HttpResponse:
         if chosen is None:
             messages.error(request, f"There is no demo scenario called {slug!r}.")
             return redirect("tco:scenario_list")
-        scenario = scenario_create_from_document(document=chosen.document, user=request.user)
+        document = {
+            **chosen.document,
+            "name": unique_scenario_name(chosen.document["name"]),
+        }  # each demo copy named apart
+        scenario = scenario_create_from_document(document=document, user=request.user)
     else:
         name = request.POST.get("name", "").strip()[:200] or "Untitled scenario"
         scenario = scenario_create(user=request.user, name=name)
@@ -139,3 +147,20 @@ def _confirm_delete(request: HttpRequest, scenario: Scenario, *, error: str = ""
         "error": error,
     }
     return render(request, "tco/scenario_confirm_delete.html", context, status=status)
+
+
+@require_GET
+def scenario_history_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """An older page of the scenario's history ("Show older changes"), with the button for the page after it."""
+    scenario = get_scenario_for_user(request, pk)
+    page = parse_id(request.GET.get("page", "")) or 1
+    if page > HISTORY_PAGES_MAX:
+        raise Http404("No such page of the history.")
+    lines, older = scenario_history_page(scenario, page)
+    context = {
+        "scenario": scenario,
+        "history": lines,
+        "history_page": page,
+        "history_next_page": page + 1 if older else None,
+    }
+    return render(request, "tco/scenario_detail.html#history_page", context)

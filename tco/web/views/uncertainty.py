@@ -60,8 +60,10 @@ def input_range_view(request: HttpRequest, pk: int) -> HttpResponse:
     key = request.POST.get("target", "")
     option, field, label = _target(scenario, key)
     texts = {name: request.POST.get(name, "") for name in ("low", "likely", "high")}
-    view = range_for(scenario, key, field, label, None)
+    stored = InputRange.objects.filter(scenario=scenario, option=option, field=field).first()
+    view = range_for(scenario, key, field, label, stored)
     view.low, view.likely, view.high = texts["low"], texts["likely"], texts["high"]
+    view.refused = True  # until saved below: a refused range's summary is the stored one, marked "Not saved"
     clear = "clear" in request.POST or not any(text.strip() for text in texts.values())
     try:
         if clear:
