@@ -227,6 +227,7 @@ CASES: dict[str, Case] = {
         versioned=True,
     ),
     "tco:scenario_results": Case(_s("tco:scenario_results")),
+    "tco:scenario_history": Case(_s("tco:scenario_history"), ("page",)),
     "tco:break_even_map": Case(_s("tco:break_even_map", *RUN), ("map_rental",)),
     "tco:break_even_map[other scenario]": Case(_cross("tco:break_even_map", RUN[0])),
     "tco:break_even_map[huge id]": Case(_huge("tco:break_even_map", *RUN)),
