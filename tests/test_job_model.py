@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -87,13 +88,15 @@ def kind(request) -> Kind:
 
 
 @pytest.fixture
-def sends(kind, scenario, monkeypatch) -> list[tuple]:
+def sends(kind, scenario, monkeypatch) -> Iterator[list[tuple]]:
     """The kind's task, faked from here on (the scenario's own first run is done): each send is recorded and
     nothing runs, as if every message were lost."""
     sent: list[tuple] = []
     monkeypatch.setattr(import_string(kind.task), "apply_async", lambda args=(), **options: sent.append(args))
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)  # a broker takes them (scale-out mode)
-    return sent
+    conf = celery_app.conf  # a broker takes them (scale-out mode); put back here, before the suite's own fixture
+    previous, conf.task_always_eager = conf.task_always_eager, False
+    yield sent
+    conf.task_always_eager = previous
 
 
 def age(job, seconds: float) -> None:

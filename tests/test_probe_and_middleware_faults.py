@@ -49,11 +49,8 @@ def test_a_statement_timeout_in_the_role_lookup_answers_the_503_page(signed_in, 
 def test_a_real_statement_timeout_in_middleware_answers_the_503_page(signed_in, monkeypatch):
     def slow_role_lookup(user) -> bool:
         with connection.cursor() as cursor:
-            cursor.execute("SET statement_timeout = 50")  # as a tiny DATABASE_STATEMENT_TIMEOUT_MS would
-            try:
-                cursor.execute("SELECT pg_sleep(5)")
-            finally:
-                cursor.execute(f"SET statement_timeout = {settings.DATABASE_STATEMENT_TIMEOUT_MS}")
+            cursor.execute("SET LOCAL statement_timeout = 50")  # as a tiny DATABASE_STATEMENT_TIMEOUT_MS would
+            cursor.execute("SELECT pg_sleep(5)")
 
     monkeypatch.setattr(middleware, "is_reader", slow_role_lookup)
     response = signed_in.get(reverse("pricing:market"))

@@ -345,6 +345,28 @@ def test_edits_while_redis_is_stopped_are_saved_and_computed_once_it_is_back(
     assert scenario.fleet_gpus == 32 and scenario.version == first.scenario_version + 3
 
 
+def test_polls_while_redis_is_frozen_do_not_each_wait_on_it_and_the_run_is_sent_once_it_thaws(
+    redis_server, start_worker, limits, client, editor
+):
+    start_worker()
+    client.force_login(editor)
+    with jobs_sent_to(redis_server.url):
+        os.kill(redis_server.process.pid, signal.SIGSTOP)  # connections complete; nothing answers
+        try:
+            scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=editor)  # one send waits, fails
+            run = ScenarioRun.objects.get(scenario=scenario)
+            assert run.sent_at is None
+            url = reverse("tco:scenario_results", args=[scenario.pk])
+            for _poll in range(3):
+                started = time.monotonic()
+                assert client.get(url, **HTMX).status_code == 200
+                assert time.monotonic() - started < 1.5, "a poll waited on the frozen broker"
+        finally:
+            os.kill(redis_server.process.pid, signal.SIGCONT)
+        assert "Evaluations: 1 sent again" in _sweep()  # the sweeper always tries
+    _wait_for(lambda: ScenarioRun.objects.get(pk=run.pk).status == RunStatus.DONE, timeout=60, what="the run")
+
+
 def test_jobs_past_their_soft_limit_on_a_real_worker_fail_with_a_message_and_the_worker_carries_on(
     redis_server, start_worker, limits
 ):
