@@ -9,7 +9,7 @@ number / choice), how the engine reads and bounds it (``check``, whose ``default
 default in words, the form label, help text and placeholder, and the export label and unit. Everything else derives
 from it: the engine's per-kind tables below (``numbers_for_kind``, ``allowed_option_fields``, ``OVERRIDES``), the
 model's fields (``tco.models.fields.option_model_field``), the editor's inputs (``tco.web.viewmodels.fields``) and
-the inputs table of the exports (``tco.presentation.inputs``). Adding an input is one entry here, its math, and the model
+the inputs in words (``tco.presentation.inputs``). Adding an input is one entry here, its math, and the model
 field with its migration.
 
 Framework-free like the rest of the engine. The entry is a small frozen dataclass so that later facts (a

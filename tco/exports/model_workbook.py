@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from lib.kinds import API_KINDS, OWNED_KINDS
+from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
 from tco.engine.catalogue import OPTION_FIELDS
 from tco.exports.tables import cell
@@ -149,7 +149,7 @@ class Builder:
         for option in doc["options"]:
             slug = self.names.option_slug(option["name"])
             slugs.append(slug)
-            sheet.append([cell(f"{option['name']} ({option['kind']})")])
+            sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})")])
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
             for entry in OPTION_FIELDS:
                 if option["kind"] not in entry.kinds or entry.name not in option or entry.value_type == "choice":
@@ -352,7 +352,7 @@ class Builder:
             )
         for option, slug, found, shown in zip(doc["options"], slugs, ranges, result["options"], strict=True):
             sheet.append([])
-            sheet.append([cell(f"{option['name']} ({option['kind']})"), "Workbook", "App", "Agree?"])
+            sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})"), "Workbook", "App", "Agree?"])
             for header_cell in sheet[sheet.max_row]:
                 header_cell.font = self.bold
             for label, formula, key, name in self.option_results(option, slug, found):
@@ -390,7 +390,7 @@ class Builder:
         rows = [
             ("Annual cost", annual, "annual_cost", "annual_cost"),
             (
-                "Present value of cost (NPV)",
+                "Present value of cost",
                 f"={capex}+SUM({found['discounted']})-{resale}*(1+discount_rate)^(-horizon_months/12)",
                 "npv",
                 "npv",

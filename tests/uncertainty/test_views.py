@@ -286,6 +286,6 @@ def test_the_workbook_of_a_simulated_scenario_speaks_the_pages_words(editor_clie
     run_simulation(editor_client, ranged, run_jobs)
     book = openpyxl.load_workbook(io.BytesIO(editor_client.get(f"/scenarios/{ranged.pk}/export/results.xlsx").content))
     cells = [str(cell) for sheet in book for row in sheet.iter_rows(values_only=True) for cell in row if cell]
-    assert {"Simulation", "Tornado", "Inputs", "Results"} <= set(book.sheetnames)
+    assert {"Simulation", "Tornado", "Inputs", "Summary"} <= set(book.sheetnames)
     codes = {"neocloud", "hyperscaler", "marketplace", "owned", "secondary", "api", "on_demand", "spot"}
     assert not [cell for cell in cells if cell in codes or "options[" in cell or "NPV" in cell]

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from tco.engine import entered_values
-from tco.engine.catalogue import SCENARIO_FIELD
+from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD
 from tco.models import InputRange, Scenario
 from tco.selectors.uncertainty import (
     SCENARIO_RANGE_PATHS,
@@ -81,7 +81,8 @@ def range_for(
         key=key, field=field, label=label, url=save_url, editor_url=f"{editor_url}?{urlencode({'target': key})}"
     )
     if found is not None:
-        style = "percent" if view.percent else style_of(field)
+        entry = OPTION_FIELD.get(field) or SCENARIO_FIELD.get(field)
+        style = "percent" if view.percent else style_of(entry) if entry is not None else ""
         view.low, view.likely, view.high = (input_text(getattr(found, end), style) for end in ("low", "likely", "high"))
         view.summary = f"{view.low} · {view.likely} · {view.high}"
         if entered is not None and not likely_is_input(found.likely, entered):
