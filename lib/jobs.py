@@ -4,9 +4,9 @@ A job is a row that one Celery task works on: ``pending → running → an outco
 claims it with a conditional update (0 rows: someone else has it) and ends it whatever happens
 (:func:`run_claimed`); the page polls the row, never Celery's result backend.
 
-Sending never fails a request. A job is sent when its transaction commits and marked sent once the broker has it;
-until then (the broker cannot take it, or the process died between the commit and the send) it stays pending,
-unsent. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute,
+Sending never fails a request. A job is marked sent when it is queued and sent when its transaction commits; when
+the broker cannot take it, it is marked unsent and stays pending. The sweeper (:func:`sweep`: ``manage.py
+sweep_jobs``, Celery beat every minute,
 or a page polling that row through :func:`unstick`) sends again a pending job never sent, or sent more than
 ``JOB_RESEND_AFTER_SECONDS`` ago (its message may have been lost with Redis), and fails a job running past its
 task's hard time limit, or whose worker's heartbeat stopped (:class:`Heartbeat`: the worker died), with a message
@@ -120,9 +120,9 @@ class JobQuerySet(models.QuerySet):
         )
 
     def queue(self, **fields: Any) -> Job:
-        """Create a pending job and send it to the workers when the current transaction commits."""
-        job = self.create(**fields)
-        job.send_on_commit()
+        """Create a pending job, marked sent, and send it to the workers when the current transaction commits."""
+        job = self.create(sent_at=timezone.now(), **fields)
+        transaction.on_commit(partial(job_send, self.model, job.pk))
         return job
 
 
@@ -172,17 +172,11 @@ class Job(models.Model):
         return type(self).objects.filter(pk=self.pk)
 
     def send_on_commit(self) -> None:
-        """Send the job when the current transaction commits, and stamp it sent once the broker has it: a web
-        worker that dies between the commit and the send leaves it unsent, so the next poll or sweep sends it at
-        once instead of after the resend period."""
-        transaction.on_commit(partial(self._send))
-
-    def _send(self) -> None:
-        if not job_send(type(self), self.pk):
-            return
+        """Mark the job sent and send it when the current transaction commits (a rollback takes back both; a broker
+        that cannot take it marks it unsent again)."""
         self.sent_at = timezone.now()
-        if not import_string(self.task_name).app.conf.task_always_eager:  # embedded: it has run already
-            self.rows().filter(status=JobStatus.PENDING, sent_at__isnull=True).update(sent_at=self.sent_at)
+        self.rows().update(sent_at=self.sent_at)
+        transaction.on_commit(partial(job_send, type(self), self.pk))
 
     def finish(self, status: str, **fields: Any) -> None:
         """End the claimed job with `status` (one of its model's outcomes), writing only `fields` besides."""

@@ -226,20 +226,6 @@ def test_a_failed_send_backs_off_so_no_poll_waits_on_a_frozen_broker_and_the_swe
     assert fresh(job).status not in ("pending", "running")
 
 
-def test_a_job_committed_by_a_web_worker_that_died_before_sending_it_is_sent_by_the_next_poll(
-    kind, queued, editor_client, settings
-):
-    # `queued`: the edit (or upload) committed and its on-commit send never ran, as when the web worker is killed
-    # between the two. Nothing was handed to the workers, so nothing is waited for: not the resend period.
-    settings.JOB_RESEND_AFTER_SECONDS = 3600
-    assert queued.sent_at is None and queued.is_delayed
-
-    status, html = shown(kind, editor_client, queued)  # the page, reconnected, polls
-
-    assert stops_polling(status, html)
-    assert fresh(queued).status not in ("pending", "running")
-
-
 def test_a_job_sent_is_stamped_sent_once_the_broker_has_it(kind, scenario, editor, sends, run_jobs):
     with run_jobs():
         job = kind.queue(scenario, editor)

@@ -171,6 +171,7 @@ CASES: dict[str, Case] = {
     "logout": Case(lambda w: [reverse("logout")], post_keys=("next",)),
     "admin:index": Case(lambda w: [reverse("admin:index")]),
     "pricing:market": Case(lambda w: [reverse("pricing:market")], ("gpu", "kind", "term", "region", "sort", "page")),
+    "pricing:price_trend": Case(lambda w: [reverse("pricing:price_trend")], ("gpu", "term", "months", "currency")),
     "pricing:price_history": Case(
         lambda w: [
             reverse("pricing:price_history", args=[w.observation_pk]),
@@ -267,6 +268,7 @@ CASES: dict[str, Case] = {
     "tco:price_picker": Case(_s("tco:price_picker", *OPTION), ("gpu", "provider", "term")),
     "tco:price_picker[other scenario]": Case(_cross("tco:price_picker", lambda w: w.option.pk)),
     "tco:option_pick": Case(_s("tco:option_pick", *OPTION), post_keys=("observation",), versioned=True),
+    "tco:option_price_trend": Case(_s("tco:option_price_trend", *OPTION), post_keys=("months",), versioned=True),
     "tco:option_pick[owned]": Case(
         _s("tco:option_pick", lambda w: w.owned.pk), post_keys=("observation",), versioned=True
     ),

@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Raised and caught inside the code, never shown as they are: flow control, a programming error, the engine's
 # own error (framework-free, it imports nothing of the apps or lib; its problems carry a path and a message each).
 INTERNAL = {
+    "pricing.importers.feeds.NotTheFeed",  # caught by the feed parsers: the file is refused with its reason
+    "pricing.importers.gpuhunt._BadCell",  # caught by the row loop, as SkyPilot's
     "pricing.importers.skypilot._BadCell",
     "tco.engine.errors.ScenarioError",
     "tco.models.decision.ImmutableRowError",
