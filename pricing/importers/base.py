@@ -51,19 +51,38 @@ class Skip:
 
 @dataclass(slots=True)
 class PriceRow:
+    """One price: a GPU rental's per hour, or (no GPU model, no GPU count, no hourly prices) a model API's in $ per
+    million input, output and cached-input tokens."""
+
     line: int
     provider_id: int
     offering: str
-    gpu_model_id: int
-    gpus_per_instance: int
+    gpu_model_id: int | None
+    gpus_per_instance: int | None
     region: str
     pricing_term: str
     observed_on: date
-    price_per_instance_hour: Decimal
-    price_per_gpu_hour: Decimal
+    price_per_instance_hour: Decimal | None
+    price_per_gpu_hour: Decimal | None
     currency: str = "USD"
     source_url: str = ""
     channel_id: int | None = None
+    price_per_million_input_tokens: Decimal | None = None
+    price_per_million_output_tokens: Decimal | None = None
+    price_per_million_cached_input_tokens: Decimal | None = None
+
+    @property
+    def is_per_token(self) -> bool:
+        return self.gpu_model_id is None
+
+    def prices(self) -> tuple:
+        """What must not change under the same key (history is not overwritten)."""
+        return (
+            self.price_per_gpu_hour,
+            self.price_per_million_input_tokens,
+            self.price_per_million_output_tokens,
+            self.price_per_million_cached_input_tokens,
+        )
 
     def key(self) -> tuple:
         """The natural key of an observation (unique in the database)."""
@@ -93,6 +112,11 @@ class ParseResult:
     """Prices imported as the file gives them that look wrong (a spot price above the on-demand one)."""
     rows_total: int = 0
     new_providers: list[ProviderRef] = field(default_factory=list)
+
+
+def per_million(price_per_token: Decimal) -> Decimal:
+    """$ per million tokens from $ per token, kept to a millionth of a dollar (half-up)."""
+    return (price_per_token * 1_000_000).quantize(MICRO, rounding=ROUND_HALF_UP)
 
 
 def per_gpu(price_per_instance_hour: Decimal, gpus: int) -> Decimal:
