@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pricing.importers import canonical, gpuhunt, skypilot
+from pricing.importers import canonical, gpuhunt, litellm, skypilot
 from pricing.importers.base import ParseContext, ParseResult
 
 AUTO = "auto"
@@ -28,6 +28,8 @@ class ImportFormat:
     """The file has no dates: the caller gives the day the prices were seen (default: today)."""
     third_party: bool = False
     """Someone else's catalog: rows naming an unknown GPU are held back instead of rejecting the file."""
+    json: bool = False
+    """A JSON document: no CSV header or line-length caps (it may be one long line); its fields are checked."""
 
 
 FORMATS: tuple[ImportFormat, ...] = (
@@ -49,6 +51,15 @@ FORMATS: tuple[ImportFormat, ...] = (
         needs_provider=True,
         needs_observed_on=True,
         third_party=True,
+    ),
+    ImportFormat(
+        name="litellm",
+        label="LiteLLM model prices JSON (per-token)",
+        sniff=litellm.sniff,
+        parse=litellm.parse,
+        needs_observed_on=True,
+        third_party=True,
+        json=True,
     ),
     ImportFormat(
         name="canonical",
