@@ -15,6 +15,7 @@ from pricing.names import normalise_name
 MICRO = Decimal("0.000001")
 HALF_CENT = Decimal("0.005")
 MAX_PRICE = Decimal(10) ** 8  # the observation columns hold 8 integer digits
+API_KIND = "api"  # the provider kind priced per token
 
 
 @dataclass(slots=True)
@@ -254,3 +255,25 @@ class ParseContext:
     observed_on: date | None = None
     source_url: str = ""
     new_providers: frozenset[str] = frozenset()
+
+
+class ApiProviders:
+    """The providers of a model API price feed's entries, by name: a known model API provider, or one the file adds
+    (of kind api); None for a known provider of another kind (a hyperscaler is not a model API)."""
+
+    def __init__(self, context: ParseContext, result: ParseResult) -> None:
+        self.catalog, self.result = context.catalog, result
+        self.found: dict[str, ProviderRef | None] = {}
+
+    def get(self, name: str) -> ProviderRef | None:
+        if name not in self.found:
+            known = self.catalog.provider(name)
+            if known is None:
+                known = self.catalog.add_provisional_provider(name, API_KIND)
+                self.result.new_providers.append(known)
+            self.found[name] = known if known.kind == API_KIND else None
+        return self.found[name]
+
+    @staticmethod
+    def not_an_api(name: str) -> str:
+        return f"{name} is not a model API provider in the reference data; add a model API provider for it"

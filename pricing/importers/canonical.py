@@ -11,7 +11,17 @@ from decimal import Decimal
 
 from lib.jsontext import JSONTextError, read_json
 from pricing.importers import fields
-from pricing.importers.base import HALF_CENT, MICRO, ParseContext, ParseResult, PriceRow, ProviderRef, RowError, per_gpu
+from pricing.importers.base import (
+    API_KIND,
+    HALF_CENT,
+    MICRO,
+    ParseContext,
+    ParseResult,
+    PriceRow,
+    ProviderRef,
+    RowError,
+    per_gpu,
+)
 from pricing.names import normalise_name
 
 CANONICAL_COLUMNS = (
@@ -39,7 +49,6 @@ TOKEN_PRICE_COLUMNS = (
     "price_per_million_output_tokens",
     "price_per_million_cached_input_tokens",
 )
-API_KIND = "api"
 _NEUTRALISED = ("'=", "'+", "'-", "'@")
 
 

@@ -27,16 +27,15 @@ from decimal import Decimal
 from lib.jsontext import JSONTextError, read_json
 from pricing.importers.base import (
     MAX_PRICE,
+    ApiProviders,
     ParseContext,
     ParseResult,
     PriceRow,
-    ProviderRef,
     RowError,
     Skip,
     per_million,
 )
 
-API_KIND = "api"
 LEGEND = "sample_spec"
 INPUT, OUTPUT, CACHED = "input_cost_per_token", "output_cost_per_token", "cache_read_input_token_cost"
 # LiteLLM's provider names, as the Market shows them. Unlisted names are kept as LiteLLM writes them.
@@ -112,23 +111,6 @@ class _Broken(Exception):
         self.error = error
 
 
-class _Providers:
-    """The providers of a file's entries: known model API providers, or added ones (None: not a model API)."""
-
-    def __init__(self, context: ParseContext, result: ParseResult) -> None:
-        self.catalog, self.result = context.catalog, result
-        self.found: dict[str, ProviderRef | None] = {}
-
-    def get(self, name: str) -> ProviderRef | None:
-        if name not in self.found:
-            known = self.catalog.provider(name)
-            if known is None:
-                known = self.catalog.add_provisional_provider(name, API_KIND)
-                self.result.new_providers.append(known)
-            self.found[name] = known if known.kind == API_KIND else None
-        return self.found[name]
-
-
 def parse(text: str, context: ParseContext) -> ParseResult:
     assert context.observed_on is not None  # the registry says the caller gives the date
     result = ParseResult(format="litellm")
@@ -140,7 +122,7 @@ def parse(text: str, context: ParseContext) -> ParseResult:
     if not isinstance(document, dict):
         result.errors.append(RowError(0, "", "", "expected LiteLLM's object of model entries"))
         return result
-    providers = _Providers(context, result)
+    providers = ApiProviders(context, result)
     seen: dict[tuple, PriceRow] = {}
     for line, (key, entry) in enumerate(document.items(), start=1):
         result.rows_total += 1
@@ -175,8 +157,7 @@ def _entry(result, providers, seen, context, line: int, key: str, entry: object)
     name = _provider_name(route)
     provider = providers.get(name)
     if provider is None:
-        reason = f"{name} is not a model API provider in the reference data; add a model API provider for it"
-        result.held_back.append(Skip(line, reason, key, name=name, kind="provider"))
+        result.held_back.append(Skip(line, providers.not_an_api(name), key, name=name, kind="provider"))
         return
     offering, region = place
     row = PriceRow(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pricing.importers import canonical, gpuhunt, litellm, skypilot
+from pricing.importers import canonical, gpuhunt, litellm, openrouter, skypilot
 from pricing.importers.base import ParseContext, ParseResult
 
 AUTO = "auto"
@@ -57,6 +57,15 @@ FORMATS: tuple[ImportFormat, ...] = (
         label="LiteLLM model prices JSON (per-token)",
         sniff=litellm.sniff,
         parse=litellm.parse,
+        needs_observed_on=True,
+        third_party=True,
+        json=True,
+    ),
+    ImportFormat(
+        name="openrouter",
+        label="OpenRouter models or endpoints JSON (per-token)",
+        sniff=openrouter.sniff,
+        parse=openrouter.parse,
         needs_observed_on=True,
         third_party=True,
         json=True,

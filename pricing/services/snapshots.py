@@ -211,6 +211,7 @@ def _create_providers(snapshot: PriceSnapshot, result: ParseResult, new_rows: li
         real_ids[ref.id] = Provider.objects.create(name=ref.name, kind=ref.kind).pk
     for row in new_rows:
         row.provider_id = real_ids.get(row.provider_id, row.provider_id)
+        row.channel_id = real_ids.get(row.channel_id, row.channel_id)
     snapshot.providers_created = [ref.name for ref in result.new_providers]
 
 
