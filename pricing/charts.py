@@ -36,7 +36,7 @@ class PricePoint:
 @dataclass(frozen=True)
 class HistoryPoint:
     observed_on: date
-    price_per_gpu_hour: float
+    price_per_gpu_hour: float  # for a model API, its price per million input tokens
     snapshot_id: int
 
 
@@ -116,9 +116,12 @@ def _kind_rank(kind: str) -> int:
     return KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER)
 
 
-def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str = DEFAULT_CURRENCY) -> dict:
-    """$/GPU-hour of one offering at each date it was observed, with the snapshot that recorded it."""
-    layout = base_layout(f"Price history: {plain(label)}", "Observed on", f"{currency} per GPU-hour")
+def price_history(
+    points: Sequence[HistoryPoint], *, label: str, currency: str = DEFAULT_CURRENCY, unit: str = "GPU-hour"
+) -> dict:
+    """$/GPU-hour of one offering (a model API's: $ per million input tokens, `unit`) at each date it was observed,
+    with the snapshot that recorded it."""
+    layout = base_layout(f"Price history: {plain(label)}", "Observed on", f"{currency} per {unit}")
     if not points:
         return _empty(layout, "No observations of this offering.")
     trace = {
@@ -126,11 +129,11 @@ def price_history(points: Sequence[HistoryPoint], *, label: str, currency: str =
         "x": [p.observed_on.isoformat() for p in points],
         "y": [round(p.price_per_gpu_hour, 6) for p in points],
         "mode": "lines+markers",
-        "name": "Price per GPU-hour",
+        "name": f"Price per {unit}",
         "line": {"shape": "hv"},
         "customdata": [p.snapshot_id for p in points],
         "hovertemplate": (
-            f"%{{x}}<br>{money_hover(currency, 'y', 2)} per GPU-hour<br>snapshot #%{{customdata}}<extra></extra>"
+            f"%{{x}}<br>{money_hover(currency, 'y', 2)} per {unit}<br>snapshot #%{{customdata}}<extra></extra>"
         ),
     }
     layout["showlegend"] = False

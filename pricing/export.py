@@ -28,6 +28,9 @@ TEMPLATE_ROWS = (
         "USD",
         date(2026, 11, 1),
         "https://lambda.ai/pricing",
+        None,
+        None,
+        None,
     ),
     (
         "AWS",
@@ -42,6 +45,9 @@ TEMPLATE_ROWS = (
         "USD",
         date(2026, 11, 1),
         "https://aws.amazon.com/ec2/pricing/on-demand/",
+        None,
+        None,
+        None,
     ),
 )
 

@@ -203,6 +203,25 @@ class SnapshotOrigin(models.TextChoices):
 
 IMPORT_FORMAT_CHOICES = registry.format_choices()
 
+# A price is either a GPU rental's (a GPU model, its count, both hourly prices) or a model API's (no GPU, input and
+# output prices per million tokens; the cached-input price is optional).
+GPU_OR_TOKEN_PRICE = models.Q(
+    gpu_model__isnull=False,
+    gpus_per_instance__isnull=False,
+    price_per_instance_hour__isnull=False,
+    price_per_gpu_hour__isnull=False,
+    price_per_million_input_tokens__isnull=True,
+    price_per_million_output_tokens__isnull=True,
+    price_per_million_cached_input_tokens__isnull=True,
+) | models.Q(
+    gpu_model__isnull=True,
+    gpus_per_instance__isnull=True,
+    price_per_instance_hour__isnull=True,
+    price_per_gpu_hour__isnull=True,
+    price_per_million_input_tokens__isnull=False,
+    price_per_million_output_tokens__isnull=False,
+)
+
 
 class PriceSnapshot(Job):
     """One import of one file or URL: who, when, what it contained and what happened. An upload's import is a
@@ -310,11 +329,16 @@ class PriceImportFile(models.Model):
 
 
 class PriceObservation(models.Model):
+    """One price of one offering on one day: a GPU rental per hour (a GPU model, its count and hourly prices), or a
+    managed model API per token (no GPU: prices in $ per million input, output and cached-input tokens)."""
+
     snapshot = models.ForeignKey(PriceSnapshot, on_delete=models.PROTECT, related_name="observations")
     provider = models.ForeignKey(Provider, on_delete=models.PROTECT, related_name="observations")
     offering = models.CharField(max_length=200)
-    gpu_model = models.ForeignKey(GpuModel, on_delete=models.PROTECT, related_name="observations")
-    gpus_per_instance = models.PositiveSmallIntegerField()
+    gpu_model = models.ForeignKey(
+        GpuModel, null=True, blank=True, on_delete=models.PROTECT, related_name="observations"
+    )
+    gpus_per_instance = models.PositiveSmallIntegerField(null=True, blank=True)
     region = models.CharField(max_length=100, blank=True)
     pricing_term = models.CharField(max_length=20, choices=PricingTerm.choices)
     observed_on = models.DateField()
@@ -326,8 +350,8 @@ class PriceObservation(models.Model):
         related_name="resold_observations",
         help_text="The aggregator this offer was listed through; blank when the provider sells it directly.",
     )
-    price_per_instance_hour = models.DecimalField(max_digits=14, decimal_places=6)
-    price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6)
+    price_per_instance_hour = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
     upfront_fee = models.DecimalField(
         max_digits=14,
         decimal_places=2,
@@ -336,12 +360,16 @@ class PriceObservation(models.Model):
         help_text="A reservation's one-off fee for the whole instance, already spread over the term's hours in the "
         "prices above (AWS's Partial and All Upfront terms); blank when there is none.",
     )
+    price_per_million_input_tokens = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    price_per_million_output_tokens = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    price_per_million_cached_input_tokens = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
     currency = models.CharField(max_length=3, default=DEFAULT_CURRENCY)
     source_url = models.URLField(max_length=1000, blank=True)
 
     class Meta:
         ordering = ["price_per_gpu_hour"]
         constraints = [
+            # Two keys, because a NULL is never equal to another in a unique index (SQLite and PostgreSQL).
             models.UniqueConstraint(
                 fields=[
                     "provider",
@@ -352,13 +380,24 @@ class PriceObservation(models.Model):
                     "pricing_term",
                     "observed_on",
                 ],
+                condition=models.Q(gpu_model__isnull=False),
                 name="price_observation_natural_key",
             ),
+            models.UniqueConstraint(
+                fields=["provider", "offering", "region", "pricing_term", "observed_on"],
+                condition=models.Q(gpu_model__isnull=True),
+                name="price_observation_api_key",
+            ),
+            models.CheckConstraint(condition=GPU_OR_TOKEN_PRICE, name="price_observation_gpu_or_token_price"),
         ]
         indexes = [models.Index(fields=["gpu_model", "pricing_term", "observed_on"], name="price_obs_model_term_date")]
 
     def __str__(self) -> str:
         return f"{self.provider} {self.offering} {self.region} {self.pricing_term} {self.observed_on}"
+
+    @property
+    def is_per_token(self) -> bool:
+        return self.gpu_model_id is None
 
 
 class CurrentPrice(models.Model):
@@ -372,20 +411,30 @@ class CurrentPrice(models.Model):
 
     provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="+", db_index=False)
     offering = models.CharField(max_length=200)
-    gpu_model = models.ForeignKey(GpuModel, on_delete=models.CASCADE, related_name="+", db_index=False)
-    gpus_per_instance = models.PositiveSmallIntegerField()
+    gpu_model = models.ForeignKey(
+        GpuModel, null=True, blank=True, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    gpus_per_instance = models.PositiveSmallIntegerField(null=True, blank=True)
     region = models.CharField(max_length=100, blank=True)
     pricing_term = models.CharField(max_length=20, choices=PricingTerm.choices)
     observation = models.OneToOneField(PriceObservation, on_delete=models.CASCADE, related_name="current")
     observed_on = models.DateField()
-    price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6)
+    price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    price_per_million_input_tokens = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    price_per_million_output_tokens = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
     currency = models.CharField(max_length=3)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["provider", "offering", "gpu_model", "gpus_per_instance", "region", "pricing_term"],
+                condition=models.Q(gpu_model__isnull=False),
                 name="current_price_offering",
+            ),
+            models.UniqueConstraint(
+                fields=["provider", "offering", "region", "pricing_term"],
+                condition=models.Q(gpu_model__isnull=True),
+                name="current_price_api_offering",
             ),
         ]
         indexes = [

@@ -24,9 +24,14 @@ from pricing.models import (
     PriceSnapshot,
     PricingTerm,
     Provider,
+    ProviderKind,
     SnapshotStatus,
 )
 
+TOKEN_PRICE_ORDER = ("price_per_million_input_tokens", "price_per_million_output_tokens")
+
+# What makes an offering re-priced between two files: its GPU-hour price, or a model API's per-token prices.
+DIFF_PRICES = ("price_per_gpu_hour", *TOKEN_PRICE_ORDER, "price_per_million_cached_input_tokens")
 OFFERING_FIELDS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
 
 
@@ -55,8 +60,12 @@ def latest_prices(
 
     The current-price table the imports keep: one row per offering whatever the number of observations, filtered,
     counted, ordered and sliced on its own columns; the observations of the rows read come in one more query, by
-    primary key (so the last page costs what the first does)."""
-    rows = CurrentPrice.objects.all()
+    primary key (so the last page costs what the first does).
+
+    GPU rentals, priced per GPU-hour; with `provider_kind` "api", the model APIs instead, priced per million tokens
+    (input, then output, cheapest first)."""
+    per_token = provider_kind == ProviderKind.API
+    rows = CurrentPrice.objects.filter(gpu_model__isnull=per_token)
     if gpu_model_id:
         rows = rows.filter(gpu_model_id=gpu_model_id)
     if provider_kind:
@@ -65,8 +74,8 @@ def latest_prices(
         rows = rows.filter(pricing_term=pricing_term)
     if region:
         rows = rows.filter(region__icontains=region)
-    price = "-price_per_gpu_hour" if descending else "price_per_gpu_hour"
-    order = (price, "provider__name", "offering", "region", "observation_id")
+    prices = TOKEN_PRICE_ORDER if per_token else ("price_per_gpu_hour",)
+    order = (*(f"-{p}" if descending else p for p in prices), "provider__name", "offering", "region", "observation_id")
     return rows.select_related("provider", "gpu_model").prefetch_related("observation").order_by(*order)
 
 
@@ -145,7 +154,7 @@ def _offerings(snapshot: PriceSnapshot) -> dict[tuple, dict]:
     values = (
         PriceObservation.objects.filter(memberships__snapshot=snapshot)
         .order_by("observed_on", "id")
-        .values(*OFFERING_FIELDS, "provider__name", "gpu_model__name", "price_per_gpu_hour", "currency")
+        .values(*OFFERING_FIELDS, "provider__name", "gpu_model__name", *DIFF_PRICES, "currency")
     )
     return {tuple(row[name] for name in OFFERING_FIELDS): row for row in values}
 
@@ -176,7 +185,7 @@ def snapshot_diff(*, old: PriceSnapshot, new: PriceSnapshot) -> SnapshotDiff:
     changed = [
         _change(row, before[key]["price_per_gpu_hour"], row["price_per_gpu_hour"])
         for key, row in after.items()
-        if key in before and before[key]["price_per_gpu_hour"] != row["price_per_gpu_hour"]
+        if key in before and any(before[key][price] != row[price] for price in DIFF_PRICES)
     ]
     unchanged = sum(1 for key in after if key in before) - len(changed)
 
@@ -214,12 +223,16 @@ def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> Quer
         "currency",
         "observed_on",
         "source_url",
+        "price_per_million_input_tokens",
+        "price_per_million_output_tokens",
+        "price_per_million_cached_input_tokens",
     )
 
 
 def _current_matching(*, gpu: str, provider: str, term: str, currency: str) -> QuerySet[CurrentPrice]:
-    """The current price of each offering matching the price picker's search (names in any case, part of them)."""
-    rows = CurrentPrice.objects.all()
+    """The current GPU price of each offering matching the price picker's search (names in any case, part of
+    them)."""
+    rows = CurrentPrice.objects.filter(gpu_model__isnull=False)
     if gpu:
         rows = rows.filter(gpu_model__name__icontains=gpu)
     if provider:

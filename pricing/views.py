@@ -20,7 +20,7 @@ from lib.jobs import unstick
 from pricing import charts, selectors, services, trends
 from pricing.export import write_canonical_template
 from pricing.forms import MarketFilterForm, PriceTrendForm, PriceUploadForm, SnapshotDiffForm
-from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm
+from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm, ProviderKind
 from pricing.presentation import import_result, offering_trend_words, trend_words
 
 PAGE_SIZE = 100
@@ -77,9 +77,12 @@ def _results_html(request: HttpRequest, filters: dict, gpu_models: list, can_imp
         region=filters.get("region", ""),
         descending=filters.get("sort") == "-price",
     )
+    per_token = filters.get("kind") == ProviderKind.API
     context = {
         "page": MirroredPaginator(rows, PAGE_SIZE).get_page(request.GET.get("page")),
-        "figure": _comparison_figure(gpu or _default_chart_gpu(gpu_models), filters),
+        "per_token": per_token,
+        # The chart compares GPU-hour prices of one GPU model; a model API has none.
+        "figure": None if per_token else _comparison_figure(gpu or _default_chart_gpu(gpu_models), filters),
         "query": _filter_query(filters),
         "can_import": can_import,
     }
@@ -125,8 +128,13 @@ def price_history(request: HttpRequest, pk: int) -> HttpResponse:
     label = f"{observation.provider} {observation.offering}, {observation.region or 'no region'}, " + (
         observation.get_pricing_term_display().lower()
     )
-    points = [charts.HistoryPoint(o.observed_on, float(o.price_per_gpu_hour), o.snapshot_id) for o in history]
-    figure = charts.price_history(points, label=label, currency=observation.currency)
+    price, unit = (
+        ("price_per_million_input_tokens", "million input tokens")
+        if observation.is_per_token
+        else ("price_per_gpu_hour", "GPU-hour")
+    )
+    points = [charts.HistoryPoint(o.observed_on, float(getattr(o, price)), o.snapshot_id) for o in history]
+    figure = charts.price_history(points, label=label, currency=observation.currency, unit=unit)
     weekly = trends.weekly_index(trends.weekly_means((p.observed_on, p.price_per_gpu_hour) for p in points))
     context = {
         "observation": observation,

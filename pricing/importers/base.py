@@ -16,6 +16,7 @@ from pricing.names import normalise_name
 MICRO = Decimal("0.000001")
 HALF_CENT = Decimal("0.005")
 MAX_PRICE = Decimal(10) ** 8  # the observation columns hold 8 integer digits
+API_KIND = "api"  # the provider kind priced per token
 
 
 @dataclass(slots=True)
@@ -52,21 +53,40 @@ class Skip:
 
 @dataclass(slots=True)
 class PriceRow:
+    """One price: a GPU rental's per hour, or (no GPU model, no GPU count, no hourly prices) a model API's in $ per
+    million input, output and cached-input tokens."""
+
     line: int
     provider_id: int
     offering: str
-    gpu_model_id: int
-    gpus_per_instance: int
+    gpu_model_id: int | None
+    gpus_per_instance: int | None
     region: str
     pricing_term: str
     observed_on: date
-    price_per_instance_hour: Decimal
-    price_per_gpu_hour: Decimal
+    price_per_instance_hour: Decimal | None
+    price_per_gpu_hour: Decimal | None
     currency: str = DEFAULT_CURRENCY
     source_url: str = ""
     channel_id: int | None = None
     upfront_fee: Decimal | None = None
     """A reservation's one-off fee, already spread over the term's hours in the prices above."""
+    price_per_million_input_tokens: Decimal | None = None
+    price_per_million_output_tokens: Decimal | None = None
+    price_per_million_cached_input_tokens: Decimal | None = None
+
+    @property
+    def is_per_token(self) -> bool:
+        return self.gpu_model_id is None
+
+    def prices(self) -> tuple:
+        """What must not change under the same key (history is not overwritten)."""
+        return (
+            self.price_per_gpu_hour,
+            self.price_per_million_input_tokens,
+            self.price_per_million_output_tokens,
+            self.price_per_million_cached_input_tokens,
+        )
 
     def key(self) -> tuple:
         """The natural key of an observation (unique in the database)."""
@@ -96,6 +116,11 @@ class ParseResult:
     """Prices imported as the file gives them that look wrong (a spot price above the on-demand one)."""
     rows_total: int = 0
     new_providers: list[ProviderRef] = field(default_factory=list)
+
+
+def per_million(price_per_token: Decimal) -> Decimal:
+    """$ per million tokens from $ per token, kept to a millionth of a dollar (half-up)."""
+    return (price_per_token * 1_000_000).quantize(MICRO, rounding=ROUND_HALF_UP)
 
 
 def per_gpu(price_per_instance_hour: Decimal, gpus: int) -> Decimal:
@@ -233,3 +258,25 @@ class ParseContext:
     observed_on: date | None = None
     source_url: str = ""
     new_providers: frozenset[str] = frozenset()
+
+
+class ApiProviders:
+    """The providers of a model API price feed's entries, by name: a known model API provider, or one the file adds
+    (of kind api); None for a known provider of another kind (a hyperscaler is not a model API)."""
+
+    def __init__(self, context: ParseContext, result: ParseResult) -> None:
+        self.catalog, self.result = context.catalog, result
+        self.found: dict[str, ProviderRef | None] = {}
+
+    def get(self, name: str) -> ProviderRef | None:
+        if name not in self.found:
+            known = self.catalog.provider(name)
+            if known is None:
+                known = self.catalog.add_provisional_provider(name, API_KIND)
+                self.result.new_providers.append(known)
+            self.found[name] = known if known.kind == API_KIND else None
+        return self.found[name]
+
+    @staticmethod
+    def not_an_api(name: str) -> str:
+        return f"{name} is not a model API provider in the reference data; add a model API provider for it"

@@ -11,7 +11,17 @@ from decimal import Decimal
 
 from lib.jsontext import JSONTextError, read_json
 from pricing.importers import fields
-from pricing.importers.base import HALF_CENT, MICRO, ParseContext, ParseResult, PriceRow, ProviderRef, RowError, per_gpu
+from pricing.importers.base import (
+    API_KIND,
+    HALF_CENT,
+    MICRO,
+    ParseContext,
+    ParseResult,
+    PriceRow,
+    ProviderRef,
+    RowError,
+    per_gpu,
+)
 from pricing.names import normalise_name
 
 CANONICAL_COLUMNS = (
@@ -27,9 +37,18 @@ CANONICAL_COLUMNS = (
     "currency",
     "observed_on",
     "source_url",
+    "price_per_million_input_tokens",
+    "price_per_million_output_tokens",
+    "price_per_million_cached_input_tokens",
 )
-REQUIRED_COLUMNS = ("gpu_model", "gpus_per_instance", "offering", "pricing_term")
+REQUIRED_COLUMNS = ("offering", "pricing_term")
+GPU_COLUMNS = ("gpu_model", "gpus_per_instance")  # required unless the file holds only model API prices
 PRICE_COLUMNS = ("price_per_instance_hour", "price_per_gpu_hour")
+TOKEN_PRICE_COLUMNS = (
+    "price_per_million_input_tokens",
+    "price_per_million_output_tokens",
+    "price_per_million_cached_input_tokens",
+)
 _NEUTRALISED = ("'=", "'+", "'-", "'@")
 
 
@@ -73,36 +92,29 @@ class _Rows:
                 return None
 
         provider = self._provider(line, cell, errors)
-        gpu = self.catalog.gpu(cell.get("gpu_model", ""))
-        if gpu is None:
-            raw = cell.get("gpu_model", "")
-            reason = self.catalog.gpu_error(raw) if raw else "required"
-            errors.append(RowError(line, "gpu_model", raw, reason))
-        gpus = check("gpus_per_instance", fields.gpu_count)
+        per_token = provider is not None and provider.kind == API_KIND
+        if not per_token:
+            gpu = self.catalog.gpu(cell.get("gpu_model", ""))
+            if gpu is None:
+                raw = cell.get("gpu_model", "")
+                reason = self.catalog.gpu_error(raw) if raw else "required"
+                errors.append(RowError(line, "gpu_model", raw, reason))
+            gpus = check("gpus_per_instance", fields.gpu_count)
         offering = check("offering", fields.text, limit=200, required=True)
         region = check("region", fields.text, limit=100, required=False)
         term = self._term(line, cell, errors)
         observed_on = self._date(line, cell, errors)
         currency = check("currency", fields.currency)
         source_url = check("source_url", fields.url) or self.defaults.source_url
-        prices = self._prices(line, cell, gpus, errors)
+        fixed = (offering, region, term, observed_on, currency)
+        if per_token:
+            row = self._token_row(line, cell, errors, provider, *fixed)
+        else:
+            row = self._gpu_row(line, cell, errors, provider, gpu, gpus, *fixed)
         if errors:
             self.result.errors.extend(errors)
             return
-        row = PriceRow(
-            line,
-            provider.id,
-            offering,
-            gpu[0],
-            gpus,
-            region,
-            term,
-            observed_on,
-            prices[0],
-            prices[1],
-            currency,
-            source_url,
-        )
+        row.source_url = source_url
         key = row.key()
         first = self.first_line_of.setdefault(key, line)
         if first != line:
@@ -116,6 +128,55 @@ class _Rows:
             )
             return
         self.result.rows.append(row)
+
+    def _gpu_row(self, line, cell, errors, provider, gpu, gpus, offering, region, term, observed_on, currency):
+        """A GPU rental's price per hour (per instance, per GPU or both)."""
+        prices = self._prices(line, cell, gpus, errors)
+        for column in TOKEN_PRICE_COLUMNS:
+            if cell.get(column, ""):
+                reason = "a per-token price belongs to a model API provider (provider_kind api); leave it blank"
+                errors.append(RowError(line, column, cell[column], reason))
+        if errors:
+            return None
+        return PriceRow(
+            line, provider.id, offering, gpu[0], gpus, region, term, observed_on, prices[0], prices[1], currency
+        )
+
+    def _token_row(self, line, cell, errors, provider, offering, region, term, observed_on, currency):
+        """A model API's price: no GPU, prices in $ per million input, output (both required) and cached-input
+        tokens. A free model is priced 0."""
+        for column in (*GPU_COLUMNS, *PRICE_COLUMNS):
+            if cell.get(column, ""):
+                reason = f"{provider.name} is a model API priced per token; leave {column} blank"
+                errors.append(RowError(line, column, cell[column], reason))
+        prices = {}
+        for column in TOKEN_PRICE_COLUMNS:
+            raw = cell.get(column, "")
+            if raw:
+                try:
+                    prices[column] = fields.token_price(raw)
+                except fields.CellError as exc:
+                    errors.append(RowError(line, column, raw, str(exc)))
+            elif column != "price_per_million_cached_input_tokens":
+                errors.append(RowError(line, column, "", f"required for {provider.name}, a model API"))
+        if errors:
+            return None
+        return PriceRow(
+            line,
+            provider.id,
+            offering,
+            None,
+            None,
+            region,
+            term,
+            observed_on,
+            None,
+            None,
+            currency,
+            price_per_million_input_tokens=prices["price_per_million_input_tokens"],
+            price_per_million_output_tokens=prices["price_per_million_output_tokens"],
+            price_per_million_cached_input_tokens=prices.get("price_per_million_cached_input_tokens"),
+        )
 
     def _provider(self, line: int, cell: dict[str, str], errors: list[RowError]) -> ProviderRef | None:
         raw = cell.get("provider", "")
@@ -247,9 +308,16 @@ def _header_errors(header: Iterable[str], defaults: ParseContext) -> list[RowErr
         if column not in CANONICAL_COLUMNS
     ]
     errors += [RowError(1, column, "", "duplicate column") for column in sorted(c for c, n in counts.items() if n > 1)]
-    required = list(REQUIRED_COLUMNS) + ([] if defaults.provider else ["provider"])
+    per_token_only = any(column in counts for column in TOKEN_PRICE_COLUMNS) and not any(
+        column in counts for column in (*GPU_COLUMNS, *PRICE_COLUMNS)
+    )
+    required = [
+        *REQUIRED_COLUMNS,
+        *([] if per_token_only else GPU_COLUMNS),
+        *([] if defaults.provider else ["provider"]),
+    ]
     errors += [RowError(1, column, "", "missing column") for column in required if column not in counts]
-    if not any(column in counts for column in PRICE_COLUMNS):
+    if not per_token_only and not any(column in counts for column in PRICE_COLUMNS):
         errors.append(RowError(1, "price_per_gpu_hour", "", "missing column: give at least one of the two prices"))
     return errors
 

@@ -32,9 +32,9 @@ def _rejected(fmt: str, reason: str, column: str = "", line: int = 0) -> ParseRe
     return ParseResult(format=fmt, errors=[RowError(line, column, "", reason)])
 
 
-def _too_wide(text: str, variant: str) -> ParseResult | None:
+def _too_wide(text: str, variant: str, *, is_json: bool) -> ParseResult | None:
     """A header with too many columns or a line too long, found in linear time; None when within the caps."""
-    if variant == "canonical-json":
+    if is_json or variant == "canonical-json":
         return None  # JSON may be one long line; its records are checked field by field
     header = text.split("\n", 1)[0]
     columns = header.count(",") + 1
@@ -102,7 +102,7 @@ def parse_prices(
             return _rejected(requested_format, str(exc))
         if problem := _not_text(text, requested_format):
             return problem
-        if too_wide := _too_wide(text, variant):
+        if too_wide := _too_wide(text, variant, is_json=chosen.json):
             return too_wide
     provider = None
     if provider_name:

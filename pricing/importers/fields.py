@@ -52,6 +52,18 @@ def money(raw: str) -> Decimal:
     return value
 
 
+def token_price(raw: str) -> Decimal:
+    """A model API's price in $ per million tokens: a plain decimal, 0 or more (a free model costs 0)."""
+    value = _plain_decimal(raw, "not a number; write a plain decimal such as 0.15 (digits 0-9, no currency sign)")
+    if value < 0:
+        raise CellError("negative price")
+    if value >= MAX_PRICE:
+        raise CellError(f"too large (the limit is {MAX_PRICE:,} per million tokens)")
+    if 0 < value < MIN_PRICE:
+        raise CellError(f"too small to store (prices are kept to {MIN_PRICE} per million tokens)")
+    return value.quantize(MIN_PRICE)
+
+
 def gpu_count(raw: str) -> int:
     """GPUs per instance: a whole number from 1 to 1000 (`8` and `8.0` are accepted; not `1_0`, digits 0-9 only)."""
     value = _plain_decimal(raw, "not a whole number of GPUs")

@@ -12,7 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pricing.importers import aws_price_list, azure_retail, canonical, gcp_billing, gpuhunt, skypilot
+from pricing.importers import (
+    aws_price_list,
+    azure_retail,
+    canonical,
+    gcp_billing,
+    gpuhunt,
+    litellm,
+    openrouter,
+    skypilot,
+)
 from pricing.importers.base import ParseContext, ParseResult
 
 AUTO = "auto"
@@ -41,6 +50,8 @@ class ImportFormat:
     """How many pages of a paged API a URL source follows at most."""
     next_page: Callable[[bytes, str], str | None] | None = None
     """A paged API's next page: its URL from one page's body and URL, None after the last page."""
+    json: bool = False
+    """A JSON document: no CSV header or line-length caps (it may be one long line); its fields are checked."""
 
 
 FORMATS: tuple[ImportFormat, ...] = (
@@ -95,6 +106,24 @@ FORMATS: tuple[ImportFormat, ...] = (
         needs_provider=True,
         needs_observed_on=True,
         third_party=True,
+    ),
+    ImportFormat(
+        name="litellm",
+        label="LiteLLM model prices JSON (per-token)",
+        sniff=litellm.sniff,
+        parse=litellm.parse,
+        needs_observed_on=True,
+        third_party=True,
+        json=True,
+    ),
+    ImportFormat(
+        name="openrouter",
+        label="OpenRouter models or endpoints JSON (per-token)",
+        sniff=openrouter.sniff,
+        parse=openrouter.parse,
+        needs_observed_on=True,
+        third_party=True,
+        json=True,
     ),
     ImportFormat(
         name="canonical",

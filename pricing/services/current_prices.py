@@ -14,12 +14,22 @@ from django.db import connection
 from pricing.models import CurrentPrice, PriceObservation
 
 OFFERING_COLUMNS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
-COPIED_COLUMNS = ("observation_id", "observed_on", "price_per_gpu_hour", "currency")
-UPSERT_BATCH_SIZE = 500  # rows per statement: 5,000 parameters, within SQLite's and PostgreSQL's limits
+# A model API's offering has no GPU: its key is that of the second, partial unique index (NULLs are never equal).
+API_OFFERING_COLUMNS = ("provider_id", "offering", "region", "pricing_term")
+COPIED_COLUMNS = (
+    "observation_id",
+    "observed_on",
+    "price_per_gpu_hour",
+    "price_per_million_input_tokens",
+    "price_per_million_output_tokens",
+    "currency",
+)
+UPSERT_BATCH_SIZE = 500  # rows per statement: 6,000 parameters, within SQLite's and PostgreSQL's limits
 
 
-def _upsert_sql(rows: int) -> str:
+def _upsert_sql(rows: int, *, per_token: bool) -> str:
     table = CurrentPrice._meta.db_table
+    key, index_condition = (API_OFFERING_COLUMNS, "IS NULL") if per_token else (OFFERING_COLUMNS, "IS NOT NULL")
     columns = (*OFFERING_COLUMNS, *COPIED_COLUMNS)
     values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * rows)
     newer = (
@@ -28,7 +38,7 @@ def _upsert_sql(rows: int) -> str:
     )
     return (
         f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "
-        f"ON CONFLICT ({', '.join(OFFERING_COLUMNS)}) DO UPDATE SET "
+        f"ON CONFLICT ({', '.join(key)}) WHERE gpu_model_id {index_condition} DO UPDATE SET "
         + ", ".join(f"{column} = excluded.{column}" for column in COPIED_COLUMNS)
         + f" WHERE {newer}"
     )
@@ -43,9 +53,15 @@ def current_prices_record(*, observations: Iterable[PriceObservation]) -> int:
         kept = newest.get(key)
         if kept is None or (observation.observed_on, observation.pk) > (kept.observed_on, kept.pk):
             newest[key] = observation  # one row per offering in a statement: PostgreSQL refuses two
-    rows = [(*key, o.pk, o.observed_on, o.price_per_gpu_hour, o.currency) for key, o in newest.items()]
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), UPSERT_BATCH_SIZE):
-            batch = rows[start : start + UPSERT_BATCH_SIZE]
-            cursor.execute(_upsert_sql(len(batch)), [value for row in batch for value in row])
-    return len(rows)
+        for per_token in (False, True):
+            rows = [
+                (*key, o.pk, *(getattr(o, column) for column in COPIED_COLUMNS[1:]))
+                for key, o in newest.items()
+                if (o.gpu_model_id is None) == per_token
+            ]
+            for start in range(0, len(rows), UPSERT_BATCH_SIZE):
+                batch = rows[start : start + UPSERT_BATCH_SIZE]
+                sql = _upsert_sql(len(batch), per_token=per_token)
+                cursor.execute(sql, [value for row in batch for value in row])
+    return len(newest)

@@ -10,12 +10,12 @@ import hashlib
 import os
 import socket
 from datetime import date
-from decimal import Decimal
 from typing import Any, BinaryIO
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from lib.statement_timeout import statement_timeout_lifted
@@ -143,14 +143,19 @@ def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]
     return snapshot
 
 
-def _known_prices(rows: list[PriceRow]) -> dict[tuple, tuple[int, Decimal]]:
-    """Id and per-GPU price of the observations already stored under the natural keys of `rows`: one query."""
+def _known_prices(rows: list[PriceRow]) -> dict[tuple, tuple[int, tuple]]:
+    """Id and prices (`PriceRow.prices`) of the observations already stored under the natural keys of `rows`:
+    one query."""
     if not rows:
         return {}
     dates = [row.observed_on for row in rows]
+    gpu_ids = {row.gpu_model_id for row in rows if row.gpu_model_id is not None}
+    same_kind = Q(gpu_model_id__in=gpu_ids) if gpu_ids else Q(pk__in=[])
+    if any(row.is_per_token for row in rows):
+        same_kind |= Q(gpu_model__isnull=True)
     stored = PriceObservation.objects.filter(
+        same_kind,
         provider_id__in={row.provider_id for row in rows},
-        gpu_model_id__in={row.gpu_model_id for row in rows},
         observed_on__range=(min(dates), max(dates)),
     ).values_list(
         "provider_id",
@@ -162,8 +167,30 @@ def _known_prices(rows: list[PriceRow]) -> dict[tuple, tuple[int, Decimal]]:
         "observed_on",
         "id",
         "price_per_gpu_hour",
+        "price_per_million_input_tokens",
+        "price_per_million_output_tokens",
+        "price_per_million_cached_input_tokens",
     )
-    return {values[:7]: values[7:] for values in stored.iterator(chunk_size=5000)}
+    return {values[:7]: (values[7], values[8:]) for values in stored.iterator(chunk_size=5000)}
+
+
+def _conflict(row: PriceRow, known: tuple) -> RowError:
+    if row.is_per_token:
+        stored = ", ".join(f"{price}" if price is not None else "none" for price in known[1:])
+        return RowError(
+            row.line,
+            "price_per_million_input_tokens",
+            str(row.price_per_million_input_tokens),
+            f"this model is already recorded at {stored} per million input, output and cached-input tokens on "
+            f"{row.observed_on}; history is not overwritten, so give the new price its own date",
+        )
+    return RowError(
+        row.line,
+        "price_per_gpu_hour",
+        str(row.price_per_gpu_hour),
+        f"this offering is already recorded at {known[0]} per GPU-hour on {row.observed_on}; "
+        "history is not overwritten, so give the new price its own date",
+    )
 
 
 def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceObservation]:
@@ -181,6 +208,9 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
             price_per_instance_hour=row.price_per_instance_hour,
             price_per_gpu_hour=row.price_per_gpu_hour,
             upfront_fee=row.upfront_fee,
+            price_per_million_input_tokens=row.price_per_million_input_tokens,
+            price_per_million_output_tokens=row.price_per_million_output_tokens,
+            price_per_million_cached_input_tokens=row.price_per_million_cached_input_tokens,
             currency=row.currency,
             source_url=row.source_url,
         )
@@ -195,6 +225,7 @@ def _create_providers(snapshot: PriceSnapshot, result: ParseResult, new_rows: li
         real_ids[ref.id] = Provider.objects.create(name=ref.name, kind=ref.kind).pk
     for row in new_rows:
         row.provider_id = real_ids.get(row.provider_id, row.provider_id)
+        row.channel_id = real_ids.get(row.channel_id, row.channel_id)
     snapshot.providers_created = [ref.name for ref in result.new_providers]
 
 
@@ -210,7 +241,7 @@ def _store(snapshot: PriceSnapshot, new_rows: list[PriceRow], *, known_ids: list
     )
 
 
-def _row_counts(result: ParseResult, known: dict[tuple, tuple[int, Decimal]]) -> dict[str, int]:
+def _row_counts(result: ParseResult, known: dict[tuple, tuple[int, tuple]]) -> dict[str, int]:
     """Counts that add up: every row of the file is new, already known, skipped, merged or held back."""
     new_lines, priced_lines = set(), set()
     for row in result.rows:
@@ -298,18 +329,12 @@ def price_snapshot_run(
     return snapshot
 
 
-def _conflicts(result: ParseResult, known: dict[tuple, tuple[int, Decimal]]) -> list[RowError]:
+def _conflicts(result: ParseResult, known: dict[tuple, tuple[int, tuple]]) -> list[RowError]:
     """Rows whose offering is already recorded on their date at another price: history is not overwritten."""
     return [
-        RowError(
-            row.line,
-            "price_per_gpu_hour",
-            str(row.price_per_gpu_hour),
-            f"this offering is already recorded at {known[row.key()][1]} per GPU-hour on {row.observed_on}; "
-            "history is not overwritten, so give the new price its own date",
-        )
+        _conflict(row, known[row.key()][1])
         for row in result.rows
-        if row.key() in known and known[row.key()][1] != row.price_per_gpu_hour
+        if row.key() in known and known[row.key()][1] != row.prices()
     ]
 
 

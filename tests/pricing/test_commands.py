@@ -118,6 +118,9 @@ def test_export_prices_writes_canonical_csv(price_file):
         "USD",
         "2026-11-01",
         "",
+        "",
+        "",
+        "",
     ]
 
 
