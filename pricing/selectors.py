@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Avg, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Avg, Case, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import TruncWeek
 
 from pricing import fx, trends
@@ -229,12 +229,12 @@ def export_rows(*, snapshot_id: int | None = None, latest: bool = False) -> Quer
     )
 
 
-def _current_matching(*, gpu: str, provider: str, term: str, currency: str) -> QuerySet[CurrentPrice]:
-    """The current GPU price of each offering matching the price picker's search (names in any case, part of
-    them)."""
-    rows = CurrentPrice.objects.filter(gpu_model__isnull=False)
+def _current_matching(*, gpu: str, provider: str, term: str, currency: str, per_token: bool) -> QuerySet[CurrentPrice]:
+    """The current price of each offering matching the price picker's search (names in any case, part of them): GPU
+    prices, or with `per_token` model APIs' prices, whose `gpu` search is the model's name (the offering)."""
+    rows = CurrentPrice.objects.filter(gpu_model__isnull=per_token)
     if gpu:
-        rows = rows.filter(gpu_model__name__icontains=gpu)
+        rows = rows.filter(offering__icontains=gpu) if per_token else rows.filter(gpu_model__name__icontains=gpu)
     if provider:
         rows = rows.filter(provider__name__icontains=provider)
     if term:
@@ -245,22 +245,41 @@ def _current_matching(*, gpu: str, provider: str, term: str, currency: str) -> Q
 
 
 def market_prices(
-    *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", limit: int = 25, offset: int = 0
+    *,
+    gpu: str = "",
+    provider: str = "",
+    term: str = "",
+    currency: str = "",
+    limit: int = 25,
+    offset: int = 0,
+    per_token: bool = False,
+    first_terms: Sequence[str] = (),
 ) -> list[PriceObservation]:
-    """Latest observation per offering for the price picker, cheapest first, filtered by the search: ``limit`` of
-    them from the ``offset``-th (``market_price_count`` says how many match). Matched, ordered and sliced on the
-    current-price table, like ``latest_prices``; the page's observations come in one more query, by primary key."""
-    order = ("price_per_gpu_hour", "provider__name", "offering", "region", "observation_id")
+    """Latest observation per offering for the price picker, filtered by the search: the `first_terms` (the option's
+    own) first, cheapest first within them and within the rest (a model API by its input price, then its output
+    price); ``limit`` of them from the ``offset``-th (``market_price_count`` says how many match). Matched, ordered
+    and sliced on the current-price table, like ``latest_prices``; the page's observations come in one more query,
+    by primary key."""
+    prices = (
+        ("price_per_million_input_tokens", "price_per_million_output_tokens") if per_token else ("price_per_gpu_hour",)
+    )
+    order = (*prices, "provider__name", "offering", "region", "observation_id")
     observations = Prefetch(
         "observation", queryset=PriceObservation.objects.select_related("provider", "gpu_model", "snapshot")
     )
-    rows = _current_matching(gpu=gpu, provider=provider, term=term, currency=currency).order_by(*order)
+    rows = _current_matching(gpu=gpu, provider=provider, term=term, currency=currency, per_token=per_token)
+    if first_terms:
+        rows = rows.annotate(other_term=Case(When(pricing_term__in=list(first_terms), then=Value(1)), default=Value(2)))
+        order = ("other_term", *order)
+    rows = rows.order_by(*order)
     return [row.observation for row in rows.prefetch_related(observations)[offset : offset + limit]]
 
 
-def market_price_count(*, gpu: str = "", provider: str = "", term: str = "", currency: str = "") -> int:
+def market_price_count(
+    *, gpu: str = "", provider: str = "", term: str = "", currency: str = "", per_token: bool = False
+) -> int:
     """How many offerings ``market_prices`` pages through for the same search."""
-    return _current_matching(gpu=gpu, provider=provider, term=term, currency=currency).count()
+    return _current_matching(gpu=gpu, provider=provider, term=term, currency=currency, per_token=per_token).count()
 
 
 def exchange_rate(base: str, quote: str, *, on: date | None = None) -> Rate | None:

@@ -361,7 +361,20 @@ PRICE_SOURCE_KINDS = RENTAL_KINDS + API_KINDS
 PRICE_SOURCE_TEXT = ("provider", "offering", "region", "pricing_term", "observed_on", "source_url")
 # A Market price converted into the scenario's currency keeps its original and the rate (docs/money-math.md), as text so
 # the decimals stay exact.
-PRICE_SOURCE_FX = ("original_price_per_gpu_hour", "original_currency", "fx_rate", "fx_rate_date", "fx_source")
+PRICE_SOURCE_FX = (
+    "original_price_per_gpu_hour",
+    "original_price_per_million_input_tokens",
+    "original_price_per_million_output_tokens",
+    "original_currency",
+    "fx_rate",
+    "fx_rate_date",
+    "fx_source",
+)
+# The option inputs a picked Market price lands on, by kind: the observation's price fields of the same names.
+MARKET_PRICE_FIELDS = {
+    **{kind: ("price_per_gpu_hour",) for kind in RENTAL_KINDS},
+    **{kind: ("price_per_million_input_tokens", "price_per_million_output_tokens") for kind in API_KINDS},
+}
 PRICE_SOURCE_IDS = ("price_observation_id", "snapshot_id")
 # Provenance of a rental's price path taken from the Market's trend (pricing.trends): which index, over which weeks,
 # the fitted change and its interval (decimal text), on which day it was adopted. Rentals only.

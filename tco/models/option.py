@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from lib.kinds import OWNED_KINDS, RENTAL_KINDS, kind_choices
+from lib.kinds import API_KINDS, OWNED_KINDS, RENTAL_KINDS, kind_choices
 from tco.models.fields import option_model_field
 from tco.models.scenario import Scenario
 
@@ -78,6 +78,11 @@ class ScenarioOption(models.Model):
     @property
     def is_rental(self) -> bool:
         return self.kind in RENTAL_KINDS
+
+    @property
+    def takes_market_price(self) -> bool:
+        """A rental (per GPU-hour) or a managed model API (per million tokens) can pick its price from the Market."""
+        return self.kind in RENTAL_KINDS + API_KINDS
 
 
 class DiligenceStatus(models.TextChoices):

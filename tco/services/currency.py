@@ -23,7 +23,7 @@ from django.utils import timezone
 from lib.currencies import currency_problem
 from lib.errors import AppError
 from pricing.fx import Rate
-from tco.engine.catalogue import PRICE_SOURCE_FX, fields_of_type, money_step, scenario_fields
+from tco.engine.catalogue import MARKET_PRICE_FIELDS, PRICE_SOURCE_FX, fields_of_type, money_step, scenario_fields
 from tco.models import InputRange, Scenario, ScenarioOption
 from tco.models.fields import LARGEST_STORED
 from tco.presentation.inputs import option_fact, scenario_fact, value_words
@@ -89,10 +89,11 @@ def scenario_change_currency(
         fresh.save()
         if rate is not None:
             for option in options:
-                picked = option.price_per_gpu_hour if option.price_source else None
+                fields = MARKET_PRICE_FIELDS.get(option.kind, ()) if option.price_source else ()
+                picked = {name: getattr(option, name) for name in fields if getattr(option, name) is not None}
                 for name in OPTION_MONEY_FIELDS:
                     _convert_field(option, name, rate)
-                if picked is not None:
+                if picked:
                     _convert_source(option, picked, rate)
                 if option.prefill_note:  # its typical figures are in the old currency: say so beside them
                     option.prefill_note += f" (Figures in {old}; the inputs were converted at {rate.describe()}.)"
@@ -166,21 +167,23 @@ def _record(old: str, new: str, rate: Rate | None) -> dict[str, str]:
     return entry
 
 
-def _convert_source(option: ScenarioOption, picked: Decimal, rate: Rate) -> None:
-    """The provenance of a Market price after `rate` (`picked` is its price before): its original and every
-    rate it went through; back in the currency it was published in, the original price exactly."""
+def _convert_source(option: ScenarioOption, picked: dict[str, Decimal], rate: Rate) -> None:
+    """The provenance of a Market price after `rate` (`picked`: its prices before, by input): its originals and every
+    rate it went through; back in the currency it was published in, the original prices exactly."""
     source = dict(option.price_source)
     original_currency = source.get("original_currency")
-    if original_currency is None:  # picked in the old currency: that price is the original
+    if original_currency is None:  # picked in the old currency: those prices are the originals
+        source.update({f"original_{name}": format(price.normalize(), "f") for name, price in picked.items()})
         source.update(
-            original_price_per_gpu_hour=format(picked.normalize(), "f"),
             original_currency=rate.base,
             fx_rate=rate.rate_text,
             fx_rate_date=rate.rate_date.isoformat() if rate.rate_date else None,
             fx_source=rate.source + (f" (cross rate via {rate.via})" if rate.via else ""),
         )
     elif original_currency == rate.quote:
-        option.price_per_gpu_hour = Decimal(source["original_price_per_gpu_hour"])
+        for name in picked:
+            if f"original_{name}" in source:
+                setattr(option, name, Decimal(source[f"original_{name}"]))
         for key in PRICE_SOURCE_FX:
             source.pop(key, None)
     else:  # a second conversion: the rates multiply, both sources named

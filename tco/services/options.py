@@ -18,7 +18,7 @@ from pricing.fx import Rate
 from pricing.models import PricingTerm
 from pricing.selectors import exchange_rate, price_trend
 from pricing.trends import MIN_WEEKS, PriceTrend
-from tco.engine.catalogue import fields_for_kind, money_step
+from tco.engine.catalogue import MARKET_PRICE_FIELDS, fields_for_kind, money_step
 from tco.models import (
     DILIGENCE_KEYS,
     DiligenceStatus,
@@ -52,6 +52,20 @@ DEFAULT_NAMES = {
 
 class PriceChoiceError(AppError, ValueError):
     """A Market price that cannot be used for this option (wrong currency, not a GPU rental)."""
+
+
+def picked_name(source: dict[str, Any]) -> str:
+    """The name a Market price gives an option: its provider and offering ("CoreWeave HGX H100")."""
+    return f"{source.get('provider', '')} {source.get('offering', '')}".strip()[:200]
+
+
+def _named_after_a_pick(option: ScenarioOption) -> bool:
+    """The option still carries a name an earlier pick gave it (not one the user typed)."""
+    return bool(option.price_source) and option.name == picked_name(option.price_source)
+
+
+def _named_by_default(option: ScenarioOption) -> bool:
+    return not option.name or option.name in DEFAULT_NAMES.values() or _named_after_a_pick(option)
 
 
 def option_add(
@@ -115,7 +129,9 @@ def option_update(
             raise ScenarioOption.DoesNotExist(f"option {option.pk} is no longer in this scenario")
         index, fresh = found
         before = fresh_scenario.to_document(options)
-        if field == "price_per_gpu_hour" and value != fresh.price_per_gpu_hour:
+        if field in MARKET_PRICE_FIELDS.get(fresh.kind, ()) and value != getattr(fresh, field):
+            if _named_after_a_pick(fresh):  # the name said whose price this was; it no longer is
+                fresh.name = DEFAULT_NAMES[fresh.kind]
             fresh.price_source = None
             fresh.price_observation = None
         if field == "price_change_per_year" and value != fresh.price_change_per_year:
@@ -141,7 +157,8 @@ def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expe
 
 def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, Any]:
     """The provenance copied onto an option (the document's `price_source`). A price converted from another
-    currency also keeps the original price and currency, and the rate with its date and source (docs/money-math.md)."""
+    currency also keeps the original prices and currency, and the rate with its date and source
+    (docs/money-math.md)."""
     source = {
         "provider": observation.provider.name,
         "offering": observation.offering,
@@ -153,9 +170,10 @@ def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, An
         "snapshot_id": observation.snapshot_id,
     }
     if rate is not None and rate.base != rate.quote:
+        for field in _price_fields(observation):
+            source[f"original_{field}"] = format(getattr(observation, field).normalize(), "f")
         source.update(
             {
-                "original_price_per_gpu_hour": format(observation.price_per_gpu_hour.normalize(), "f"),
                 "original_currency": rate.base,
                 "fx_rate": rate.rate_text,
                 "fx_rate_date": rate.rate_date.isoformat() if rate.rate_date else None,
@@ -165,10 +183,15 @@ def price_source_for(observation: Any, rate: Rate | None = None) -> dict[str, An
     return source
 
 
-def market_price_in(observation: Any, currency: str) -> tuple[Any, Rate]:
-    """The observation's $/GPU-hour in `currency` and the rate used (nearest its as-of date), rounded as a currency
-    conversion rounds a unit price (half up to four decimal places), or PriceChoiceError naming the rate to import
-    when none is known."""
+def _price_fields(observation: Any) -> tuple[str, ...]:
+    """The prices an observation gives an option: per million input and output tokens, or per GPU-hour."""
+    return MARKET_PRICE_FIELDS["api" if observation.is_per_token else RENTAL_KINDS[0]]
+
+
+def market_prices_in(observation: Any, currency: str) -> tuple[dict[str, Any], Rate]:
+    """The observation's prices (``_price_fields``) in `currency` and the rate used (nearest its as-of date), each
+    rounded as a currency conversion rounds a unit price (half up to four decimal places), or PriceChoiceError
+    naming the rate to import when none is known."""
     rate = exchange_rate(observation.currency, currency, on=observation.observed_on)
     if rate is None:
         raise PriceChoiceError(
@@ -177,28 +200,53 @@ def market_price_in(observation: Any, currency: str) -> tuple[Any, Rate]:
             f"(manage.py import_fx_rates with the ECB reference-rate CSV) or enter a {observation.currency}→{currency} "
             "rate in the admin, then pick the price again."
         )
-    return converted(observation.price_per_gpu_hour, rate, money_step("price_per_gpu_hour")), rate
+    fields = _price_fields(observation)
+    return {field: converted(getattr(observation, field), rate, money_step(field)) for field in fields}, rate
+
+
+def _refuse_unfit(option: ScenarioOption, observation: Any) -> None:
+    """A rental takes a price per GPU-hour, a managed model API one per million input and output tokens."""
+    if option.kind not in MARKET_PRICE_FIELDS:
+        raise PriceChoiceError("Only rentals and managed model APIs take a Market price.")
+    wanted_per_token = option.kind not in RENTAL_KINDS
+    if observation.is_per_token and not wanted_per_token:
+        raise PriceChoiceError(
+            f"{observation.provider.name} {observation.offering} is a model API's price, priced per million tokens; "
+            f"{option.name} is a GPU rental, priced per GPU-hour: pick a GPU-hour price."
+        )
+    if wanted_per_token and not observation.is_per_token:
+        raise PriceChoiceError(
+            f"{observation.provider.name} {observation.offering} is priced per GPU-hour; {option.name} is a managed "
+            "model API, priced per million input and output tokens: pick a model API's price."
+        )
+    missing = [field for field in MARKET_PRICE_FIELDS[option.kind] if getattr(observation, field) is None]
+    if missing:
+        words = " and ".join(field.removeprefix("price_per_million_").replace("_", " ") for field in missing)
+        raise PriceChoiceError(f"That Market price gives no price per million {words}: type the price in instead.")
 
 
 def option_pick_price(
     *, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None, observation: Any
 ) -> Change:
-    """Use a Market price for a rental option: the $/GPU-hour and its provenance are copied onto the
-    option, so later imports never change it. The option's kind follows the provider's kind. A price in
-    another currency is converted at the rate nearest its as-of date (refused when no rate is known)."""
-    if option.kind not in RENTAL_KINDS:
-        raise PriceChoiceError("Only hyperscaler, neocloud and marketplace options take a $/GPU-hour price.")
+    """Use a Market price for a rental option (its $/GPU-hour) or a managed model API option (its prices per million
+    input and output tokens): the prices and their provenance are copied onto the option, so later imports never
+    change them. A rental's kind follows the provider's kind. A price in another currency is converted at the rate
+    nearest its as-of date (refused when no rate is known). The option is named after the price's provider and
+    offering unless the user named it."""
+    _refuse_unfit(option, observation)
     with transaction.atomic():
         fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
-        price, rate = market_price_in(observation, fresh_scenario.currency_code)
+        prices, rate = market_prices_in(observation, fresh_scenario.currency_code)
         before = fresh_scenario.to_document()
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
-        if fresh.name in DEFAULT_NAMES.values() or not fresh.name:
-            fresh.name = f"{observation.provider.name} {observation.offering}"[:200]
-        if observation.provider.kind in RENTAL_KINDS:
+        source = price_source_for(observation, rate)
+        if _named_by_default(fresh):
+            fresh.name = picked_name(source)
+        if observation.provider.kind in RENTAL_KINDS and fresh.kind in RENTAL_KINDS:
             fresh.kind = observation.provider.kind
-        fresh.price_per_gpu_hour = price
-        fresh.price_source = price_source_for(observation, rate)
+        for field, price in prices.items():
+            setattr(fresh, field, price)
+        fresh.price_source = source
         fresh.price_observation = observation
         fresh.gpu_model_id = observation.gpu_model_id
         set_history_user(fresh, user)

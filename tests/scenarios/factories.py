@@ -62,3 +62,32 @@ def price_range(scenario, *, user=None, option=None):
         likely=Decimal("3.99"),
         high=Decimal(6),
     )
+
+
+def api_observation(
+    *,
+    provider: str = "Amazon Bedrock",
+    model: str = "amazon.nova-2-lite-v1:0",
+    input_price: str = "0.30",
+    output_price: str = "2.50",
+    observed_on: datetime.date = datetime.date(2026, 9, 1),
+    region: str = "us-east-1",
+    currency: str = "USD",
+) -> PriceObservation:
+    """A managed model API's Market price in $ per million input and output tokens (no GPU, no hourly price)."""
+    snapshot = PriceSnapshot.objects.create(source="test", format="litellm", sha256=f"{provider}{model}{observed_on}")
+    provider_row, _ = Provider.objects.get_or_create(name=provider, defaults={"kind": "api"})
+    created = PriceObservation.objects.create(
+        snapshot=snapshot,
+        provider=provider_row,
+        offering=model,
+        region=region,
+        pricing_term="on_demand",
+        observed_on=observed_on,
+        price_per_million_input_tokens=Decimal(input_price),
+        price_per_million_output_tokens=Decimal(output_price),
+        currency=currency,
+        source_url="https://example.com/model_prices.json",
+    )
+    current_prices_record(observations=[created])
+    return created

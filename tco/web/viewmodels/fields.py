@@ -112,9 +112,12 @@ class OptionView:
 
     @property
     def picker_form(self) -> PricePickerQueryForm:
-        """The price picker's search, starting from the option's GPU model."""
+        """The price picker's search, starting from the option's GPU model (a model API's: the model's name)."""
         gpu = self.option.gpu_model.name if self.option.gpu_model_id else ""
-        return PricePickerQueryForm(auto_id=f"pick-%s-{self.option.pk}", initial={"gpu": gpu}, label_suffix="")
+        form = PricePickerQueryForm(auto_id=f"pick-%s-{self.option.pk}", initial={"gpu": gpu}, label_suffix="")
+        if not self.option.is_rental:
+            form.fields["gpu"].label = "Model"
+        return form
 
     @property
     def range_fields(self) -> tuple[str, ...]:

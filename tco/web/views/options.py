@@ -9,9 +9,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from lib.kinds import API_KINDS
 from pricing.selectors import market_price_count, market_prices
+from tco.engine.catalogue import MARKET_PRICE_FIELDS
 from tco.models import SecondaryDiligenceItem
-from tco.presentation.picker import PICKER_PAGE, picker_offset, picker_page
+from tco.presentation.picker import PICKER_PAGE, own_terms, picker_groups, picker_offset, picker_page
 from tco.services import (
     EditRefused,
     PriceChoiceError,
@@ -64,14 +66,18 @@ def option_delete_view(request: HttpRequest, pk: int, option_pk: int) -> HttpRes
 
 @require_GET
 def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
-    """Search the Market's latest prices (GPU model, provider, term) for a rental option."""
+    """Search the Market's latest prices (GPU model or model name, provider, term) for a rental or a managed model
+    API option: the option's own term first, cheapest first."""
     option = get_option_for_user(request, pk, option_pk, write=True)
     scenario = option.scenario
     query = {key: request.GET.get(key, "").strip()[:100] for key in ("gpu", "provider", "term")}
-    total = market_price_count(**query)  # every currency: a price in another one is converted when picked
+    per_token = option.kind in API_KINDS
+    first_terms = own_terms(option.billing if option.is_rental else None)
+    total = market_price_count(**query, per_token=per_token)  # every currency: another one is converted when picked
     offset = picker_offset(request.GET.get("offset", ""), total)
-    rows = list(market_prices(**query, limit=PICKER_PAGE, offset=offset))
-    context = {"scenario": scenario, "option": option, "rows": rows, "query": query, "query_string": urlencode(query)}
+    rows = market_prices(**query, per_token=per_token, first_terms=first_terms, limit=PICKER_PAGE, offset=offset)
+    context = {"scenario": scenario, "option": option, "per_token": per_token, "query": query}
+    context |= {"groups": picker_groups(rows, first_terms), "query_string": urlencode(query)}
     context["page"] = picker_page(offset, len(rows), total)
     return render(request, "tco/_price_picker.html", context)
 
@@ -80,7 +86,7 @@ def price_picker_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
 def option_pick_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
     option = get_option_for_user(request, pk, option_pk, write=True)
     scenario = option.scenario
-    key = f"o{option.pk}-price_per_gpu_hour"
+    key = f"o{option.pk}-{MARKET_PRICE_FIELDS.get(option.kind, ('price_per_gpu_hour',))[0]}"
     form = PricePickForm(request.POST)
     if not form.is_valid():
         message = _errors(form)
