@@ -21,6 +21,7 @@ from pricing.importers import (
     litellm,
     openrouter,
     skypilot,
+    vast_offers,
 )
 from pricing.importers.base import ParseContext, ParseResult
 
@@ -106,6 +107,16 @@ FORMATS: tuple[ImportFormat, ...] = (
         needs_provider=True,
         needs_observed_on=True,
         third_party=True,
+    ),
+    ImportFormat(
+        name="vast-offers",
+        label="Vast.ai search offers JSON",
+        sniff=vast_offers.sniff,
+        parse=vast_offers.parse,
+        needs_observed_on=True,
+        third_party=True,
+        json=True,
+        max_bytes=vast_offers.MAX_BYTES,
     ),
     ImportFormat(
         name="litellm",
