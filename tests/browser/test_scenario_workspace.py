@@ -130,3 +130,26 @@ def test_picking_the_maps_rental_redraws_the_map_against_its_prices(page, live_s
     )
     assert page.input_value("#map-rental") == "GCP A3 High"
     assert "GCP A3 High price" in page.text_content("#chart-box-break_even_map .gtitle")
+
+
+def test_a_managed_model_api_option_picks_a_per_token_price_from_the_market(page, live_server, analyst, scenario):
+    from tests.scenarios import factories
+
+    factories.observation(provider="CoreWeave", price="6.16", offering="HGX H100")  # a GPU price: not listed
+    factories.api_observation(provider="Amazon Bedrock", model="amazon.nova-2-lite-v1:0", input_price="0.30")
+    api_option = ScenarioOption.objects.get(scenario=scenario, kind="api")
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    card = page.locator(f"#option-{api_option.pk}")
+    card.locator("summary", has_text="Pick a price from the Market").click()
+    card.locator("input[name=gpu]").fill("nova")
+    use = card.locator("button", has_text="Use this price")
+    use.wait_for()
+    listed = card.locator(".picker-results").inner_text()
+    assert "amazon.nova-2-lite-v1:0" in listed and "HGX H100" not in listed
+    use.click()
+    page.locator(f"#provenance-{api_option.pk}", has_text="Amazon Bedrock").wait_for()
+    provenance = page.inner_text(f"#provenance-{api_option.pk}")
+    assert "Price from the Market: Amazon Bedrock · amazon.nova-2-lite-v1:0 · us-east-1 · On demand" in provenance
+    assert page.input_value(f"#f-o{api_option.pk}-price_per_million_input_tokens-input") == "0.3"
+    assert page.input_value(f"#f-o{api_option.pk}-price_per_million_output_tokens-input") == "2.5"
