@@ -224,6 +224,19 @@ def test_the_real_m8ms_reservation_page_is_read_and_its_cpu_only_items_skipped()
     assert [entry["reason"] for entry in snapshot.skipped] == ["no GPU (CPU-only VM size)"] * 2
 
 
+def test_a_page_as_the_api_sends_it_on_one_long_line_is_read_not_refused_for_its_line_length():
+    """The Retail Prices API answers compact JSON: a page of 100 items is one line of about 60,000 characters,
+    past the 20,000-character line cap of CSV files. The real excerpt's items, repeated to a full page, as compact as
+    the API sends them."""
+    items = json.loads((SHARED / "azure" / "retail-prices-M8ms-eastus-reservation.excerpt.json").read_text())
+    page = {"BillingCurrency": "USD", "Items": items * 50, "NextPageLink": None, "Count": 100}
+    body = json.dumps(page, separators=(",", ":")).encode()
+    assert b"\n" not in body and len(body) > 20_000
+    snapshot = run_import(body, observed_on=OBSERVED)
+    assert (snapshot.status, snapshot.format) == (SnapshotStatus.IMPORTED, "azure-retail")
+    assert snapshot.rows_total == 100
+
+
 def _azure_item(**fields) -> dict:
     """Written for these tests, in the shape of the real items above (same keys)."""
     item = {
