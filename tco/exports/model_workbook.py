@@ -63,7 +63,7 @@ def input_source(option: dict, field: str) -> str:
             text += f", snapshot #{source['snapshot_id']}"
         if source.get("original_currency"):
             text += (
-                f"; converted from {source['original_currency']} {source.get('original_price_per_gpu_hour')} at "
+                f"; converted from {source['original_currency']} {source.get(f'original_{field}')} at "
                 f"{source.get('fx_rate')} ({source.get('fx_source')}, {source.get('fx_rate_date')})"
             )
         return text

@@ -228,3 +228,24 @@ def test_the_inputs_name_their_source_and_the_summary_charts_every_option():
     assert sources[f"price_per_million_input_tokens_{slugs(book, document)[2]}"] == "typed in"
     (chart,) = book["Summary"]._charts
     assert [series.tx.v for series in chart.series] == [option["name"] for option in document["options"]]
+
+
+def test_a_converted_model_api_price_names_its_own_original_in_the_sources_column():
+    """A model API's picked prices, converted from EUR 2.75 and 11 per million input and output tokens: each input's
+    source names its own original price, not a GPU-hour one it never had."""
+    from tco.exports.model_workbook import input_source
+
+    source = {
+        "provider": "Mistral",
+        "offering": "mistral-large",
+        "observed_on": "2026-09-01",
+        "original_price_per_million_input_tokens": "2.75",
+        "original_price_per_million_output_tokens": "11",
+        "original_currency": "EUR",
+        "fx_rate": "1.08",
+        "fx_rate_date": "2026-08-31",
+        "fx_source": "ECB",
+    }
+    option = {"kind": "api", "price_source": source}
+    assert "converted from EUR 2.75 at 1.08" in input_source(option, "price_per_million_input_tokens")
+    assert "converted from EUR 11 at 1.08" in input_source(option, "price_per_million_output_tokens")
