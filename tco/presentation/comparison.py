@@ -10,7 +10,7 @@ amount is in one currency (``in_currency`` converts a result), the inputs that d
 from __future__ import annotations
 
 from lib.currencies import currency_of
-from tco.engine.results import MONEY_RESULTS, MONEY_SERIES
+from tco.engine.results import MONEY_BY_MONTH, MONEY_RESULTS, MONEY_SERIES
 from tco.presentation.inputs import flat_inputs
 
 from .headline import headline
@@ -50,7 +50,11 @@ def in_currency(result: dict, currency: str, factor: float) -> dict:
             if moved.get(key) is not None:
                 moved[key] = moved[key] * factor
         for key in MONEY_SERIES:
-            moved[key] = [value * factor for value in moved[key]]
+            if key in moved:
+                moved[key] = [value * factor for value in moved[key]]
+        for key in MONEY_BY_MONTH:
+            if key in moved:
+                moved[key] = [[month, amount * factor] for month, amount in moved[key]]
         options.append(moved)
     return {**result, "currency": currency, "options": options}
 

@@ -88,3 +88,23 @@ def test_nothing_is_cut_without_truncation_and_replaced_hardware_has_no_keeps_ru
     assert headline(kept, evaluate(kept))["truncation_note"] == ""
     assert life_notes(kept) and "keeps running" in life_notes(kept)[0]
     assert life_notes({**kept, "refresh_policy": "replace"}) == []
+
+
+def test_a_taxed_scenario_shown_in_another_currency_converts_every_finance_amount():
+    from tco.presentation.comparison import in_currency
+
+    document = finance_document()
+    result = evaluate(document)
+    moved = in_currency(result, "EUR", 0.5)
+    for before, after in zip(result["options"], moved["options"], strict=True):
+        for key in ("npv_after_tax", "pv_depreciation_tax_shield", "nal", "break_even_lease_payment", "lease_payment"):
+            if before.get(key) is not None:
+                assert after[key] == before[key] * 0.5, key
+        assert [price for _, price in after.get("replacement_capex", [])] == [
+            price * 0.5 for _, price in before.get("replacement_capex", [])
+        ]
+        assert [price for _, price in after.get("commitment_terms", [])] == [
+            price * 0.5 for _, price in before.get("commitment_terms", [])
+        ]
+    after_tax = headline(document, moved)
+    assert after_tax["savings"] == headline(document, result)["savings"] * 0.5
