@@ -88,3 +88,12 @@ def test_a_scenario_without_the_finance_depth_has_no_markers(with_document):
     document = scenario(owned(name="Own"), rental(name="Lambda"))
     figure = cumulative_cost(evaluate(document), document if with_document else None)
     assert [trace["name"] for trace in figure["data"] if trace["mode"] == "markers"] == []
+
+
+def test_the_comparison_chart_runs_over_the_months_each_scenario_compares():
+    from tco.charts.comparison import cumulative_comparison
+
+    cut = scenario(owned(name="Own", useful_life_years=2), rental(), refresh_policy="truncate", horizon_months=48)
+    figure = cumulative_comparison([{"name": "Cut", "result": evaluate(cut)}], "USD")
+    lines = [trace for trace in figure["data"] if trace.get("mode") == "lines"]
+    assert lines and all(len(trace["x"]) == len(trace["y"]) == 24 for trace in lines)
