@@ -101,6 +101,7 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> 
         "utilization_text": break_even_text(utilization),
         "summary": break_even_summary(pair["rental"], utilization, forecast_mean),
         "at_forecast": forecast_choice(utilization, forecast_mean),
+        "at_forecast_after_tax": forecast_choice(pair.get("utilization_after_tax", utilization), forecast_mean),
         "crossover_month": crossover,
         "crossover_text": format_month(crossover) if crossover else f"no crossover in {format_months(horizon_months)}",
     }
@@ -112,7 +113,8 @@ def break_even_rows(document: dict, result: dict) -> list[dict]:
     Keys: owned, rental, utilization (None when owning never pays), utilization_after_tax (+ its text; the
     pre-tax one without a tax), forecast_mean,
     verdict ("own above 53.5%", "renting is cheaper at any utilization", "owning is cheaper even idle"),
-    at_forecast ("own" / "rent"), crossover_month, crossover_text ("month 14 (year 2)" / "no crossover in 36 months"),
+    at_forecast ("own" / "rent", and at_forecast_after_tax), crossover_month,
+    crossover_text ("month 14 (year 2)" / "no crossover in 36 months"),
     reason (why the two read as they do, in words: break_even_reason).
     """
     forecast_mean = result["reference"]["mean_utilization"]

@@ -55,6 +55,10 @@ def test_the_break_even_rows_and_option_rows_carry_the_after_tax_figures():
     result = evaluate(document)
     rows = break_even_rows(document, result)
     assert [row["utilization_after_tax"] for row in rows] == [p["utilization_after_tax"] for p in result["break_even"]]
+    assert [row["at_forecast_after_tax"] for row in rows] == [
+        "own" if p["utilization_after_tax"] is not None and p["utilization_after_tax"] <= 0.55 else "rent"
+        for p in result["break_even"]
+    ]
     assert [row["npv_after_tax"] for row in option_rows(document, result)] == [
         o["npv_after_tax"] for o in result["options"]
     ]
