@@ -82,3 +82,22 @@ def test_the_decision_brief_carries_the_after_tax_answer_and_the_finance_words(c
     assert any("must be busy at least" in line for line in lines)
     assert any("leasing saves" in line for line in lines)
     json.loads(re.search(r'id="fig-cumulative"[^>]*>(.*?)</script>', html, re.S).group(1))
+
+
+def test_a_truncated_comparison_is_stated_at_the_top_of_the_answer(
+    editor_client, editor, monkeypatch, django_capture_on_commit_callbacks
+):
+    document = finance_document(refresh_policy="truncate")
+    document["options"] = [o for o in document["options"] if o["name"] != "Lease 8x H100"]  # 36 months: past 24
+    monkeypatch.setattr(Scenario, "to_document", lambda self, *args, **kwargs: copy.deepcopy(document))
+    with django_capture_on_commit_callbacks(execute=True):
+        scenario = scenario_create_from_document(document=copy.deepcopy(document), user=editor)
+    html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
+    answer = html.split('id="answer"')[1]
+    assert answer.index('id="truncation-note"') < answer.index('id="headline"')
+    assert _text(answer, "truncation-note").startswith(
+        "Every option is compared over the first 24 of the 48 months entered"
+    )
+    assert "over 24 months" in _text(answer, "headline")
+    figures = scenario.runs.get().figures
+    assert len(figures["cumulative"]["data"][0]["x"]) == len(figures["forecast"]["data"][0]["x"]) == 24
