@@ -14,6 +14,7 @@ from lib.formatting import (
     round_half_up,
 )
 from lib.kinds import is_owned
+from tco.engine.finance import cycle_months
 
 
 def tax_rate_of(document: dict, result: dict) -> float:
@@ -29,14 +30,6 @@ def compared_months(result: dict) -> int:
     return int(result.get("effective_horizon_months") or result["horizon_months"])
 
 
-def _cycle_months(option: dict) -> int | None:
-    """Months one owned unit serves: a returned lease's term, else its useful life."""
-    if option.get("financing") == "lease" and option.get("lease_end", "return") == "return":
-        return int(option["lease_term_months"])
-    life = option.get("useful_life_years")
-    return max(1, round(12 * float(life))) if life else None
-
-
 def truncation_note(document: dict, result: dict) -> str:
     """ "Every option is compared over the first 24 of the 48 months entered: ..." ("" when nothing was cut)."""
     months, entered = compared_months(result), int(result["horizon_months"])
@@ -45,7 +38,7 @@ def truncation_note(document: dict, result: dict) -> str:
     shortest = [
         option["name"]
         for option in document.get("options") or []
-        if is_owned(option.get("kind", "")) and _cycle_months(option) == months
+        if is_owned(option.get("kind", "")) and cycle_months(option) == months
     ]
     which = f" ({', '.join(shortest)})" if shortest else ""
     return (
