@@ -5,6 +5,7 @@ from __future__ import annotations
 from lib.currencies import currency_of
 from lib.kinds import OWNED_KINDS, is_on_demand_rental
 from tco.engine import annual_cost_curve, sweep
+from tco.presentation.finance import compared_months
 
 from .break_even_map import break_even_map
 from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
@@ -86,9 +87,9 @@ def build_figures(document: dict, result: dict, *, map_rental: str | None = None
     """
     figures = {
         "annual_cost": annual_cost_vs_utilization(result, annual_cost_curve(document, list(CURVE_UTILIZATIONS))),
-        "cumulative": cumulative_cost(result),
+        "cumulative": cumulative_cost(result, document),
         "cost_per_output": cost_per_accepted_output(result),
-        "forecast": utilization_forecast(document["utilization"], result["horizon_months"]),
+        "forecast": utilization_forecast(document["utilization"], compared_months(result)),
     }
     figure = break_even_map_figure(document, result, map_rental)
     if figure is not None:

@@ -13,6 +13,7 @@ import math
 
 from lib.chart_style import base_layout, kind_dash, money_hover, option_color, plain, rounded
 from lib.kinds import legend_name
+from tco.presentation.finance import compared_months
 
 COLUMNS = 2
 PANEL_HEIGHT = 260  # px per row of panels
@@ -26,7 +27,7 @@ def cumulative_comparison(entries: list[dict], currency: str) -> dict:
     rows = math.ceil(len(entries) / columns)
     width = (1 - GAP_X * (columns - 1)) / columns
     height = (1 - GAP_Y * (rows - 1)) / rows
-    longest = max(entry["result"]["horizon_months"] for entry in entries)
+    longest = max(compared_months(entry["result"]) for entry in entries)
     layout = base_layout(
         f"Cumulative cash cost by scenario, {currency} (before resale; each panel its own scale)", "", ""
     )
@@ -64,7 +65,7 @@ def cumulative_comparison(entries: list[dict], currency: str) -> dict:
                 "font": {"size": 12},
             }
         )
-        months = list(range(1, result["horizon_months"] + 1))
+        months = list(range(1, compared_months(result) + 1))
         for position, option in enumerate(result["options"]):
             traces.append(
                 {

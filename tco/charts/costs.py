@@ -19,6 +19,8 @@ from lib.chart_style import (
 from lib.currencies import currency_of
 from lib.formatting import currency_prefix, format_pct, format_unit_money
 from lib.kinds import legend_name
+from tco.presentation.events import EVENT_KINDS, cost_events
+from tco.presentation.finance import compared_months
 
 
 def _first_by_name(options: list[dict]) -> dict[str, dict]:
@@ -97,10 +99,11 @@ def annual_cost_vs_utilization(result: dict, curve: dict) -> dict:
     return {"data": traces, "layout": layout}
 
 
-def cumulative_cost(result: dict) -> dict:
-    """Cumulative cash cost per option by month (owned lines start with the capex), crossover months marked."""
+def cumulative_cost(result: dict, document: dict | None = None) -> dict:
+    """Cumulative cash cost per option by month (owned lines start with the capex), crossover months marked, and,
+    with the ``document``, each replacement, lease end and commitment renewal marked on its option's line."""
     currency = currency_of(result)
-    horizon = result["horizon_months"]
+    horizon = compared_months(result)
     months = list(range(1, horizon + 1))
     hover = f"%{{fullData.name}}<br>Month %{{x}}<br>Cumulative cost {money_hover(currency)}<extra></extra>"
     traces = [
@@ -135,12 +138,42 @@ def cumulative_cost(result: dict) -> dict:
             }
         )
 
+    if document is not None:
+        traces += _event_markers(cost_events(document, result), options, currency)
+
     layout = base_layout(
         f"Cumulative cash cost over {horizon} months (before resale)", "Month", f"Cumulative cost ({currency})"
     )
     layout["xaxis"].update(range=[0.5, horizon + 0.5])
     layout["yaxis"].update(rangemode="tozero", tickprefix=currency_prefix(currency))
     return {"data": traces, "layout": layout}
+
+
+EVENT_SYMBOLS = {"replacement": "triangle-up", "lease_end": "square", "commitment": "circle-open"}
+
+
+def _event_markers(events: list[dict], options: dict[str, dict], currency: str) -> list[dict]:
+    """One marker trace per kind of event, each point on its option's line with its words as the hover text."""
+    traces = []
+    for kind, name in EVENT_KINDS.items():
+        chosen = [event for event in events if event["kind"] == kind and event["option"] in options]
+        if not chosen:
+            continue
+        traces.append(
+            {
+                "type": "scatter",
+                "x": [event["month"] for event in chosen],
+                "y": [
+                    rounded([options[event["option"]]["cumulative_cost"][event["month"] - 1]], 0)[0] for event in chosen
+                ],
+                "mode": "markers",
+                "name": name,
+                "marker": {"symbol": EVENT_SYMBOLS[kind], "size": 11, "color": MARK_COLOR},
+                "customdata": [plain(event["text"]) for event in chosen],
+                "hovertemplate": f"%{{customdata}}<br>Cumulative cost {money_hover(currency)}<extra></extra>",
+            }
+        )
+    return traces
 
 
 LABEL_PX_PER_CHARACTER = 7.5

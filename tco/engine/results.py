@@ -75,8 +75,28 @@ MONEY_RESULTS = (
     "total_cost",
     "npv",
     "capital_charge_per_year",
+    # the finance depth's (finance_results.py), present only when the document uses it
+    "npv_after_tax",
+    "pv_opex_tax_saving",
+    "pv_depreciation_tax_shield",
+    "pv_financing_tax_saving",
+    "pv_tax_on_disposals",
+    "total_cash_cost",
+    "capital_charge_after_tax_per_year",
+    "book_depreciation_per_year",
+    "book_value_at_horizon",
+    "tax_basis_at_horizon",
+    "deferred_tax_liability_at_horizon",
+    "loan_payment_per_month",
+    "loan_balance_repaid_at_sale",
+    "lease_payment",
+    "nal",
+    "break_even_lease_payment",
+    "commitment_effective_price_per_gpu_hour",
 )
-MONEY_SERIES = ("monthly_cost", "cumulative_cost")
+MONEY_SERIES = ("monthly_cost", "cumulative_cost", "tax_depreciation_by_year")
+# [[month, amount], ...]: the finance depth's dated amounts.
+MONEY_BY_MONTH = ("replacement_capex", "commitment_terms")
 
 
 def _refuse_overflow(reference: Mapping[str, Any], options: list[dict[str, Any]]) -> None:

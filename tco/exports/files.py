@@ -7,10 +7,15 @@ import io
 import math
 from typing import Any
 
+from tco.exports.finance import has_finance
 from tco.exports.model_workbook import add_model_sheets
 from tco.exports.tables import (
     Table,
+    break_even_table,
     cell,
+    finance_results_table,
+    finance_schedule_table,
+    finance_words_table,
     inputs_table,
     monthly_table,
     prices_table,
@@ -106,7 +111,8 @@ def results_workbook(
 ) -> bytes:
     """The live model (a Summary of every result as a formula beside the app's value, break-even, named inputs,
     the forecast and a ledger per option: ``tco.exports.model_workbook``), then the app's monthly cost and the
-    inputs in words; a decision adds its brief (first) and prices; a current simulation run
+    inputs in words, and with the finance depth its results, after-tax break-even, schedules and answers in words;
+    a decision adds its brief (first) and prices; a current simulation run
     (``tco.selectors.uncertainty.run_data``) its summary and tornado rows; ``about`` (scenario, version,
     computed-at time, engine version) is the last sheet, "About this file", followed there by the currency
     ``conversions`` the money inputs went through (``tco.presentation.currency.conversion_about``)."""
@@ -117,6 +123,13 @@ def results_workbook(
         ("Monthly cost", monthly_table(document, result)),
         ("Inputs in words", inputs_table(document)),
     ]
+    if has_finance(result):
+        sheets += [
+            ("Finance results", finance_results_table(result)),
+            ("Break-even after tax", break_even_table(result)),
+            ("Finance schedules", finance_schedule_table(result)),
+            ("Finance in words", finance_words_table(document, result)),
+        ]
     if prices is not None:
         sheets.append(("Prices", prices_table(prices)))
     if uncertainty is not None:

@@ -14,7 +14,10 @@ from lib.formatting import PRESENT_VALUE
 from lib.kinds import kind_label
 from lib.terms import term_label
 from pricing.export import neutralise
+from tco.presentation.finance import compared_months, finance_answers
 from tco.presentation.inputs import input_rows
+
+from .finance import finance_cells, finance_headers, has_finance
 
 
 @dataclass
@@ -38,9 +41,9 @@ def cell(value: Any) -> Any:
 
 
 def option_table(result: dict) -> Table:
-    """One row per option: the engine's per-option results."""
+    """One row per option: the engine's per-option results (with the finance depth's after them, when present)."""
     c = currency_of(result)
-    months = result["horizon_months"]
+    months = compared_months(result)
     columns = [
         ("option", "name", "text"),
         ("kind", "kind", "text"),
@@ -60,17 +63,70 @@ def option_table(result: dict) -> Table:
         + [option["name"] == result["cheapest"]]
         for option in result["options"]
     ]
+    headers = [header for header, _, _ in columns] + [f"cheapest by {PRESENT_VALUE}"]
+    styles = [style for _, _, style in columns] + ["text"]
+    if has_finance(result):
+        extra_headers, extra_styles = finance_headers(result)
+        headers, styles = headers + extra_headers, styles + extra_styles
+        rows = [row + finance_cells(result, option) for row, option in zip(rows, result["options"], strict=True)]
+    return Table(headers=headers, rows=rows, styles=styles)
+
+
+def finance_results_table(result: dict) -> Table:
+    """The finance depth's results per option (the workbook's sheet beside the live model): name, kind, then the
+    columns ``option_table`` adds."""
+    headers, styles = finance_headers(result)
+    rows = [
+        [option["name"], kind_label(option["kind"]), *finance_cells(result, option)] for option in result["options"]
+    ]
+    return Table(headers=["option", "kind", *headers], rows=rows, styles=["text", "text", *styles])
+
+
+def finance_schedule_table(result: dict) -> Table:
+    """Every dated finance figure, one per row: tax depreciation by tax year, replacement prices, commitment terms."""
+    c = currency_of(result)
+    rows: list[list[Any]] = []
+    for option in result["options"]:
+        name = option["name"]
+        for year, amount in enumerate(option.get("tax_depreciation_by_year") or [], start=1):
+            rows.append([name, "tax depreciation", "tax year", year, amount, c])
+        for month, price in option.get("replacement_capex") or []:
+            rows.append([name, "replacement unit bought", "month", month, price, c])
+        for month, price in option.get("commitment_terms") or []:
+            rows.append([name, "commitment term starts, locked price", "month", month, price, f"{c} per GPU-hour"])
     return Table(
-        headers=[header for header, _, _ in columns] + [f"cheapest by {PRESENT_VALUE}"],
+        headers=["option", "what", "when", "number", "amount", "unit"],
         rows=rows,
-        styles=[style for _, _, style in columns] + ["text"],
+        styles=["text", "text", "text", "int", "unit_money", "text"],
     )
+
+
+def finance_words_table(document: dict, result: dict) -> Table:
+    """The tax, financing, refresh and commitment answers in words, as the pages say them."""
+    rows = [[line["option"], line["topic"], line["text"]] for line in finance_answers(document, result)]
+    return Table(headers=["option", "about", "answer"], rows=rows, styles=["text", "text", "text"])
+
+
+def break_even_table(result: dict) -> Table:
+    """Every owned x on-demand rental pair: its break-even utilization before and after tax, and its crossover."""
+    rows = [
+        [pair["owned"], pair["rental"], pair["utilization"], pair.get("utilization_after_tax"), pair["crossover_month"]]
+        for pair in result["break_even"]
+    ]
+    headers = [
+        "owned",
+        "rental",
+        "break-even utilization before tax (fraction)",
+        "break-even utilization after tax (fraction)",
+        "cumulative crossover (month)",
+    ]
+    return Table(headers=headers, rows=rows, styles=["text", "text", "fraction", "fraction", "int"])
 
 
 def monthly_table(document: dict, result: dict) -> Table:
     """One row per month: the forecast, each option's cash cost that month, then each option's cumulative cost."""
     c = currency_of(result)
-    months = result["horizon_months"]
+    months = compared_months(result)
     utilization = list(document["utilization"])
     if len(utilization) == 1:
         utilization = utilization * months

@@ -10,9 +10,10 @@ amount is in one currency (``in_currency`` converts a result), the inputs that d
 from __future__ import annotations
 
 from lib.currencies import currency_of
-from tco.engine.results import MONEY_RESULTS, MONEY_SERIES
+from tco.engine.results import MONEY_BY_MONTH, MONEY_RESULTS, MONEY_SERIES
 from tco.presentation.inputs import flat_inputs
 
+from .finance import compared_months
 from .headline import headline
 from .uncertainty import probability_headline
 
@@ -50,7 +51,11 @@ def in_currency(result: dict, currency: str, factor: float) -> dict:
             if moved.get(key) is not None:
                 moved[key] = moved[key] * factor
         for key in MONEY_SERIES:
-            moved[key] = [value * factor for value in moved[key]]
+            if key in moved:
+                moved[key] = [value * factor for value in moved[key]]
+        for key in MONEY_BY_MONTH:
+            if key in moved:
+                moved[key] = [[month, amount * factor] for month, amount in moved[key]]
         options.append(moved)
     return {**result, "currency": currency, "options": options}
 
@@ -97,7 +102,7 @@ def comparison(entries: list[dict]) -> dict:
                 "cheapest": answer["cheapest"]["name"] if answer.get("cheapest") else None,
                 "break_even": answer.get("break_even"),
                 "probability": probability_headline(simulation) if simulation else "",
-                "horizon_months": entry["result"]["horizon_months"],
+                "horizon_months": compared_months(entry["result"]),
                 "conversion": entry.get("conversion", ""),
             }
         )
@@ -105,7 +110,7 @@ def comparison(entries: list[dict]) -> dict:
     return {
         "currency": currency_of(entries[0]["result"]),
         "conversions": [f"{entry['name']}: {entry['conversion']}" for entry in entries if entry.get("conversion")],
-        "horizon_note": horizon_note([entry["result"]["horizon_months"] for entry in entries]),
+        "horizon_note": horizon_note([compared_months(entry["result"]) for entry in entries]),
         "scenarios": cards,
         "npv_rows": _rows(entries, "npv", names, "npv"),
         "annual_rows": _rows(entries, "annual_cost", names, "annual"),

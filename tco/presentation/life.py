@@ -1,5 +1,6 @@
-"""Owned hardware whose useful life ends inside the horizon: the engine does not replace it yet (it keeps running,
-its capital charge spread over its life, its residual value credited at the horizon), so the answer says so."""
+"""Owned hardware whose useful life ends inside the horizon while the refresh policy is "none": it keeps running, its
+capital charge spread over its life, its residual value credited at the horizon, so the answer says so. (With
+"replace" the answer lists the replacements; with "truncate" no life ends inside the compared months.)"""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from lib.formatting import round_half_up
 from lib.kinds import is_owned
 
 
-def life_note(option: dict, horizon_months: int) -> str:
+def life_note(option: dict, horizon_months: int, refresh_policy: str | None = None) -> str:
     """ "Used 8x H100: its 3-year life ends in month 36 of 60. Replacement is not modelled: costs after month 36
-    assume the hardware keeps running." ("" for a rental, or a life that lasts the horizon)."""
+    assume the hardware keeps running." ("" for a rental, a life that lasts the horizon, or hardware the refresh
+    policy replaces or cuts the comparison at)."""
     life = option.get("useful_life_years")
+    if refresh_policy not in (None, "", "none"):
+        return ""
     if not is_owned(option.get("kind", "")) or life is None or float(life) <= 0:
         return ""
     months = float(life) * 12
@@ -29,5 +33,6 @@ def life_note(option: dict, horizon_months: int) -> str:
 def life_notes(document: dict) -> list[str]:
     """The note of every owned option of ``document`` whose life ends before its horizon, in document order."""
     horizon = int(document.get("horizon_months") or 0)
-    notes = (life_note(option, horizon) for option in document.get("options") or [])
+    policy = document.get("refresh_policy")
+    notes = (life_note(option, horizon, policy) for option in document.get("options") or [])
     return [note for note in notes if note]

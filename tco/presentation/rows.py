@@ -9,6 +9,8 @@ from lib.formatting import (
 )
 from lib.kinds import kind_label
 
+from .finance import compared_months
+
 
 def break_even_verdict(utilization: float | None) -> str:
     """What the break-even utilization means for the decision, in words."""
@@ -92,11 +94,14 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> 
         "owned": pair["owned"],
         "rental": pair["rental"],
         "utilization": utilization,
+        "utilization_after_tax": pair.get("utilization_after_tax", utilization),
+        "utilization_after_tax_text": break_even_text(pair.get("utilization_after_tax", utilization)),
         "forecast_mean": forecast_mean,
         "verdict": break_even_verdict(utilization),
         "utilization_text": break_even_text(utilization),
         "summary": break_even_summary(pair["rental"], utilization, forecast_mean),
         "at_forecast": forecast_choice(utilization, forecast_mean),
+        "at_forecast_after_tax": forecast_choice(pair.get("utilization_after_tax", utilization), forecast_mean),
         "crossover_month": crossover,
         "crossover_text": format_month(crossover) if crossover else f"no crossover in {format_months(horizon_months)}",
     }
@@ -105,14 +110,16 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> 
 def break_even_rows(document: dict, result: dict) -> list[dict]:
     """One row per (owned or secondary, on-demand rental) pair, in the engine's (document) order.
 
-    Keys: owned, rental, utilization (None when owning never pays), forecast_mean,
+    Keys: owned, rental, utilization (None when owning never pays), utilization_after_tax (+ its text; the
+    pre-tax one without a tax), forecast_mean,
     verdict ("own above 53.5%", "renting is cheaper at any utilization", "owning is cheaper even idle"),
-    at_forecast ("own" / "rent"), crossover_month, crossover_text ("month 14 (year 2)" / "no crossover in 36 months"),
+    at_forecast ("own" / "rent", and at_forecast_after_tax), crossover_month,
+    crossover_text ("month 14 (year 2)" / "no crossover in 36 months"),
     reason (why the two read as they do, in words: break_even_reason).
     """
     forecast_mean = result["reference"]["mean_utilization"]
     return [
-        break_even_row(pair, forecast_mean=forecast_mean, horizon_months=result["horizon_months"])
+        break_even_row(pair, forecast_mean=forecast_mean, horizon_months=compared_months(result))
         for pair in result["break_even"]
     ]
 
@@ -120,7 +127,8 @@ def break_even_rows(document: dict, result: dict) -> list[dict]:
 def option_rows(document: dict, result: dict) -> list[dict]:
     """One row per option in document order: totals in whole currency units, per-unit costs in cents (or finer).
 
-    Keys: name, kind, kind_label, is_cheapest, annual_cost, npv, npv_vs_cheapest, total_cost, cost_per_gpu_hour,
+    Keys: name, kind, kind_label, is_cheapest, annual_cost, npv, npv_after_tax (None without the finance depth),
+    npv_vs_cheapest, total_cost, cost_per_gpu_hour,
     cost_per_accepted_response, cost_per_million_accepted_tokens (None when there is no such unit),
     and price_source (the document's provenance object for rental/API options, else None).
     """
@@ -139,6 +147,7 @@ def option_rows(document: dict, result: dict) -> list[dict]:
                 "is_cheapest": is_cheapest,
                 "annual_cost": option["annual_cost"],
                 "npv": option["npv"],
+                "npv_after_tax": option.get("npv_after_tax"),
                 "npv_vs_cheapest": difference,
                 "total_cost": option["total_cost"],
                 "cost_per_gpu_hour": option["cost_per_gpu_hour"],

@@ -81,8 +81,9 @@ def spread_sentence(simulation: dict, document: dict) -> str:
     p10, p50, p90 = (format_money(difference[key], currency) for key in ("p10", "p50", "p90"))
     sides = sides_text(document)
     which = f", in each trial {sides}" if sides else ""
+    taxed = " after tax" if float(document.get("tax_rate") or 0) > 0 else ""  # the simulation compares after tax
     return (
-        f"Owned minus rental present value of cost{which}: P10 {p10}, P50 {p50}, P90 {p90} "
+        f"Owned minus rental present value of cost{taxed}{which}: P10 {p10}, P50 {p50}, P90 {p90} "
         "(below 0: owning is cheaper)."
     )
 

@@ -18,7 +18,7 @@ def option_life_note(option, scenario) -> str:
     """The option card's note when its hardware's useful life ends inside the horizon ("" otherwise)."""
     life = getattr(option, "useful_life_years", None)
     document_option = {"name": option.name, "kind": option.kind, "useful_life_years": life}
-    return life_note(document_option, scenario.horizon_months)
+    return life_note(document_option, scenario.horizon_months, getattr(scenario, "refresh_policy", None))
 
 
 @register.filter

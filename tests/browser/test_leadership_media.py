@@ -317,3 +317,47 @@ def test_a_brief_comparing_three_scenarios_prints_on_at_most_three_a4_pages_noth
     assert second["y"] >= first["y"] + first["height"] and npv["width"] > A4_CONTENT_WIDTH * 0.9
     pages = _pages(page.pdf(format="A4", print_background=True))
     assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
+
+
+def _finance_scenario() -> dict:
+    """The leadership scenario taxed at 21 %: the new hardware leased for the horizon, the used one on MACRS 5-year
+    replaced when its 3-year life ends, the commitment in half-upfront 1-year terms."""
+    document = copy.deepcopy(LEADERSHIP_SCENARIO)
+    document.update(name="64x H100 after tax", tax_rate=0.21, cost_of_debt=0.055, refresh_policy="replace")
+    new, _, used, committed, _ = document["options"]
+    new.update(financing="lease", lease_payment=42_000, lease_term_months=60)
+    used.update(tax_depreciation="macrs_5", capex_change_per_year=-0.15)
+    committed.update(committed_gpus=32, commitment_term_months=12, upfront_share=0.5, on_demand_price_per_gpu_hour=2.49)
+    return document
+
+
+def test_a_taxed_leased_committed_brief_prints_its_finance_answers_on_at_most_three_a4_pages(
+    live_server, analyst, new_page, monkeypatch
+):
+    from tco.models import Scenario
+
+    document = _finance_scenario()
+    scenario = scenario_create_from_document(document=copy.deepcopy(LEADERSHIP_SCENARIO), user=analyst)
+    # The finance inputs reach a scenario's rows through the editor; the link freezes the finance document itself.
+    with monkeypatch.context() as patch:
+        patch.setattr(Scenario, "to_document", lambda self, *args, **kwargs: copy.deepcopy(document))
+        _, token = link_create(scenario=scenario, user=analyst)
+    page = new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{live_server.url}/d/{token}")
+    _wait_for_charts(page)
+    assert page.locator("#headline").inner_text().startswith("After tax at 21.0%, ")
+    lines = page.locator("#finance-answers li").all_inner_texts()
+    assert any("leasing" in line and "borrowing to buy" in line for line in lines)
+    assert any("Used 64x H100: replaced in month 36 (year 3)" in line for line in lines)
+    assert any("Committed H100: the committed GPUs must be busy at least" in line for line in lines)
+    assert page.locator("#break-even-table thead").inner_text().count("After tax") == 1
+
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_timeout(500)
+    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
+    assert past_the_edge == [], "\n".join(past_the_edge)
+    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
+    assert clipped == [], "\n".join(clipped)
+    pages = _pages(page.pdf(format="A4", print_background=True))
+    assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"

@@ -72,6 +72,14 @@ def test_the_spread_names_the_owned_options_and_the_rentals_it_compares():
     assert "the cheaper of Own 8x H100 (new) and Used 8x H100 minus the cheaper of Lambda" in sentence
 
 
+def test_a_taxed_scenarios_spread_says_it_is_after_tax():
+    taxed = {**copy.deepcopy(DESIGN_EXAMPLE), "tax_rate": 0.21}
+    assert spread_sentence(_simulation(160, 200_000), taxed).startswith(
+        "Owned minus rental present value of cost after tax, in each trial "
+    )
+    assert " after tax" not in spread_sentence(_simulation(160, 200_000), {**taxed, "tax_rate": 0.0})
+
+
 def test_p10_p50_p90_are_explained_in_one_line():
     assert PERCENTILES_NOTE.count(".") == 1
     assert "1 in 10 trials" in PERCENTILES_NOTE and "P10" in PERCENTILES_NOTE and "P90" in PERCENTILES_NOTE

@@ -24,6 +24,7 @@ from lib.currencies import currency_of
 from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, with_map_rental
 from tco.models import ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
+from tco.presentation.finance import finance_answers
 
 TIMEOUT = 7 * 24 * 3600  # seconds; a done run never changes, the timeout only bounds what the cache keeps
 
@@ -60,6 +61,7 @@ class Answer:
     break_even: list[dict]
     options: list[dict]
     figures: list[Chart]
+    finance: list[dict]  # the tax, financing, refresh and commitment answers in words (tco.presentation.finance)
     currency: str
     map_rentals: list[str]  # the rentals the break-even map can vary
     map_rental: str  # the one it varies
@@ -116,6 +118,7 @@ def _build(run: ScenarioRun, map_rental: str, drawn: int | None) -> Answer:
         break_even=break_even_rows(run.document, run.result),
         options=option_rows(run.document, run.result),
         figures=charts,
+        finance=finance_answers(run.document, run.result),
         currency=currency_of(run.result),
         map_rentals=map_rentals(run.document),
         map_rental=run.document["options"][drawn]["name"] if drawn is not None else "",
