@@ -234,7 +234,7 @@ class OwnedSchedule:
     def formula(self, column: str, month: int, row: int, letters: Mapping[str, str]) -> Any:
         terms = self.terms.get((column, month))
         if not terms:
-            return 0
+            return None  # an empty cell counts as 0 in the sums, and keeps the file small
         text = "=" + "+".join(terms)
         return text.replace("{proceeds}", letters.get("proceeds", "")).replace("{row}", str(row))
 

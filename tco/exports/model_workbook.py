@@ -303,7 +303,7 @@ class Builder:
     def schedule_columns(self, schedule: fin.OwnedSchedule, letters: dict[str, str]) -> list[Column]:
         """An owned option's units month by month (finance scenarios): what is paid for hardware, loans and leases,
         the cash cost, the sales, the tax depreciation landing and the tax on each sale."""
-        usage, month = letters["usage"], letters["month"]
+        month = letters["month"]
         events = [Column("Hardware paid (purchase, down payment, buyout)", str, "money", "hardware", event=True)]
         if schedule.financing == "loan":
             events += [
@@ -329,7 +329,6 @@ class Builder:
             Column("Tax depreciation", str, "money", "depreciation", event=True),
             Column("Tax on a sale T·(V - R)", str, "money", "disposal", event=True),
             Column("Discount factor", lambda r: f"=(1+discount_rate)^(-{month}{r}/12)", "factor", "discount"),
-            Column("Discounted usage cost", lambda r: f"={usage}{r}*{{discount}}{r}", "money", "discounted"),
         ]
 
     def today_row_cells(
@@ -582,8 +581,9 @@ class Builder:
         capex = f"capex_{slug}" if owned else self.capex_today.get(slug, "0")
         last = found["cumulative"].split(":")[-1]
         sheet_name = found["cumulative"].split("!")[0]
-        npv = f"={capex}+SUM({found['discounted']})-{resale}*(1+discount_rate)^(-horizon_months/12)"
-        if slug in self.schedules:  # units bought, financed and sold over the horizon
+        if slug not in self.schedules:
+            npv = f"={capex}+SUM({found['discounted']})-{resale}*(1+discount_rate)^(-horizon_months/12)"
+        else:  # units bought, financed and sold over the horizon
             resale = f"SUM({found['proceeds']})"
             npv = (
                 f"={found['today_cash']}+SUMPRODUCT({found['cash']},{found['discount']})"
