@@ -310,6 +310,42 @@ def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_cha
     assert not close(named(again, f"npv_{owned}"), evaluate(document)["options"][0]["npv"])  # it did move
 
 
+def test_changing_finance_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(tmp_path):
+    loan = copy.deepcopy(DESIGN_EXAMPLE)
+    loan.update(tax_rate=0.21, horizon_months=60, refresh_policy="replace")
+    loan["options"][0].update(
+        financing="loan", loan_apr=0.07, loan_term_months=36, tax_depreciation="macrs_5", useful_life_years=2
+    )
+    committed = copy.deepcopy(DESIGN_EXAMPLE)
+    committed.update(tax_rate=0.3, cost_of_debt=0.05)
+    committed["options"][0].update(financing="lease", lease_payment=8000, lease_term_months=36)
+    committed["options"][1].update(billing="committed", committed_gpus=6, commitment_term_months=12, upfront_share=0.25)
+    changes = [
+        (loan, {"tax_rate": 0.3}, {0: {"loan_apr": 0.09, "capex_change_per_year": -0.2, "bonus_depreciation": 0.5}}),
+        (committed, {"tax_rate": 0.25, "cost_of_debt": 0.08}, {0: {"lease_payment": 7000}, 1: {"upfront_share": 1}}),
+    ]
+    books, expected = [], []
+    for document, top, options in changes:
+        book = model_book(document)
+        found = slugs(book, document)
+        changed = copy.deepcopy(document)
+        changed.update(top)
+        for name, value in top.items():
+            _set(book, name, value)
+        for index, fields in options.items():
+            changed["options"][index].update(fields)
+            for name, value in fields.items():
+                _set(book, f"{name}_{found[index]}", value)
+        books.append(book)
+        expected.append(changed)
+    recalculated = recalculate(books, tmp_path)
+    for again, changed, (document, _, _) in zip(recalculated, expected, changes, strict=True):
+        assert mismatches(again, model_book(changed), changed) == []
+        owned = slugs(model_book(changed), changed)[0]
+        moved = evaluate(document)["options"][0]["npv_after_tax"]
+        assert not close(named(again, f"npv_after_tax_{owned}"), moved)  # it did move
+
+
 def test_user_text_is_never_a_formula_and_names_are_plain(tmp_path):
     document = copy.deepcopy(DESIGN_EXAMPLE)
     document["options"][1]["name"] = "=cmd|' /C calc'!A0"
