@@ -5,13 +5,18 @@ Sheets: **Summary** (each option's results as formulas, the app's value beside e
 agree), **Break-even** (every owned x on-demand rental pair: break-even utilization and crossover month), **Inputs**
 (every input with its label, unit and a defined name: a scenario input by its document key, ``discount_rate``; an
 option's as ``<key>_<option>``, ``capex_own_8x_h100``), **Forecast** (the utilization of each month, named
-``utilization``) and one **Ledger n** per option (a row per month). Change an input and every figure follows, in
-Excel, LibreOffice or Google Sheets: only their common functions (MIN, MAX, SUM, AVERAGE, PMT, IF, COUNT), no macros,
-no links. User text (names) is written as neutralised text, never inside a formula; defined names are built from
-letters, digits and underscores only.
+``utilization``) and one **Ledger n** per option (a row per month). With the finance depth (model_finance.py) the
+Inputs carry the tax, financing, refresh, resale-curve, commitment and price-path inputs, a **Tax depreciation**
+sheet holds the MACRS tables and each owned option's shares, an owned ledger lays out its units (hardware, loan,
+lease, sales, tax depreciation, the tax on each sale, and today's row) and the results gain the after-tax figures.
+Change an input and every figure follows, in Excel, LibreOffice or Google Sheets: only their common functions (MIN,
+MAX, SUM, SUMPRODUCT, AVERAGE, INDEX, MATCH, PMT, IF, N, COUNT), no macros, no links. User text (names) is written as
+neutralised text, never inside a formula; defined names are built from letters, digits and underscores only.
 
-What stays fixed in the workbook: the number of months (the ledgers have one row each) and each option's kind and
-billing (they choose a ledger's columns); change those in the app.
+What stays fixed in the workbook: the number of months (the ledgers have one row each), each option's kind and
+billing (they choose a ledger's columns), and the choices and whole-number terms that set a schedule (refresh
+policy, financing, depreciation method, loan and lease terms, lease interval, timing and end, commitment term and
+what follows it); change those in the app.
 """
 
 from __future__ import annotations
