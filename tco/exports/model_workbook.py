@@ -167,7 +167,10 @@ class Builder:
             sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})")])
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
             for entry in OPTION_FIELDS:
-                if option["kind"] not in entry.kinds or entry.name not in option or entry.value_type == "choice":
+                value = option.get(entry.name)
+                if option["kind"] not in entry.kinds or value is None or entry.value_type == "choice":
+                    continue
+                if isinstance(value, list | dict):  # a list-valued input has rows of its own (finance_inputs)
                     continue
                 self.input_row(
                     sheet,
@@ -188,7 +191,8 @@ class Builder:
     def finance_inputs(self, sheet: Any, option: dict, slug: str) -> None:
         """The option's finance inputs, then its resale curve's points and its yearly price changes, one row each."""
         for label, value, unit, name, editable in fin.option_rows(option, slug):
-            self.input_row(sheet, label, value, unit, name, editable=editable)
+            if name not in self.book.defined_names:  # not already written from the option catalogue
+                self.input_row(sheet, label, value, unit, name, editable=editable)
         points = option.get("resale_curve")
         if points is not None:
             first = sheet.max_row + 1
