@@ -154,6 +154,8 @@ class Builder:
         self.header(sheet, ["Input", "Value", "Unit", "Name", "Source"])
         doc = self.doc
         for key, label, unit in SCENARIO_INPUTS:
+            if key == "horizon_months" and doc["horizon_months"] != self.result["horizon_months"]:
+                label = "Effective horizon (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
             self.input_row(sheet, label, doc.get(key), unit, key, editable=key != "horizon_months")
         for label, value, unit, name, editable in fin.scenario_rows(doc) if self.finance else ():
             self.input_row(sheet, label, value, unit, name, editable=editable)
@@ -550,6 +552,8 @@ class Builder:
             rows += self.finance_results(option, slug, found) if self.finance else []
             for label, formula, key, name in rows:
                 self.result_row(sheet, label, formula, shown.get(key), f"{name}_{slug}")
+        if self.finance:
+            self.cheapest_after_tax(sheet, slugs)
         sheet.column_dimensions["A"].width = 44
         for letter in "BC":
             sheet.column_dimensions[letter].width = 20
@@ -641,6 +645,33 @@ class Builder:
                 ),
             ]
         return rows
+
+    def cheapest_after_tax(self, sheet: Any, slugs: list[str]) -> None:
+        """The effective horizon, and the option with the lowest present value of cost after tax: a small table of
+        each option's name (text) and after-tax NPV, read with INDEX and MATCH."""
+        sheet.append([])
+        self.result_row(
+            sheet,
+            "Effective horizon (months)",
+            "=horizon_months",
+            self.result.get("effective_horizon_months"),
+            "effective_horizon_months",
+        )
+        first = sheet.max_row + 1
+        for option, slug in zip(self.doc["options"], slugs, strict=True):
+            sheet.append([cell(option["name"]), f"=npv_after_tax_{slug}"])
+        last = sheet.max_row
+        names, values = f"$A${first}:$A${last}", f"$B${first}:$B${last}"
+        sheet.append(
+            [
+                "Cheapest after tax",
+                f"=INDEX({names},MATCH(MIN({values}),{values},0))",
+                cell(self.result.get("cheapest_after_tax") or ""),
+            ]
+        )
+        row = sheet.max_row
+        sheet.cell(row=row, column=4).value = f'=IF(B{row}=C{row},"agree","differ")'
+        self.define("cheapest_after_tax", sheet, f"$B${row}")
 
     def finance_results(self, option: dict, slug: str, found: dict[str, str]) -> list[tuple[str, str, str, str]]:
         """After tax (docs/money-math.md "Finance depth"): the NPV less the tax savings plus the tax on sales, the

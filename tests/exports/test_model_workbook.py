@@ -166,6 +166,10 @@ def mismatches(recalculated: Workbook, built: Workbook, document: dict) -> list[
             expected = option["tax_depreciation_by_year"]
             if len(found) != len(expected) or not all(map(close, found, expected)):
                 wrong.append(f"tax_depreciation_by_year_{slug}: workbook {found!r}, engine {expected!r}")
+    if "cheapest_after_tax" in result:
+        for name in ("cheapest_after_tax", "effective_horizon_months"):
+            if named(recalculated, name) != result[name]:
+                wrong.append(f"{name}: workbook {named(recalculated, name)!r}, engine {result[name]!r}")
     names = {option["name"]: slug for option, slug in zip(result["options"], slugs(built, document), strict=True)}
     for pair in result["break_even"]:
         key = f"{names[pair['owned']]}_{names[pair['rental']]}"
