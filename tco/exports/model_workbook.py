@@ -290,7 +290,8 @@ class Builder:
             )
             if fmt:
                 for (data,) in sheet.iter_rows(min_row=self.first_row, min_col=i, max_col=i):
-                    data.number_format = fmt
+                    if data.value is not None:  # a blank month stays blank (no styled empty cell in the file)
+                        data.number_format = fmt
         return found
 
     def cash_columns(self, option: dict, slug: str, letters: dict[str, str]) -> list[Column]:
