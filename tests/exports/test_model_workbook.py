@@ -352,8 +352,35 @@ def test_changing_finance_inputs_in_the_workbook_gives_what_the_engine_gives_for
         assert not close(named(again, f"npv_after_tax_{owned}"), moved)  # it did move
 
 
+def test_the_finance_inputs_are_named_yellow_cells_and_the_schedule_setting_ones_say_they_are_fixed():
+    document = copy.deepcopy(DESIGN_EXAMPLE)
+    document.update(tax_rate=0.21, cost_of_debt=0.06)
+    document["options"][0].update(financing="loan", loan_apr=0.07, loan_term_months=48, tax_depreciation="macrs_5")
+    book = model_book(document)
+    owned, rental, _ = slugs(book, document)
+    inputs = {row[3]: row for row in book["Inputs"].iter_rows(min_row=2, values_only=True) if row[3]}
+    assert inputs["tax_rate"][1] == 0.21 and inputs["cost_of_debt"][1] == 0.06
+    assert inputs[f"loan_apr_{owned}"][1] == 0.07 and inputs[f"down_payment_share_{owned}"][1] == 0
+    assert inputs[f"bonus_depreciation_{owned}"][1] == 0 and inputs[f"capex_change_per_year_{owned}"][1] == 0
+    for name in (f"loan_term_months_{owned}", f"financing_{owned}", f"tax_depreciation_{owned}", "refresh_policy"):
+        assert "fixed in the workbook" in inputs[name][0]
+        assert named_cell(book, name).fill.fgColor.rgb != "00FFF2CC"
+    for name in ("tax_rate", f"loan_apr_{owned}", f"bonus_depreciation_{owned}"):
+        assert named_cell(book, name).fill.fgColor.rgb == "00FFF2CC"
+    assert [row[2] for row in book["Tax depreciation"].iter_rows(min_row=2, max_row=7, values_only=True)] == [
+        20.0,
+        32.0,
+        19.2,
+        11.52,
+        11.52,
+        5.76,
+    ]
+    assert f"loan_apr_{rental}" not in book.defined_names
+
+
 def test_user_text_is_never_a_formula_and_names_are_plain(tmp_path):
     document = copy.deepcopy(DESIGN_EXAMPLE)
+    document["tax_rate"] = 0.21  # the after-tax sheets write the names too
     document["options"][1]["name"] = "=cmd|' /C calc'!A0"
     book = model_book(document)
     texts = [c.value for row in book["Summary"].iter_rows() for c in row if isinstance(c.value, str)]
