@@ -1,5 +1,7 @@
 """The audited workbook's cost: a 240-month, 12-option scenario written as live formulas (named inputs, a ledger per
 option, the results and break-even as formulas), against the same file's value sheets alone, measured in this run.
+The scenario uses the finance depth: a tax rate and cost of debt, hardware replaced every cycle, bought for cash
+(MACRS), on a loan, on a lease and along a resale curve, commitments with terms and upfront shares, a price path.
 
 Run from the repository root: ``.venv/bin/python bench/workbook_bench.py``. Targets: the whole workbook built in
 under 2 s and under 5 MB; exit status 1 when either is missed. The ratio to the values-only sheets is printed to
@@ -51,6 +53,11 @@ def document() -> dict:
         }
         for n in range(1, 5)
     ]
+    owned[0].update(tax_depreciation="macrs_5", capex_change_per_year=-0.15)
+    owned[1].update(financing="loan", loan_apr=0.07, loan_term_months=48, down_payment_share=0.2)
+    owned[2].update(financing="lease", lease_payment=6_500, lease_term_months=48, lease_payment_interval_months=3)
+    del owned[3]["residual_value"]
+    owned[3].update(bonus_depreciation=0.6, resale_curve=[[0, 1], [12, 0.65], [36, 0.3], [60, 0.12]])
     rentals = [
         {
             "name": f"Rent {n}",
@@ -62,6 +69,10 @@ def document() -> dict:
         }
         for n in range(1, 7)
     ]
+    rentals[4].update(commitment_term_months=36, upfront_share=0.5)
+    rentals[5].update(commitment_term_months=12, upfront_share=1.0, after_term="on_demand")
+    del rentals[1]["price_change_per_year"]
+    rentals[1]["price_change_by_year"] = [-0.25, -0.1, 0.0]
     apis = [
         {
             "name": f"API {n}",
@@ -79,6 +90,9 @@ def document() -> dict:
         "fleet_gpus": 16,
         "utilization": [0.3 + 0.6 * m / (MONTHS - 1) for m in range(MONTHS)],
         "burst_price_per_gpu_hour": 6.16,
+        "tax_rate": 0.21,
+        "cost_of_debt": 0.06,
+        "refresh_policy": "replace",
         "workload": {
             "tokens_per_second_per_gpu": 2400,
             "output_tokens_per_response": 350,

@@ -5,25 +5,32 @@ Sheets: **Summary** (each option's results as formulas, the app's value beside e
 agree), **Break-even** (every owned x on-demand rental pair: break-even utilization and crossover month), **Inputs**
 (every input with its label, unit and a defined name: a scenario input by its document key, ``discount_rate``; an
 option's as ``<key>_<option>``, ``capex_own_8x_h100``), **Forecast** (the utilization of each month, named
-``utilization``) and one **Ledger n** per option (a row per month). Change an input and every figure follows, in
-Excel, LibreOffice or Google Sheets: only their common functions (MIN, MAX, SUM, AVERAGE, PMT, IF, COUNT), no macros,
-no links. User text (names) is written as neutralised text, never inside a formula; defined names are built from
-letters, digits and underscores only.
+``utilization``) and one **Ledger n** per option (a row per month). With the finance depth (model_finance.py) the
+Inputs carry the tax, financing, refresh, resale-curve, commitment and price-path inputs, a **Tax depreciation**
+sheet holds the MACRS tables and each owned option's shares, an owned ledger lays out its units (hardware, loan,
+lease, sales, tax depreciation, the tax on each sale, and today's row) and the results gain the after-tax figures.
+Change an input and every figure follows, in Excel, LibreOffice or Google Sheets: only their common functions (MIN,
+MAX, SUM, SUMPRODUCT, AVERAGE, INDEX, MATCH, PMT, IF, N, COUNT), no macros, no links. User text (names) is written as
+neutralised text, never inside a formula; defined names are built from letters, digits and underscores only.
 
-What stays fixed in the workbook: the number of months (the ledgers have one row each) and each option's kind and
-billing (they choose a ledger's columns); change those in the app.
+What stays fixed in the workbook: the number of months (the ledgers have one row each), each option's kind and
+billing (they choose a ledger's columns), and the choices and whole-number terms that set a schedule (refresh
+policy, financing, depreciation method, loan and lease terms, lease interval, timing and end, commitment term and
+what follows it); change those in the app.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
 from tco.engine.catalogue import OPTION_FIELDS
+from tco.engine.finance_fields import uses_finance
+from tco.engine.finance_results import truncated
+from tco.exports import model_finance as fin
+from tco.exports.model_finance_sheets import Column, FinanceSheets
 from tco.exports.tables import cell
 
 INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change
@@ -94,15 +101,7 @@ class Names:
         return unique
 
 
-@dataclass
-class Column:
-    header: str
-    formula: Callable[[int], str]  # row number -> formula text
-    style: str = "money"
-    key: str = ""  # how other formulas find this column
-
-
-class Builder:
+class Builder(FinanceSheets):
     def __init__(self, book: Any, doc: dict, result: dict) -> None:
         from openpyxl.styles import Font, PatternFill
 
@@ -113,6 +112,10 @@ class Builder:
         self.bold = Font(bold=True)
         self.input_fill = PatternFill("solid", start_color=INPUT_FILL, end_color=INPUT_FILL)
         self.first_row, self.last_row = 2, self.horizon + 1  # ledger rows of month 1 .. horizon
+        self.today_row = self.last_row + 2  # an owned option's month 0 (today), below its months
+        self.finance = uses_finance(doc)
+        self.schedules: dict[str, fin.OwnedSchedule] = {}
+        self.capex_today: dict[str, str] = {}  # a commitment's upfront paid today, by option
 
     # -- cells and names ---------------------------------------------------------------------------------------
     def define(self, name: str, sheet: Any, ref: str) -> None:
@@ -141,7 +144,11 @@ class Builder:
         self.header(sheet, ["Input", "Value", "Unit", "Name", "Source"])
         doc = self.doc
         for key, label, unit in SCENARIO_INPUTS:
+            if key == "horizon_months" and doc["horizon_months"] != self.result["horizon_months"]:
+                label = "Effective horizon (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
             self.input_row(sheet, label, doc.get(key), unit, key, editable=key != "horizon_months")
+        for label, value, unit, name, editable in fin.scenario_rows(doc) if self.finance else ():
+            self.input_row(sheet, label, value, unit, name, editable=editable)
         workload = doc.get("workload")
         for key, label, unit in WORKLOAD_INPUTS if workload else ():
             self.input_row(sheet, label, workload[key], unit, key)
@@ -152,7 +159,10 @@ class Builder:
             sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})")])
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
             for entry in OPTION_FIELDS:
-                if option["kind"] not in entry.kinds or entry.name not in option or entry.value_type == "choice":
+                value = option.get(entry.name)
+                if option["kind"] not in entry.kinds or value is None or entry.value_type == "choice":
+                    continue
+                if isinstance(value, list | dict):  # a list-valued input has rows of its own (finance_inputs)
                     continue
                 self.input_row(
                     sheet,
@@ -162,6 +172,8 @@ class Builder:
                     f"{entry.name}_{slug}",
                     source=input_source(option, entry.name),
                 )
+            if self.finance:
+                self.finance_inputs(sheet, option, slug)
         sheet.column_dimensions["A"].width = 44
         sheet.column_dimensions["E"].width = 60
         sheet.column_dimensions["C"].width = 24
@@ -189,10 +201,12 @@ class Builder:
         return "*".join(f"({part})" for part in parts) or "1"
 
     def ledger(self, index: int, option: dict, slug: str) -> dict[str, str]:
-        """One option's monthly ledger; returns the column letter of each keyed column."""
+        """One option's monthly ledger; returns the range of each keyed column (and ``today_<key>``, the cell of an
+        owned option's month 0 in a finance scenario)."""
         from openpyxl.utils import get_column_letter
 
         sheet = self.book.create_sheet(f"Ledger {index + 1}")
+        self.ledger_index = index + 1
         kind = option["kind"]
         wf = self.work_factor(option, slug)
         columns = [
@@ -202,16 +216,13 @@ class Builder:
         ]
         columns += self.kind_columns(option, slug, wf)
         letters = {column.key: get_column_letter(i) for i, column in enumerate(columns, start=1) if column.key}
-        usage = letters["usage"]
-        capex = f"capex_{slug}" if kind in OWNED_KINDS else "0"
-        month = letters["month"]
-        columns += [
-            Column("Capex", lambda r: f"=IF({month}{r}=1,{capex},0)", "money", "capex"),
-            Column("Monthly cash cost", lambda r: f"={usage}{r}+{{capex}}{r}", "money", "monthly"),
-            Column("Cumulative cash cost", lambda r: "", "money", "cumulative"),
-            Column("Discount factor", lambda r: f"=(1+discount_rate)^(-{month}{r}/12)", "factor", "discount"),
-            Column("Discounted usage cost", lambda r: f"={usage}{r}*{{discount}}{r}", "money", "discounted"),
-        ]
+        schedule = None
+        if self.finance and kind in OWNED_KINDS:
+            schedule = fin.OwnedSchedule(option, slug, self.horizon, self.doc.get("refresh_policy", "none"))
+            self.schedules[slug] = schedule
+            columns += self.schedule_columns(schedule, letters)
+        else:
+            columns += self.cash_columns(option, slug, letters)
         letters = {column.key: get_column_letter(i) for i, column in enumerate(columns, start=1) if column.key}
         cumulative, monthly = letters["cumulative"], letters["monthly"]
         self.header(sheet, [column.header for column in columns])
@@ -221,10 +232,18 @@ class Builder:
                 if column.key == "cumulative":
                     previous = f"+{cumulative}{row - 1}" if row > self.first_row else ""
                     values.append(f"={monthly}{row}{previous}")
+                elif column.event and schedule is not None:
+                    values.append(schedule.formula(column.key, row - self.first_row + 1, row, letters))
                 else:
                     value = column.formula(row)
                     values.append(value.format(**letters) if isinstance(value, str) else value)
             sheet.append(values)
+        title = sheet.title
+        found = {
+            key: f"'{title}'!${letter}${self.first_row}:${letter}${self.last_row}" for key, letter in letters.items()
+        }
+        if schedule is not None:
+            found.update(self.today_row_cells(sheet, columns, schedule, letters))
         for i, column in enumerate(columns, start=1):
             sheet.column_dimensions[get_column_letter(i)].width = 16
             fmt = {"money": "#,##0.00", "fraction": "0.0%", "number": "#,##0.##", "factor": "0.000000"}.get(
@@ -232,11 +251,27 @@ class Builder:
             )
             if fmt:
                 for (data,) in sheet.iter_rows(min_row=self.first_row, min_col=i, max_col=i):
-                    data.number_format = fmt
-        title = sheet.title
-        return {
-            key: f"'{title}'!${letter}${self.first_row}:${letter}${self.last_row}" for key, letter in letters.items()
-        }
+                    if data.value is not None:  # a blank month stays blank (no styled empty cell in the file)
+                        data.number_format = fmt
+        return found
+
+    def cash_columns(self, option: dict, slug: str, letters: dict[str, str]) -> list[Column]:
+        """Capex (or a commitment's upfront paid today) in month 1, the monthly and cumulative cash cost and the
+        discounted usage cost."""
+        usage, month = letters["usage"], letters["month"]
+        capex = f"capex_{slug}" if option["kind"] in OWNED_KINDS else self.capex_today.get(slug, "0")
+        return [
+            Column(
+                "Capex" if option["kind"] in OWNED_KINDS else "Paid today (upfront)",
+                lambda r: f"=IF({month}{r}=1,{capex},0)",
+                "money",
+                "capex",
+            ),
+            Column("Monthly cash cost", lambda r: f"={usage}{r}+{{capex}}{r}", "money", "monthly"),
+            Column("Cumulative cash cost", lambda r: "", "money", "cumulative"),
+            Column("Discount factor", lambda r: f"=(1+discount_rate)^(-{month}{r}/12)", "factor", "discount"),
+            Column("Discounted usage cost", lambda r: f"={usage}{r}*{{discount}}{r}", "money", "discounted"),
+        ]
 
     def kind_columns(self, option: dict, slug: str, wf: str) -> list[Column]:
         kind = option["kind"]
@@ -272,11 +307,17 @@ class Builder:
                 ),
                 Column("Usage cost", lambda r: f"={{attempts}}{r}*{per_attempt}+{extras}", "money", "usage"),
             ]
-        price = f"=price_per_gpu_hour_{slug}*(1+price_change_per_year_{slug})^(({{month}}{{r}}-1)/12)"
         columns = [
             Column("Hours needed", lambda r: f"=C{r}*{wf}", "number", "hours"),
-            Column("Price per GPU-hour", lambda r: price.replace("{r}", str(r)), "money", "price"),
+            Column(
+                "Price per GPU-hour",
+                lambda r: f"=price_per_gpu_hour_{slug}*{fin.price_factor(option, slug, r - self.first_row + 1)}",
+                "money",
+                "price",
+            ),
         ]
+        if option.get("commitment_term_months") is not None:
+            return columns + self.term_columns(option, slug)
         if option["billing"] == "on_demand":
             return [*columns, Column("Usage cost", lambda r: f"={{hours}}{r}*{{price}}{r}+{extras}", "money", "usage")]
         committed = f"committed_gpus_{slug}*{HOURS_PER_MONTH}"
@@ -291,6 +332,7 @@ class Builder:
         """Derived cells of an owned option, named like inputs (capacity, fixed opex, energy terms, capital charge)."""
         sheet = self.book["Inputs"]
         per_kw_year = f"pue_{slug}*{HOURS_PER_YEAR}*electricity_per_kwh_{slug}"
+        residual = f"residual_value_{slug}" if option.get("resale_curve") is None else f"residual_{slug}"
         derived = [
             ("Capacity", f"=gpu_count_{slug}*{HOURS_PER_MONTH}", "GPU-hours per month", f"capacity_{slug}"),
             ("Fixed opex", "=" + "+".join(f"{field}_{slug}" for field in OPEX), "{c} per year", f"fixed_opex_{slug}"),
@@ -303,8 +345,8 @@ class Builder:
             ),
             (
                 "Capital charge (PMT)",
-                f"=IF(cost_of_capital_{slug}=0,(capex_{slug}-residual_value_{slug})/useful_life_years_{slug},"
-                f"PMT(cost_of_capital_{slug},useful_life_years_{slug},-capex_{slug},residual_value_{slug}))",
+                f"=IF(cost_of_capital_{slug}=0,(capex_{slug}-{residual})/useful_life_years_{slug},"
+                f"PMT(cost_of_capital_{slug},useful_life_years_{slug},-capex_{slug},{residual}))",
                 "{c} per year",
                 f"capital_charge_{slug}",
             ),
@@ -315,6 +357,8 @@ class Builder:
                 f"resale_value_{slug}",
             ),
         ]
+        if self.finance:
+            derived += fin.owned_derived(option, slug, residual, self.doc)
         for label, formula, unit, name in derived:
             self.input_row(sheet, f"{label} (formula)", formula, unit, name, editable=False)
 
@@ -355,8 +399,12 @@ class Builder:
             sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})"), "Workbook", "App", "Agree?"])
             for header_cell in sheet[sheet.max_row]:
                 header_cell.font = self.bold
-            for label, formula, key, name in self.option_results(option, slug, found):
+            rows = self.option_results(option, slug, found)
+            rows += self.finance_results(option, slug, found) if self.finance else []
+            for label, formula, key, name in rows:
                 self.result_row(sheet, label, formula, shown.get(key), f"{name}_{slug}")
+        if self.finance:
+            self.cheapest_after_tax(sheet, slugs)
         sheet.column_dimensions["A"].width = 44
         for letter in "BC":
             sheet.column_dimensions[letter].width = 20
@@ -378,23 +426,36 @@ class Builder:
             annual = f"=12*AVERAGE({found['attempts']})*{per_attempt}+{extras}"
         elif option["billing"] == "on_demand":
             annual = f"=12*AVERAGE({found['hours']})*price_per_gpu_hour_{slug}+{extras}"
+        elif option.get("commitment_term_months") is not None:
+            od = (
+                f"on_demand_price_per_gpu_hour_{slug}"
+                if option.get("on_demand_price_per_gpu_hour") is not None
+                else "N(burst_price_per_gpu_hour)"
+            )
+            annual = (
+                f"=committed_gpus_{slug}*{HOURS_PER_YEAR}*commitment_effective_price_per_gpu_hour_{slug}"
+                f"+12*AVERAGE({found['overflow']})*{od}+{extras}"
+            )
         else:
             annual = (
                 f"=committed_gpus_{slug}*{HOURS_PER_YEAR}*price_per_gpu_hour_{slug}"
                 f"+12*AVERAGE({found['burst']})+{extras}"
             )
         resale = f"resale_value_{slug}" if owned else "0"
-        capex = f"capex_{slug}" if owned else "0"
+        capex = f"capex_{slug}" if owned else self.capex_today.get(slug, "0")
         last = found["cumulative"].split(":")[-1]
         sheet_name = found["cumulative"].split("!")[0]
+        if slug not in self.schedules:
+            npv = f"={capex}+SUM({found['discounted']})-{resale}*(1+discount_rate)^(-horizon_months/12)"
+        else:  # units bought, financed and sold over the horizon
+            resale = f"SUM({found['proceeds']})"
+            npv = (
+                f"={found['today_cash']}+SUMPRODUCT({found['cash']},{found['discount']})"
+                f"-SUMPRODUCT({found['proceeds']},{found['discount']})"
+            )
         rows = [
             ("Annual cost", annual, "annual_cost", "annual_cost"),
-            (
-                "Present value of cost",
-                f"={capex}+SUM({found['discounted']})-{resale}*(1+discount_rate)^(-horizon_months/12)",
-                "npv",
-                "npv",
-            ),
+            ("Present value of cost", npv, "npv", "npv"),
             ("Total cost (cash less resale)", f"={sheet_name}!{last}-{resale}", "total_cost", "total_cost"),
             (
                 "Cost per busy GPU-hour",
@@ -426,7 +487,7 @@ class Builder:
                     "capital_charge_per_year",
                     "capital_charge_per_year",
                 ),
-                ("Resale value at the horizon", f"=resale_value_{slug}", "resale_value", "resale_value_at_horizon"),
+                ("Resale value at the horizon", f"={resale}", "resale_value", "resale_value_at_horizon"),
                 (
                     "Mean own utilization",
                     f"=AVERAGE({found['own_use']})",
@@ -486,6 +547,11 @@ class Builder:
                 "Δ at 0",
                 "Δ at k",
                 "Δ at 100 %",
+                *(
+                    ["After-tax break-even", "App", "Agree?", "After-tax Δ at 0", "Δ at k", "Δ at 100 %"]
+                    if self.finance
+                    else []
+                ),
             ],
         )
         options = self.doc["options"]
@@ -535,8 +601,9 @@ class Builder:
         wo = self.work_factor(owned, o)
         wr = self.work_factor(rental, r)
 
-        def delta(u: str) -> str:
-            """Owned minus rental annual cost at flat reference utilization ``u`` (a cell)."""
+        def delta(u: str, after_tax: bool = False) -> str:
+            """Owned minus rental annual cost at flat reference utilization ``u`` (a cell); after tax, the owned cost
+            is ``A_AT + (1 - T)·(cost - A)`` and the rental's ``(1 - T)·cost``."""
             load = f"{u}*fleet_gpus*{wo}"
             overflow = f"MAX({load}-gpu_count_{o},0)"
             owned_cost = (
@@ -545,7 +612,18 @@ class Builder:
                 f"+{HOURS_PER_YEAR}*{overflow}*N(burst_price_per_gpu_hour))"
             )
             rental_cost = f"fleet_gpus*{HOURS_PER_YEAR}*{u}*{wr}*price_per_gpu_hour_{r}+extras_per_year_{r}"
+            if after_tax:
+                return (
+                    f"=capital_charge_after_tax_{o}+(1-tax_rate)*({owned_cost}-capital_charge_{o})"
+                    f"-(1-tax_rate)*({rental_cost})"
+                )
             return f"={owned_cost}-({rental_cost})"
+
+        def root(k: str, d0: str, dk: str, d1: str) -> str:
+            return (
+                f'=IF({d1}>0,"",IF({k}>=1,IF({d0}<=0,0,{d0}/({d0}-{d1})),'
+                f"IF({dk}>0,{k}+(1-{k})*{dk}/({dk}-{d1}),IF({d0}<=0,0,{k}*{d0}/({d0}-{dk})))))"
+            )
 
         k, d0, dk, d1 = (f"{letter}{row}" for letter in "IJKL")
         sheet.cell(row=row, column=1).value = cell(owned["name"])
@@ -554,15 +632,22 @@ class Builder:
         sheet.cell(row=row, column=10).value = delta("0")
         sheet.cell(row=row, column=11).value = delta(f"MIN({k},1)")
         sheet.cell(row=row, column=12).value = delta("1")
-        sheet.cell(row=row, column=3).value = (
-            f'=IF({d1}>0,"",IF({k}>=1,IF({d0}<=0,0,{d0}/({d0}-{d1})),'
-            f"IF({dk}>0,{k}+(1-{k})*{dk}/({dk}-{d1}),IF({d0}<=0,0,{k}*{d0}/({d0}-{dk})))))"
-        )
+        sheet.cell(row=row, column=3).value = root(k, d0, dk, d1)
+        checks = [(3, 4, 5), (6, 7, 8)]
+        if self.finance:
+            for at, u in ((16, "0"), (17, f"MIN({k},1)"), (18, "1")):
+                sheet.cell(row=row, column=at).value = delta(u, after_tax=True)
+            sheet.cell(row=row, column=13).value = root(k, *(f"{letter}{row}" for letter in "PQR"))
+            sheet.cell(row=row, column=14).value = pair.get("utilization_after_tax")
+            checks.append((13, 14, 15))
+            for at in (13, 14):
+                sheet.cell(row=row, column=at).number_format = "0.0%"
+            self.define(f"break_even_after_tax_{o}_{r}", sheet, f"$M${row}")
         sheet.cell(row=row, column=4).value = pair.get("utilization")
         crossover_cell = f"'{crossover.title}'!{get_column_letter(column)}{self.last_row + 2}"
         sheet.cell(row=row, column=6).value = f"={crossover_cell}"
         sheet.cell(row=row, column=7).value = pair.get("crossover_month")
-        for workbook_column, app_column, agree_column in ((3, 4, 5), (6, 7, 8)):
+        for workbook_column, app_column, agree_column in checks:
             b, c = get_column_letter(workbook_column) + str(row), get_column_letter(app_column) + str(row)
             sheet.cell(row=row, column=agree_column).value = (
                 f'=IF(AND({c}="",{b}=""),"agree",IF(OR({c}="",{b}=""),"differ",'
@@ -577,7 +662,7 @@ class Builder:
 def add_model_sheets(book: Any, document: dict, result: dict) -> None:
     """Append the live model to ``book``: Summary, Inputs, Forecast, a ledger per option, Break-even, Crossover; every
     result a formula over named inputs, beside ``result``'s value (the app's)."""
-    doc = validate(document)
+    doc = truncated(validate(document))  # the refresh policy truncate: every ledger over the effective horizon
     builder = Builder(book, doc, result)
     summary = book.create_sheet("Summary")
     summary.append([cell(f"{doc['name']}: every figure below is a formula over the Inputs and Forecast sheets")])
@@ -585,7 +670,8 @@ def add_model_sheets(book: Any, document: dict, result: dict) -> None:
     summary.append(["Inputs are the yellow cells; the app's value is beside each figure, and whether they agree."])
     summary.append(
         [
-            '=IF(COUNTIF(D:D,"differ")+COUNTIF(\'Break-even\'!E:E,"differ")+COUNTIF(\'Break-even\'!H:H,"differ")=0,'
+            '=IF(COUNTIF(D:D,"differ")+COUNTIF(\'Break-even\'!E:E,"differ")+COUNTIF(\'Break-even\'!H:H,"differ")'
+            "+COUNTIF('Break-even'!O:O,\"differ\")=0,"
             '"Every figure agrees with the app\'s (at the inputs as exported).",'
             '"Some figures differ from the app\'s: the inputs were changed here, or see the Agree? column.")'
         ]
@@ -595,6 +681,8 @@ def add_model_sheets(book: Any, document: dict, result: dict) -> None:
     ranges = [
         builder.ledger(i, option, slug) for i, (option, slug) in enumerate(zip(doc["options"], slugs, strict=True))
     ]
+    if builder.finance:
+        builder.tax_tables(slugs, ranges)
     builder.summary(slugs, ranges)
     builder.break_even(slugs, ranges)
     builder.cumulative_chart(ranges)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 
 from tco.engine import evaluate
@@ -23,6 +24,7 @@ from tco.exports import results_workbook
 from tco.exports.model_workbook import add_model_sheets
 from tests.documents import DESIGN_EXAMPLE
 from tests.engine.strategies import scenarios
+from tests.engine.test_finance_properties import financed
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
 RELATIVE = 1e-9
@@ -37,6 +39,32 @@ OPTION_RESULTS = {
     "resale_value": "resale_value_at_horizon",
     "mean_own_utilization": "mean_own_utilization",
 }
+# The finance depth's figures (named as in the result): where the engine gives one, the workbook must too.
+FINANCE_RESULTS = (
+    "npv_after_tax",
+    "pv_opex_tax_saving",
+    "pv_depreciation_tax_shield",
+    "pv_financing_tax_saving",
+    "pv_tax_on_disposals",
+    "total_cash_cost",
+    "capital_charge_after_tax_per_year",
+    "book_value_at_horizon",
+    "tax_basis_at_horizon",
+    "deferred_tax_liability_at_horizon",
+    "book_depreciation_per_year",
+    "replacements",
+    "loan_payment_per_month",
+    "loan_balance_repaid_at_sale",
+    "lease_payment",
+    "nal",
+    "after_tax_cost_of_debt",
+    "break_even_lease_payment",
+    "commitment_effective_price_per_gpu_hour",
+    "commitment_coverage",
+    "commitment_utilization",
+    "commitment_break_even_utilization",
+    "break_even_utilization_vs_on_demand",
+)
 
 
 def _soffice() -> str:
@@ -84,6 +112,12 @@ def named_cell(book: Workbook, name: str):
     return book[sheet][ref.replace("$", "")]
 
 
+def named_range(book: Workbook, name: str):
+    """The rows of cells a defined name spans."""
+    sheet, ref = next(iter(book.defined_names[name].destinations))
+    return book[sheet][ref.replace("$", "")]
+
+
 def named(book: Workbook, name: str):
     return named_cell(book, name).value
 
@@ -91,12 +125,14 @@ def named(book: Workbook, name: str):
 def close(workbook_value, engine_value) -> bool:
     if engine_value is None:
         return workbook_value in (None, "")
+    if not isinstance(workbook_value, int | float):  # an error value (#NAME?, Err:502) or text
+        return False
     return abs(workbook_value - engine_value) <= RELATIVE * max(1.0, abs(engine_value))
 
 
 def slugs(book: Workbook, document: dict) -> list[str]:
-    """The option part of each option's names, read from the workbook (npv_<slug>)."""
-    found = [name[len("npv_") :] for name in book.defined_names if name.startswith("npv_")]
+    """The option part of each option's names, read from the workbook (annual_cost_<slug>)."""
+    found = [name[len("annual_cost_") :] for name in book.defined_names if name.startswith("annual_cost_")]
     assert len(found) == len(document["options"])
     return found
 
@@ -117,10 +153,30 @@ def mismatches(recalculated: Workbook, built: Workbook, document: dict) -> list[
                 continue
             if not close(named(recalculated, full), option[key]):
                 wrong.append(f"{full}: workbook {named(recalculated, full)!r}, engine {option[key]!r}")
+        for key in FINANCE_RESULTS:
+            full = f"{key}_{slug}"
+            if full not in built.defined_names:
+                if option.get(key) is not None:
+                    wrong.append(f"{full}: not in the workbook, engine {option[key]!r}")
+                continue
+            if not close(named(recalculated, full), option.get(key)):
+                wrong.append(f"{full}: workbook {named(recalculated, full)!r}, engine {option.get(key)!r}")
+        if "tax_depreciation_by_year" in option:
+            found = [cell.value for (cell,) in named_range(recalculated, f"tax_depreciation_by_year_{slug}")]
+            expected = option["tax_depreciation_by_year"]
+            if len(found) != len(expected) or not all(map(close, found, expected)):
+                wrong.append(f"tax_depreciation_by_year_{slug}: workbook {found!r}, engine {expected!r}")
+    if "cheapest_after_tax" in result:
+        for name in ("cheapest_after_tax", "effective_horizon_months"):
+            if named(recalculated, name) != result[name]:
+                wrong.append(f"{name}: workbook {named(recalculated, name)!r}, engine {result[name]!r}")
     names = {option["name"]: slug for option, slug in zip(result["options"], slugs(built, document), strict=True)}
     for pair in result["break_even"]:
         key = f"{names[pair['owned']]}_{names[pair['rental']]}"
-        for field, prefix in (("utilization", "break_even"), ("crossover_month", "crossover_month")):
+        fields = [("utilization", "break_even"), ("crossover_month", "crossover_month")]
+        if "utilization_after_tax" in pair:
+            fields.append(("utilization_after_tax", "break_even_after_tax"))
+        for field, prefix in fields:
             value = named(recalculated, f"{prefix}_{key}")
             if not close(value, pair[field]):
                 wrong.append(f"{prefix}_{key}: workbook {value!r}, engine {pair[field]!r}")
@@ -131,12 +187,13 @@ def demo_documents() -> list[dict]:
     return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(FIXTURES.glob("*.json"))]
 
 
-def generated_documents(count: int) -> list[dict]:
-    """``count`` valid documents drawn by the engine tests' Hypothesis strategy (derandomized: the same each run)."""
+def generated_documents(count: int, strategy=None) -> list[dict]:
+    """``count`` valid documents drawn by one of the engine tests' Hypothesis strategies (derandomized: the same
+    each run)."""
     found: list[dict] = []
 
     @settings(max_examples=count, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
-    @given(scenarios())
+    @given(strategy if strategy is not None else scenarios())
     def collect(document):
         found.append(copy.deepcopy(document))
 
@@ -157,6 +214,83 @@ def test_libreoffice_recalculates_every_figure_of_the_demos_and_generated_scenar
     summary = recalculated[0]["Summary"]
     agreement = [row[3] for row in summary.iter_rows(min_row=4, values_only=True) if row[0] and row[1] != "Workbook"]
     assert agreement and set(agreement) == {"agree"}
+
+
+@st.composite
+def financed_further(draw) -> dict:
+    """The engine tests' financed scenarios, mostly with a tax rate, and now and then a lease paid every 3 months or
+    bought out, and a resale curve in place of the residual."""
+    doc = draw(financed())
+    if doc["tax_rate"] == 0 and draw(st.booleans()):  # mostly after tax: that is what the workbook adds
+        doc["tax_rate"] = 0.3
+    own = doc["options"][0]
+    if own["financing"] == "lease" and draw(st.booleans()):
+        if own["lease_term_months"] % 3 == 0:
+            own["lease_payment_interval_months"] = 3
+        if draw(st.booleans()):
+            own["lease_end"] = "buyout"
+            own["lease_buyout_price"] = draw(st.floats(0, 50_000))
+    if draw(st.booleans()):
+        own.pop("residual_value", None)
+        own["resale_curve"] = [[0, 1], [draw(st.integers(1, 24)), draw(st.sampled_from([0.5, 0.7]))], [60, 0.1]]
+    return doc
+
+
+def finance_documents() -> list[dict]:
+    """Hand-made scenarios with each finance feature, then generated ones."""
+
+    def design(top: dict, own: dict = (), rent: dict = ()) -> dict:
+        document = copy.deepcopy(DESIGN_EXAMPLE)
+        document.update(top, name=f"{DESIGN_EXAMPLE['name']}: {sorted(top) + sorted(own) + sorted(rent)}")
+        document["options"][0].update(own)
+        document["options"][1].update(rent)
+        return document
+
+    term = design(
+        {"tax_rate": 0.21},
+        rent={"billing": "committed", "committed_gpus": 6, "commitment_term_months": 12, "upfront_share": 0.5},
+    )
+    del term["options"][1]["price_change_per_year"]
+    term["options"][1]["price_change_by_year"] = [-0.25, -0.1, 0.0]
+    replaced = design(
+        {"tax_rate": 0.21, "horizon_months": 60, "refresh_policy": "replace"},
+        own={"useful_life_years": 2, "capex_change_per_year": -0.2, "tax_depreciation": "macrs_3"},
+    )
+    del replaced["options"][0]["residual_value"]
+    replaced["options"][0]["resale_curve"] = [[0, 1], [12, 0.6], [36, 0.2]]
+    return [
+        design({"tax_rate": 0.21}, own={"tax_depreciation": "macrs_5", "bonus_depreciation": 0.4}),
+        design(
+            {"tax_rate": 0.21},
+            own={"financing": "loan", "loan_apr": 0.07, "loan_term_months": 48, "down_payment_share": 0.2},
+        ),
+        design(
+            {"tax_rate": 0.35, "cost_of_debt": 0.06},
+            own={
+                "financing": "lease",
+                "lease_payment": 9000,
+                "lease_term_months": 36,
+                "lease_payment_interval_months": 3,
+                "lease_payment_timing": "arrears",
+            },
+        ),
+        replaced,
+        term,
+        *generated_documents(12, financed_further()),
+    ]
+
+
+def test_libreoffice_recalculates_every_after_tax_financed_refreshed_and_committed_figure(tmp_path):
+    documents = finance_documents()
+    built = [model_book(document) for document in documents]
+    recalculated = recalculate(built, tmp_path)
+    wrong = {
+        document["name"] + f" #{i}": found
+        for i, (document, book, again) in enumerate(zip(documents, built, recalculated, strict=True))
+        if (found := mismatches(again, book, document))
+    }
+    assert wrong == {}
+    assert recalculated[0]["Summary"]["A3"].value.startswith("Every figure agrees")
 
 
 def _set(book: Workbook, name: str, value) -> None:
@@ -182,8 +316,71 @@ def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_cha
     assert not close(named(again, f"npv_{owned}"), evaluate(document)["options"][0]["npv"])  # it did move
 
 
+def test_changing_finance_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(tmp_path):
+    loan = copy.deepcopy(DESIGN_EXAMPLE)
+    loan.update(tax_rate=0.21, horizon_months=60, refresh_policy="replace")
+    loan["options"][0].update(
+        financing="loan", loan_apr=0.07, loan_term_months=36, tax_depreciation="macrs_5", useful_life_years=2
+    )
+    committed = copy.deepcopy(DESIGN_EXAMPLE)
+    committed.update(tax_rate=0.3, cost_of_debt=0.05)
+    committed["options"][0].update(financing="lease", lease_payment=8000, lease_term_months=36)
+    committed["options"][1].update(billing="committed", committed_gpus=6, commitment_term_months=12, upfront_share=0.25)
+    changes = [
+        (loan, {"tax_rate": 0.3}, {0: {"loan_apr": 0.09, "capex_change_per_year": -0.2, "bonus_depreciation": 0.5}}),
+        (committed, {"tax_rate": 0.25, "cost_of_debt": 0.08}, {0: {"lease_payment": 7000}, 1: {"upfront_share": 1}}),
+    ]
+    books, expected = [], []
+    for document, top, options in changes:
+        book = model_book(document)
+        found = slugs(book, document)
+        changed = copy.deepcopy(document)
+        changed.update(top)
+        for name, value in top.items():
+            _set(book, name, value)
+        for index, fields in options.items():
+            changed["options"][index].update(fields)
+            for name, value in fields.items():
+                _set(book, f"{name}_{found[index]}", value)
+        books.append(book)
+        expected.append(changed)
+    recalculated = recalculate(books, tmp_path)
+    for again, changed, (document, _, _) in zip(recalculated, expected, changes, strict=True):
+        assert mismatches(again, model_book(changed), changed) == []
+        owned = slugs(model_book(changed), changed)[0]
+        moved = evaluate(document)["options"][0]["npv_after_tax"]
+        assert not close(named(again, f"npv_after_tax_{owned}"), moved)  # it did move
+
+
+def test_the_finance_inputs_are_named_yellow_cells_and_the_schedule_setting_ones_say_they_are_fixed():
+    document = copy.deepcopy(DESIGN_EXAMPLE)
+    document.update(tax_rate=0.21, cost_of_debt=0.06)
+    document["options"][0].update(financing="loan", loan_apr=0.07, loan_term_months=48, tax_depreciation="macrs_5")
+    book = model_book(document)
+    owned, rental, _ = slugs(book, document)
+    inputs = {row[3]: row for row in book["Inputs"].iter_rows(min_row=2, values_only=True) if row[3]}
+    assert inputs["tax_rate"][1] == 0.21 and inputs["cost_of_debt"][1] == 0.06
+    assert inputs[f"loan_apr_{owned}"][1] == 0.07 and inputs[f"down_payment_share_{owned}"][1] == 0
+    assert inputs[f"bonus_depreciation_{owned}"][1] == 0 and inputs[f"capex_change_per_year_{owned}"][1] == 0
+    for name in (f"loan_term_months_{owned}", f"financing_{owned}", f"tax_depreciation_{owned}", "refresh_policy"):
+        assert "fixed in the workbook" in inputs[name][0]
+        assert named_cell(book, name).fill.fgColor.rgb != "00FFF2CC"
+    for name in ("tax_rate", f"loan_apr_{owned}", f"bonus_depreciation_{owned}"):
+        assert named_cell(book, name).fill.fgColor.rgb == "00FFF2CC"
+    assert [row[2] for row in book["Tax depreciation"].iter_rows(min_row=2, max_row=7, values_only=True)] == [
+        20.0,
+        32.0,
+        19.2,
+        11.52,
+        11.52,
+        5.76,
+    ]
+    assert f"loan_apr_{rental}" not in book.defined_names
+
+
 def test_user_text_is_never_a_formula_and_names_are_plain(tmp_path):
     document = copy.deepcopy(DESIGN_EXAMPLE)
+    document["tax_rate"] = 0.21  # the after-tax sheets write the names too
     document["options"][1]["name"] = "=cmd|' /C calc'!A0"
     book = model_book(document)
     texts = [c.value for row in book["Summary"].iter_rows() for c in row if isinstance(c.value, str)]
