@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pricing.models import SnapshotOrigin
+from pricing.models import PriceObservation, SnapshotOrigin
 from pricing.services import price_snapshot_import, reference_data_load
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
@@ -58,8 +58,9 @@ def _assert_apart(charts: list[dict]) -> None:
         assert chart["modeBar"]["top"] >= chart["chart"]["top"], f"{chart['id']}: the mode bar is above its chart"
 
 
+@pytest.mark.parametrize("where", ["market", "trend", "price history"])
 @pytest.mark.parametrize("screen", SCREENS)
-def test_the_markets_chart_title_is_not_under_its_mode_bar(browser, live_server, analyst, screen):
+def test_the_markets_chart_titles_are_not_under_their_mode_bars(browser, live_server, analyst, screen, where):
     reference_data_load(path=ROOT / "fixtures" / "reference.json")
     price_snapshot_import(
         content=(ROOT / "fixtures" / "prices" / "published-2026-09.csv").read_bytes(),
@@ -67,11 +68,16 @@ def test_the_markets_chart_title_is_not_under_its_mode_bar(browser, live_server,
         source="test",
         file_name="published-2026-09.csv",
     )
+    url = {
+        "market": "/market/",
+        "trend": "/market/trend/",
+        "price history": f"/market/history/{PriceObservation.objects.order_by('pk').first().pk}/",
+    }[where]
     context = browser.new_context(viewport=SCREENS[screen], is_mobile=screen == "phone")
     try:
         page = context.new_page()
         log_in(page, live_server, analyst)
-        page.goto(f"{live_server.url}/market/")
+        page.goto(live_server.url + url)
         charts = _charts(page)
         assert len(charts) == 1
         _assert_apart(charts)
