@@ -86,7 +86,8 @@
     var layout = figure.layout || {};
     var compact = element.classList.contains("chart-small") || element.closest(".brief");  // decision-charts.js
     if (!compact && element.clientWidth && element.clientWidth < NARROW) layout = narrowLayout(layout, element.clientWidth);
-    var config = Object.assign({ responsive: true, displaylogo: false }, figure.config || {});
+    // No "Share chart" button: it would post the figure, numbers and all, to Plotly's cloud.
+    var config = Object.assign({ responsive: true, displaylogo: false }, figure.config || {}, { showSendToCloud: false });
     window.Plotly.react(element, figure.data || [], layout, config).then(function () { fitChartRoom(element); });
   }
   function drawFigures(root) {

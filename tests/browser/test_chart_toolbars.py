@@ -1,6 +1,6 @@
 """Every chart's title stays readable beside Plotly's mode bar (the toolbar of download, zoom and pan buttons at its
-top right), on a 390 px phone and a laptop: the Market's price chart, and the scenario page's, the simulation's, the
-decision link's and compare's charts."""
+top right), on a 390 px phone and a laptop: the Market's charts, and the scenario page's, the simulation's, the
+decision link's and compare's charts. No chart's toolbar offers to send its data off the machine."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ TITLE_AND_MODE_BAR_JS = """() => [...document.querySelectorAll('[data-figure]')]
   const box = (node) => { if (!node) return null; const r = node.getBoundingClientRect();
     return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
   return {id: el.id || el.dataset.figure, chart: box(el), title: box(el.querySelector('.gtitle')),
-          modeBar: box(el.querySelector('.modebar'))};
+          modeBar: box(el.querySelector('.modebar')),
+          buttons: [...el.querySelectorAll('.modebar-btn')].map((button) => button.dataset.title)};
 })"""
 
 
@@ -56,6 +57,8 @@ def _assert_apart(charts: list[dict]) -> None:
         assert chart["title"] is not None and chart["modeBar"] is not None, chart
         assert not _overlaps(chart["title"], chart["modeBar"]), f"{chart['id']}: the mode bar covers the title {chart}"
         assert chart["modeBar"]["top"] >= chart["chart"]["top"], f"{chart['id']}: the mode bar is above its chart"
+        # Nothing leaves the machine: "Share chart..." would post the figure, numbers and all, to Plotly's cloud.
+        assert "Download plot as a PNG" in chart["buttons"] and "Share chart..." not in chart["buttons"], chart
 
 
 @pytest.mark.parametrize("where", ["market", "trend", "price history"])
