@@ -10,8 +10,9 @@ from decimal import Decimal
 
 import pytest
 
+from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
-from tco.services.decisions import link_create
+from tco.services.decisions import brief_update, decision_record, link_create
 from tco.services.uncertainty import range_set, uncertainty_run_queue
 from tests.browser.test_leadership_media import (
     A4_CONTENT_WIDTH,
@@ -36,6 +37,14 @@ SHAPES = [
     "a fleet plan",
     "a fleet plan, one comparison",
     "everything, three comparisons",
+    pytest.param(
+        "everything, three comparisons, decided",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="a decision, four answered questions, three comparisons and a simulation print on 4 pages "
+            "(with or without a fleet plan): the four charts cannot be lower than their readable plot",
+        ),
+    ),
 ]
 
 
@@ -70,6 +79,24 @@ def _brief(analyst, shape: str) -> str:
             variant = copy.deepcopy(LEADERSHIP_SCENARIO)
             variant.update(name=f"64x H100, {months} months", horizon_months=months)
             others.append(scenario_create_from_document(document=variant, user=analyst))
+    if shape.endswith("decided"):  # with a rationale and four of the seven questions answered
+        answers = dict.fromkeys(BRIEF_KEYS, "")
+        for key in BRIEF_KEYS[:4]:
+            answers[key] = "Settled with the platform team: see the capacity plan of 2026-11, section 3."
+        brief_update(
+            scenario=scenario,
+            user=analyst,
+            expected_version=None,
+            question="Rent or own the inference fleet for the next five years?",
+            workload_brief="A 70B model in FP8 serving the support assistant: 350 output tokens per answer.",
+            answers=answers,
+        )
+        decision_record(
+            scenario=scenario,
+            user=analyst,
+            option_name="Hyperstack H100",
+            rationale="Renting is cheaper at the forecast utilization in every simulated case we looked at.",
+        )
     _, token = link_create(scenario=scenario, user=analyst, compare_with=others)
     return token
 
