@@ -8,6 +8,7 @@ import csv
 import io
 
 import pytest
+from openpyxl import load_workbook
 
 from tco import tasks
 from tco.models import DecisionRecord, ScenarioOption
@@ -58,6 +59,16 @@ def test_an_input_blanked_makes_the_exports_and_decide_for_say_they_rest_on_the_
     rows = {row["option"]: row for row in _csv(page, link)}
     assert rows[RENTAL]["scenario version"] == "1"
     assert rows[RENTAL]["note"] == "The scenario has changed since version 1 (now version 2)."
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Excel workbook (version 1)").click()
+    about = dict(
+        row[:2]
+        for row in load_workbook(io.BytesIO(download.value.path().read_bytes()))["About this file"].iter_rows(
+            values_only=True
+        )
+    )
+    assert about["scenario version"] == "1"
+    assert about["note"] == "The scenario has changed since version 1 (now version 2)."
 
     assert not any("(cheapest)" in label for label in _option_labels(page))
     assert "The numbers on this page are version 1's; the inputs are now version 2" in page.inner_text("#decide-older")
