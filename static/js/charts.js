@@ -3,14 +3,27 @@
    On a narrow screen (a phone) a chart gets a wrapped title, smaller type and a taller plot, so the legend under
    it does not squash the plot; the decision brief does the same in decision-charts.js (and for print).
    After drawing, a chart whose legend would have to scroll (many options) or whose plot would be squashed grows
-   taller instead (fitChartRoom), on every page and in print; printing draws every chart page-wide (fitPrint). */
+   taller instead (fitChartRoom), on every page and in print; printing draws every chart page-wide (fitPrint).
+   Plotly's mode bar (its toolbar) sits at a chart's top right, where a long or wrapped title reaches on a narrow
+   chart: such a chart draws the bar in a strip above the plot instead (clearTitle, app.css .chart-bar-above). */
 (function () {
   "use strict";
   var NARROW = 560;
   var NARROW_MIN_HEIGHT = 440;
   var MIN_PLOT_HEIGHT = 180;
 
+  function clearTitle(element) {
+    var title = element.querySelector(".gtitle"), bar = element.querySelector(".modebar");
+    var svg = element.querySelector(".main-svg");
+    if (!title || !bar || !svg) return;
+    var t = title.getBoundingClientRect(), b = bar.getBoundingClientRect(), s = svg.getBoundingClientRect();
+    // Decided from where the bar would be over the plot, so the answer holds once the bar has moved up.
+    var side = t.width > 0 && Math.min(t.right, b.right) > Math.max(t.left, b.left);
+    element.classList.toggle("chart-bar-above", side && t.top < s.top + b.height + 2);
+  }
+
   function fitChartRoom(element, minPlotHeight) {
+    clearTitle(element);
     var layout = element._fullLayout;
     if (!layout || !layout._size || !window.Plotly || element.classList.contains("chart-small")) return null;
     var legend = layout.legend || {};
@@ -73,7 +86,8 @@
     var layout = figure.layout || {};
     var compact = element.classList.contains("chart-small") || element.closest(".brief");  // decision-charts.js
     if (!compact && element.clientWidth && element.clientWidth < NARROW) layout = narrowLayout(layout, element.clientWidth);
-    var config = Object.assign({ responsive: true, displaylogo: false }, figure.config || {});
+    // No "Share chart" button: it would post the figure, numbers and all, to Plotly's cloud.
+    var config = Object.assign({ responsive: true, displaylogo: false }, figure.config || {}, { showSendToCloud: false });
     window.Plotly.react(element, figure.data || [], layout, config).then(function () { fitChartRoom(element); });
   }
   function drawFigures(root) {

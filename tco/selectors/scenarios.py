@@ -60,10 +60,18 @@ def run_state(scenario: Scenario, *, figures: bool = False) -> RunState:
     return RunState(latest=latest, done=done)
 
 
-def has_current_answer(scenario: Scenario) -> bool:
-    """True when the latest finished run computed exactly the scenario's current document."""
-    done = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").only("document").first()
-    return done is not None and done.document == scenario.to_document()
+def answered_version(scenario: Scenario) -> tuple[int | None, bool]:
+    """The version whose numbers the page shows (the latest finished run's; None before any) and whether that run
+    computed exactly the scenario's current document."""
+    done = (
+        ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE)
+        .order_by("-id")
+        .only("document", "scenario_version")
+        .first()
+    )
+    if done is None:
+        return None, False
+    return done.scenario_version, done.document == scenario.to_document()
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from tco.models import (
     ScenarioBrief,
 )
 from tco.selectors.decisions import current_decision, is_decided, token_hash
-from tco.selectors.scenarios import has_current_answer
+from tco.selectors.scenarios import answered_version
 from tco.services.comparison import ComparisonError
 from tco.services.decision_snapshots import snapshot_freeze
 from tco.services.evaluation import NotEvaluable
@@ -101,7 +101,9 @@ def decision_record(
     """Mark the scenario decided for one of its options, with the reason. Appends; earlier records stay.
 
     Refused when no finished run has computed the current inputs (an input waiting to be filled in, a run still
-    queued), unless ``confirm_older``: the user was told the numbers are older than the inputs and decides anyway."""
+    queued), unless ``confirm_older``: the user was told the numbers are older than the inputs and decides anyway.
+    The record names the version whose numbers the decision rests on: the current one, or the older one confirmed
+    (so the panel and every later link say the inputs changed after it)."""
     names = {option.name: option.kind for option in scenario.options.all()}
     if option_name not in names:
         listed = ", ".join(f"“{name}”" for name in names) or "none yet"
@@ -109,13 +111,16 @@ def decision_record(
     rationale = _check_length(rationale, RATIONALE_MAX, "rationale", "The rationale")
     if not rationale:
         raise DecisionError("Write a short rationale: why this option?", field="rationale")
-    if not confirm_older and not has_current_answer(scenario):
+    numbers_version, current = answered_version(scenario)
+    if not confirm_older and not current:
         raise DecisionError(
             "The numbers shown are older than the inputs (they have not been computed since the last change): "
             "tick “Record it anyway” to decide on them, or complete the inputs first.",
             field="confirm_older",
         )
     version = Scenario.objects.values_list("version", flat=True).get(pk=scenario.pk)
+    if not current and numbers_version is not None:
+        version = numbers_version
     return DecisionRecord.objects.create(
         scenario=scenario,
         action=DecisionAction.DECIDED,

@@ -26,6 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 
 # A4 is 210 mm wide; less print.css's 11 mm margins that is 188 mm, 710 CSS px at 96 px per inch.
 A4_CONTENT_WIDTH = int(188 / 25.4 * 96)
+A4_CONTENT_HEIGHT = int((297 - 8 - 9) / 25.4 * 96)  # less print.css's 8 mm top and 9 mm bottom margins
 OWNED = {
     "gpu_count": 64,
     "residual_value": 259_200,
@@ -259,7 +260,15 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
     page.wait_for_timeout(500)
     assert page.locator("#inputs").is_visible() and page.locator("#option-table").is_visible()
     assert page.locator("button:visible, a.button:visible").count() == 0  # no control on paper
-    assert page.evaluate("() => getComputedStyle(document.querySelector('.field')).breakInside") == "avoid"
+    # Every input row (label, value, note) is kept on one page: each avoids a break inside and fits on a page.
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('#inputs .field, #inputs tr')].filter((el) => el.getClientRects().length)"
+        ".map((el) => ({id: el.id, breakInside: getComputedStyle(el).breakInside,"
+        " height: el.getBoundingClientRect().height}))"
+    )
+    assert len(rows) > 20
+    split = [row for row in rows if row["breakInside"] != "avoid" or row["height"] > A4_CONTENT_HEIGHT]
+    assert split == [], split
     past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
     assert past_the_edge == [], "\n".join(past_the_edge)
     clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)

@@ -77,5 +77,10 @@ def test_with_an_input_blanked_no_option_is_called_cheapest_and_deciding_asks_to
     refused = editor_client.post(decide, {"option": cheapest, "rationale": "Cheapest."}, **HTMX).content.decode()
     assert "tick “Record it anyway”" in refused and not DecisionRecord.objects.exists()
 
-    editor_client.post(decide, {"option": cheapest, "rationale": "Cheapest.", "confirm_older": "1"}, **HTMX)
-    assert DecisionRecord.objects.get().option_name == cheapest
+    html = editor_client.post(
+        decide, {"option": cheapest, "rationale": "Cheapest.", "confirm_older": "1"}, **HTMX
+    ).content.decode()
+    record = DecisionRecord.objects.get()
+    # It rests on version 1's numbers, not on version 2's inputs: the record and the panel say so.
+    assert (record.option_name, record.scenario_version) == (cheapest, 1)
+    assert "It was made on version 1; the scenario is now at version 2." in html
