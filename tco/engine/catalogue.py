@@ -27,7 +27,9 @@ from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 from .fields import NumberField, count_field, money_field, rate_field
 
-VALUE_TYPES = ("money", "rate", "count", "number", "choice")
+# A list is a finance input made of several numbers (a resale curve, a price path by year), read by the engine's
+# finance checks (tco.engine.finance_fields).
+VALUE_TYPES = ("money", "rate", "count", "number", "choice", "list")
 # A scenario also has inputs that are words (its name, its currency) or a list (a pasted forecast column).
 SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
 BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
@@ -54,17 +56,20 @@ class OptionField:
     placeholder: str = ""
     choices: tuple[tuple[str, str], ...] = ()
     overrides_workload: bool = False
+    finance: bool = False
+    default_choice: str | None = None
+    when: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
 
     def __post_init__(self) -> None:
         if self.value_type not in VALUE_TYPES:
             raise ValueError(f"{self.name}: value type {self.value_type!r} is not one of {', '.join(VALUE_TYPES)}")
-        if (self.check is None) != (self.value_type == "choice"):
-            raise ValueError(f"{self.name}: a number needs a check, a choice has none")
+        if (self.check is None) != (self.value_type in ("choice", "list")):
+            raise ValueError(f"{self.name}: a number needs a check, a choice or a list has none")
 
     @property
-    def default(self) -> float | None:
+    def default(self) -> float | str | None:
         """The engine's value when the field is omitted (None: required, or derived from another input)."""
-        return self.check.default if self.check else None
+        return self.check.default if self.check else self.default_choice
 
     @property
     def is_integer(self) -> bool:
@@ -85,6 +90,18 @@ class OptionField:
         """An uncertain input (``simulate`` samples it from low/likely/high): every number but a count, which
         is a decision rather than an uncertainty."""
         return self.value_type in ("money", "rate", "number")
+
+    def applies(self, values: Any) -> bool:
+        """Whether the input means anything for an option holding ``values`` (a mapping of its inputs): a loan's
+        APR only with a loan. Each condition of ``when`` names another input and the values it must have (None:
+        any value at all); a blank choice is its default."""
+        for name, allowed in self.when:
+            value = values.get(name)
+            if value is None or value == "":
+                value = OPTION_FIELD[name].default_choice
+            if (value is None) if allowed is None else (value not in allowed):
+                return False
+        return True
 
 
 _OWNED = OWNED_KINDS
@@ -351,6 +368,283 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         placeholder="workload's",
         overrides_workload=True,
     ),
+    # Finance depth (docs/money-math.md): tax, financing, refresh and resale of owned hardware; price paths and
+    # commitment terms of rentals. The engine reads each only when it is given, so an option without them is
+    # evaluated as before.
+    OptionField(
+        "tax_depreciation",
+        _OWNED,
+        "choice",
+        label="tax depreciation",
+        export_label="tax depreciation",
+        default_text="straight line over the useful life",
+        help="How the tax return writes the hardware off: MACRS (IRS Pub 946, half-year convention) or straight line.",
+        choices=(
+            ("macrs_3", "MACRS 3-year"),
+            ("macrs_5", "MACRS 5-year"),
+            ("macrs_7", "MACRS 7-year"),
+            ("straight_line", "Straight line"),
+            ("none", "None (not deducted)"),
+        ),
+        default_choice="straight_line",
+        finance=True,
+    ),
+    OptionField(
+        "tax_life_years",
+        _OWNED,
+        "number",
+        label="tax life (years)",
+        export_label="tax life",
+        unit="years",
+        check=NumberField("Tax life", lo=0.0, hi=50.0, lo_open=True, unit="years"),
+        default_text="the useful life",
+        help="Years of straight-line tax depreciation.",
+        placeholder="useful life",
+        finance=True,
+        when=(("tax_depreciation", ("straight_line",)),),
+    ),
+    OptionField(
+        "bonus_depreciation",
+        _OWNED,
+        "rate",
+        label="bonus depreciation",
+        export_label="bonus depreciation",
+        unit="fraction",
+        check=rate_field("Bonus depreciation", hint=" (1 means the whole basis in tax year 1)"),
+        default_text="0",
+        help="Share of the price deducted in tax year 1; the depreciation method applies to the rest.",
+        placeholder="0",
+        finance=True,
+    ),
+    OptionField(
+        "financing",
+        _OWNED,
+        "choice",
+        label="financing",
+        export_label="financing",
+        default_text="cash",
+        choices=(("cash", "Pay cash"), ("loan", "Loan"), ("lease", "Lease")),
+        default_choice="cash",
+        finance=True,
+    ),
+    OptionField(
+        "loan_apr",
+        _OWNED,
+        "rate",
+        label="loan APR (per year)",
+        export_label="loan APR",
+        unit="fraction per year",
+        check=rate_field("Loan APR"),
+        help="Nominal annual rate, compounded monthly.",
+        finance=True,
+        when=(("financing", ("loan",)),),
+    ),
+    OptionField(
+        "loan_term_months",
+        _OWNED,
+        "count",
+        label="loan term (months)",
+        export_label="loan term",
+        unit="months",
+        check=NumberField("Loan term", lo=1, hi=360, integer=True, unit="months"),
+        help="Level payments at the end of each month.",
+        finance=True,
+        when=(("financing", ("loan",)),),
+    ),
+    OptionField(
+        "down_payment_share",
+        _OWNED,
+        "rate",
+        label="down payment",
+        export_label="down payment",
+        unit="fraction",
+        check=NumberField("Down payment", lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)"),
+        default_text="0",
+        help="Share of the price paid at purchase; the loan covers the rest.",
+        placeholder="0",
+        finance=True,
+        when=(("financing", ("loan",)),),
+    ),
+    OptionField(
+        "lease_payment",
+        _OWNED,
+        "money",
+        label="lease payment (each payment)",
+        export_label="lease payment",
+        unit="{c} per payment",
+        check=money_field("Lease payment", default=None),
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_payment_interval_months",
+        _OWNED,
+        "count",
+        label="lease payment interval (months)",
+        export_label="lease payment interval",
+        unit="months",
+        check=NumberField("Lease payment interval", lo=1, hi=12, integer=True, unit="months"),
+        default_text="monthly",
+        choices=(("1", "Monthly"), ("3", "Quarterly"), ("6", "Every 6 months"), ("12", "Yearly")),
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_term_months",
+        _OWNED,
+        "count",
+        label="lease term (months)",
+        export_label="lease term",
+        unit="months",
+        check=NumberField("Lease term", lo=1, hi=240, integer=True, unit="months"),
+        help="A whole number of payment intervals, at most the horizon.",
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_payment_timing",
+        _OWNED,
+        "choice",
+        label="lease payments",
+        export_label="lease payment timing",
+        default_text="in advance",
+        choices=(("advance", "In advance"), ("arrears", "In arrears")),
+        default_choice="advance",
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_end",
+        _OWNED,
+        "choice",
+        label="at the end of the lease",
+        export_label="lease end",
+        default_text="return the hardware",
+        choices=(("return", "Return the hardware"), ("buyout", "Buy it out")),
+        default_choice="return",
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_buyout_price",
+        _OWNED,
+        "money",
+        label="lease buyout price",
+        export_label="lease buyout price",
+        unit="{c}",
+        check=money_field("Lease buyout price", default=None),
+        help="Paid at the end of the lease; the hardware is then depreciated and sold like a purchase.",
+        finance=True,
+        when=(("financing", ("lease",)), ("lease_end", ("buyout",))),
+    ),
+    OptionField(
+        "capex_change_per_year",
+        _OWNED,
+        "rate",
+        label="replacement price change (per year)",
+        export_label="replacement price change",
+        unit="fraction per year",
+        check=NumberField(
+            "Capex change per year", lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)"
+        ),
+        default_text="0",
+        help="How the price of a replacement unit moves (-20% = 20% cheaper each year); used when the refresh policy "
+        "replaces hardware.",
+        placeholder="0",
+        finance=True,
+    ),
+    OptionField(
+        "resale_curve",
+        _OWNED,
+        "list",
+        label="resale curve (age in months: share of the price)",
+        export_label="resale curve",
+        unit="share of the price by age in months",
+        default_text="straight line to the residual value",
+        help="A few points, age in months and share of the price, e.g. 0: 100%, 12: 70%, 36: 40% (ages rise from 0, "
+        "shares never rise). It also sets the residual value: leave that blank.",
+        placeholder="straight line to the residual value",
+        finance=True,
+    ),
+    OptionField(
+        "age_at_purchase_months",
+        _OWNED,
+        "number",
+        label="age at purchase (months)",
+        export_label="age at purchase",
+        unit="months",
+        check=NumberField("Age at purchase", lo=0.0, hi=1200.0, unit="months"),
+        default_text="0 (new)",
+        help="A used unit starts this far along the resale curve.",
+        placeholder="0",
+        finance=True,
+        when=(("resale_curve", None),),
+    ),
+    OptionField(
+        "price_change_by_year",
+        _RENTAL,
+        "list",
+        label="price change by year",
+        export_label="price change by year",
+        unit="fraction per year, year by year",
+        default_text="the price change per year, every year",
+        help="Yearly changes in order, e.g. -25%, -10%, 0%; the last one repeats. Instead of a price change per year.",
+        placeholder="the price change per year",
+        finance=True,
+    ),
+    OptionField(
+        "commitment_term_months",
+        _RENTAL,
+        "count",
+        label="commitment term (months)",
+        export_label="commitment term",
+        unit="months",
+        check=NumberField("Commitment term", lo=1, hi=240, integer=True, unit="months"),
+        default_text="none: the commitment covers the horizon at the floating price",
+        help="1 or 3 years are typical (12, 36); each term locks the price of the month it starts.",
+        finance=True,
+        when=(("billing", ("committed",)),),
+    ),
+    OptionField(
+        "upfront_share",
+        _RENTAL,
+        "rate",
+        label="paid upfront",
+        export_label="upfront share",
+        unit="fraction",
+        check=rate_field("Upfront share", hint=" (0.5 means half of each term paid when it starts)"),
+        default_text="0 (no upfront)",
+        help="Share of each term's price paid when it starts: 0 no upfront, 100% all upfront.",
+        placeholder="0",
+        finance=True,
+        when=(("billing", ("committed",)), ("commitment_term_months", None)),
+    ),
+    OptionField(
+        "after_term",
+        _RENTAL,
+        "choice",
+        label="after a term",
+        export_label="after a term",
+        default_text="renew",
+        choices=(("renew", "Renew"), ("on_demand", "Fall back to on demand")),
+        default_choice="renew",
+        finance=True,
+        when=(("billing", ("committed",)), ("commitment_term_months", None)),
+    ),
+    OptionField(
+        "on_demand_price_per_gpu_hour",
+        _RENTAL,
+        "money",
+        label="on-demand price (per GPU-hour)",
+        export_label="on-demand price",
+        unit="{c} per GPU-hour",
+        check=money_field("On-demand price per GPU-hour", default=None),
+        default_text="the burst price, flat",
+        help="Paid for hours above the commitment or outside its terms, following the price path.",
+        placeholder="burst price",
+        finance=True,
+        when=(("billing", ("committed",)),),
+    ),
 )
 
 OPTION_FIELD = {entry.name: entry for entry in OPTION_FIELDS}
@@ -386,12 +680,18 @@ def fields_of_type(*value_types: str) -> frozenset[str]:
 
 
 def numbers_for_kind(kind: str) -> dict[str, NumberField]:
-    """The numeric fields an option of ``kind`` may carry, with their checks."""
-    return {entry.name: entry.check for entry in option_fields(kind) if entry.check is not None}
+    """The numeric fields an option of ``kind`` may carry, with their checks (the finance inputs are read on their
+    own: ``finance_option_fields``)."""
+    return {entry.name: entry.check for entry in option_fields(kind) if entry.check is not None and not entry.finance}
+
+
+def finance_option_fields(kind: str) -> tuple[OptionField, ...]:
+    """The finance inputs of an option of ``kind`` (docs/money-math.md "Finance depth"), in document order."""
+    return tuple(entry for entry in option_fields(kind) if entry.finance)
 
 
 def allowed_option_fields(kind: str) -> tuple[str, ...]:
-    choices = tuple(entry.name for entry in option_fields(kind) if entry.check is None)
+    choices = tuple(entry.name for entry in option_fields(kind) if entry.value_type == "choice" and not entry.finance)
     source = ("price_source",) if kind in PRICE_SOURCE_KINDS else ()
     path_source = ("price_path_source",) if kind in RENTAL_KINDS else ()
     return ("name", "kind", *numbers_for_kind(kind), *choices, *source, *path_source)
@@ -403,6 +703,7 @@ UNIT_PRICE_FIELDS = frozenset(
     {
         "price_per_gpu_hour",
         "burst_price_per_gpu_hour",
+        "on_demand_price_per_gpu_hour",
         "electricity_per_kwh",
         "price_per_million_input_tokens",
         "price_per_million_output_tokens",
@@ -433,7 +734,8 @@ class ScenarioField:
     "fraction" for a share shown as a percentage) is written after its values. ``check`` is how the engine reads
     and bounds it (None for words and choices, and for forecast parameters, which the forecast checks together);
     ``initial`` is its value in a new blank scenario, ``default_text`` the engine's value in words when it is left
-    blank. ``stored`` is False for the one input the scenario does not store as a field (``utilization``)."""
+    blank. ``stored`` is False for the one input the scenario does not store as a field (``utilization``).
+    ``finance`` marks an input of the finance depth (docs/money-math.md), which the engine reads only when given."""
 
     name: str
     scope: str
@@ -447,6 +749,7 @@ class ScenarioField:
     placeholder: str = ""
     choices: tuple[tuple[str, str], ...] = ()
     stored: bool = True
+    finance: bool = False
 
     def __post_init__(self) -> None:
         if self.value_type not in SCENARIO_VALUE_TYPES:
@@ -564,6 +867,45 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         default_text="none: no demand above capacity allowed",
         help="Paid for demand above owned capacity or a commitment.",
     ),
+    # Finance depth (docs/money-math.md): read by the engine only when given, so a scenario without them is
+    # evaluated as before.
+    ScenarioField(
+        "tax_rate",
+        "scenario",
+        "rate",
+        label="Tax rate",
+        unit="fraction",
+        check=NumberField("Tax rate", lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0),
+        default_text="0 (pre-tax)",
+        help="Tax on profits: costs are deducted when paid, hardware through its tax depreciation. Below 100%.",
+        placeholder="0",
+        finance=True,
+    ),
+    ScenarioField(
+        "cost_of_debt",
+        "scenario",
+        "rate",
+        label="Cost of debt",
+        unit="fraction per year",
+        check=rate_field("Cost of debt", default=None),
+        default_text="none: no lease-vs-buy answer",
+        help="What borrowing costs you before tax; a lease is compared with borrowing to buy at this rate after tax.",
+        finance=True,
+    ),
+    ScenarioField(
+        "refresh_policy",
+        "scenario",
+        "choice",
+        label="Refresh policy",
+        default_text="keep serving past the useful life",
+        help="What happens when owned hardware reaches the end of its useful life within the horizon.",
+        choices=(
+            ("none", "Keep serving past the useful life"),
+            ("replace", "Replace at the end of the useful life"),
+            ("truncate", "Cut the comparison to the shortest life"),
+        ),
+        finance=True,
+    ),
     # The workload: the reference a rental's and an owned option's throughput and acceptance are read against.
     ScenarioField(
         "tokens_per_second_per_gpu",
@@ -640,8 +982,14 @@ SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
 TOP_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check
     for entry in SCENARIO_FIELDS
-    if entry.scope == "scenario" and entry.check is not None and entry.stored
+    if entry.scope == "scenario" and entry.check is not None and entry.stored and not entry.finance
 }
+# The finance depth's scenario inputs, put in the normalised document only when given.
+FINANCE_TOP_NUMBERS: dict[str, NumberField] = {
+    entry.name: entry.check for entry in SCENARIO_FIELDS if entry.finance and entry.check is not None
+}
+FINANCE_TOP_FIELDS = tuple(entry.name for entry in SCENARIO_FIELDS if entry.finance)
+REFRESH_POLICIES = tuple(value for value, _ in SCENARIO_FIELD["refresh_policy"].choices)
 WORKLOAD_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "workload" and entry.check is not None
 }
