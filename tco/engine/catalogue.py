@@ -648,6 +648,14 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
 )
 
 OPTION_FIELD = {entry.name: entry for entry in OPTION_FIELDS}
+# Typical resale curves to start a resale curve from ([age in months, share of the price]); illustrative shapes of
+# the used GPU-server market, not quotes: a fast one for a generation that newer GPUs soon outclass, a slow one for
+# hardware that keeps its demand.
+RESALE_CURVES: dict[str, tuple[str, tuple[tuple[int, float], ...]]] = {
+    "fast": ("GPU servers, fast decline", ((0, 1), (12, 0.6), (24, 0.4), (36, 0.25), (60, 0.1))),
+    "slow": ("GPU servers, slow decline", ((0, 1), (12, 0.8), (24, 0.65), (36, 0.5), (60, 0.3))),
+    "steady": ("Straight line to 10% at 5 years", ((0, 1), (60, 0.1))),
+}
 assert tuple(value for value, _ in OPTION_FIELD["billing"].choices) == BILLINGS
 
 # Non-input option fields besides name and kind: where a picked Market price came from.
