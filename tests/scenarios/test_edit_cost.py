@@ -1,7 +1,7 @@
 """What one edit costs on the bench's scenario (bench/edit_bench.py times the same edit): at most 27 queries for the
 edit with its evaluation, 3 for the figures the page fetches next, at most 85 kB for its answer (25 kB with the
-figures, gzip-compressed; the tax and financing sections' inputs take about 8 kB of it). The "±" range disclosures are sent as their summary: their inputs are fetched when one is
-opened."""
+figures, gzip-compressed; the tax and financing sections' inputs take about 8 kB of it). The "±" range disclosures
+are sent as their summary: their inputs are fetched when one is opened."""
 
 from __future__ import annotations
 
