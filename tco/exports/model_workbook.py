@@ -152,7 +152,11 @@ class Builder:
             sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})")])
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
             for entry in OPTION_FIELDS:
-                if option["kind"] not in entry.kinds or entry.name not in option or entry.value_type == "choice":
+                if (
+                    option["kind"] not in entry.kinds
+                    or entry.name not in option
+                    or entry.value_type in ("choice", "list")
+                ):
                     continue
                 self.input_row(
                     sheet,

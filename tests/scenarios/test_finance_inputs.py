@@ -4,13 +4,18 @@ written to the document only when set, read back by the JSON import."""
 from __future__ import annotations
 
 import copy
+import io
+import json
 
 import pytest
 from django.db import models
+from django.urls import reverse
+from openpyxl import load_workbook
 
 from tco.engine.catalogue import OPTION_FIELDS
 from tco.models import Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
+from tco.services.decision_snapshots import snapshot_freeze
 from tests.documents import DESIGN_EXAMPLE, finance_example
 
 pytestmark = pytest.mark.django_db
@@ -63,3 +68,47 @@ def test_each_finance_model_field_is_derived_from_its_entry(entry):
     if entry.value_type == "choice":
         assert list(field.choices) == list(entry.choices)
         assert field.max_length >= max(len(value) for value, _ in entry.choices)
+
+
+# --- Exports and decision snapshots keep them ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def finance_scenario(editor, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        created = scenario_create_from_document(document=finance_example(), user=editor)
+    created.refresh_from_db()
+    return created
+
+
+def test_the_workbook_lists_every_finance_input_with_its_unit_in_words(viewer_client, finance_scenario):
+    response = viewer_client.get(reverse("tco:scenario_export_results", args=[finance_scenario.pk, "results.xlsx"]))
+    book = load_workbook(io.BytesIO(response.content))
+    inputs = {
+        (row[0], row[2]): (row[3], row[4]) for row in book["Inputs in words"].iter_rows(min_row=2, values_only=True)
+    }
+    owned, leased, rental = "Own 8x H100 (new)", "Leased 8x H100 (secondary)", "Lambda 8x H100 SXM"
+    assert inputs[("scenario", "tax rate")] == (0.21, "fraction")
+    assert inputs[("scenario", "cost of debt")] == (0.06, "fraction per year")
+    assert inputs[("scenario", "refresh policy")] == ("Replace at the end of the useful life", None)
+    assert inputs[(owned, "loan APR")] == (0.07, "fraction per year")
+    assert inputs[(owned, "loan term")] == (48, "months")
+    curve = "100% at 0 months, 70% at 12 months, 40% at 36 months, 20% at 60 months"
+    assert inputs[(owned, "resale curve")] == (curve, "share of the price by age in months")
+    assert inputs[(leased, "tax depreciation")] == ("MACRS 5-year", None)
+    assert inputs[(leased, "lease payment")] == (27000, "USD per payment")
+    assert inputs[(leased, "lease buyout price")] == (30000, "USD")
+    assert inputs[(rental, "price change by year")][0] == "\u221225%, \u221210%, then 0% a year"
+    assert inputs[(rental, "on-demand price")] == (4.5, "USD per GPU-hour")
+    assert inputs[(rental, "after a term")] == ("Fall back to on demand", None)
+    every = {entry.export_label for entry in FINANCE_OPTION_FIELDS}
+    assert every <= {label for _, label in inputs}
+    # Inputs that do not apply are not listed: the loan has no lease terms.
+    assert (owned, "lease payment") not in inputs and (leased, "loan APR") not in inputs
+
+
+def test_a_decision_snapshot_keeps_the_finance_inputs_and_its_document_imports_back(finance_scenario, editor):
+    snapshot = snapshot_freeze(scenario=finance_scenario, user=editor)
+    frozen = json.loads(snapshot.content)["document"]
+    assert frozen == Scenario.objects.get(pk=finance_scenario.pk).to_document() == finance_example()
+    assert _round_trip(frozen) == finance_example()
