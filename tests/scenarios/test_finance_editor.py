@@ -203,3 +203,12 @@ def test_a_commitment_term_past_the_horizon_is_refused(editor_client, scenario, 
     page = _option_field(editor_client, scenario, rental, "commitment_term_months", "48")
     _refused(page, f"o{rental.pk}-commitment_term_months", "Commitment term", "past the horizon of 36 months")
     assert ScenarioOption.objects.get(pk=rental.pk).commitment_term_months is None
+
+
+def test_the_history_says_each_finance_change_in_words(editor_client, scenario, owned):
+    _option_field(editor_client, scenario, owned, "residual_value", "")
+    _option_field(editor_client, scenario, owned, "financing", "loan")
+    page = _option_field(editor_client, scenario, owned, "resale_curve", "0: 100%, 12: 70%")
+    history = page.text("history-list")
+    assert "Resale curve" in history and "100% at 0 months, 70% at 12 months" in history
+    assert "Financing" in history and "Loan" in history
