@@ -210,3 +210,35 @@ def test_an_entry_that_cannot_be_derived_from_is_refused(broken):
     arguments = {"name": "x", "scope": "scenario", "value_type": "number", "label": "X", **broken}
     with pytest.raises(ValueError):
         ScenarioField(**arguments)
+
+
+# --- The finance inputs ---------------------------------------------------------------------------------------------
+
+
+def test_a_finance_input_applies_only_when_the_choices_it_depends_on_are_made():
+    from tco.engine.catalogue import OPTION_FIELD
+
+    apr, buyout, upfront = OPTION_FIELD["loan_apr"], OPTION_FIELD["lease_buyout_price"], OPTION_FIELD["upfront_share"]
+    assert not apr.applies({}) and not apr.applies({"financing": "lease"}) and apr.applies({"financing": "loan"})
+    assert not buyout.applies({"financing": "lease"})  # a blank lease end is the default, a return
+    assert buyout.applies({"financing": "lease", "lease_end": "buyout"})
+    assert not upfront.applies({"billing": "committed"}) and upfront.applies(
+        {"billing": "committed", "commitment_term_months": 12}
+    )
+    assert OPTION_FIELD["tax_life_years"].applies({"tax_depreciation": ""})  # straight line, the default
+    assert not OPTION_FIELD["tax_life_years"].applies({"tax_depreciation": "macrs_5"})
+
+
+def test_the_engine_reads_the_finance_inputs_only_when_given():
+    from tco.engine.catalogue import FINANCE_TOP_FIELDS
+
+    assert FINANCE_TOP_FIELDS == ("tax_rate", "cost_of_debt", "refresh_policy")
+    assert not set(FINANCE_TOP_FIELDS) & set(TOP_NUMBERS)
+    read_with_the_others = set(numbers_for_kind("owned")) | set(numbers_for_kind("neocloud"))
+    assert not {"loan_apr", "commitment_term_months"} & read_with_the_others
+
+
+def test_every_choice_names_its_default_in_words_and_the_default_is_one_of_its_values():
+    for entry in OPTION_FIELDS:
+        if entry.finance and entry.value_type == "choice":
+            assert entry.default in dict(entry.choices) and entry.default_text, entry.name
