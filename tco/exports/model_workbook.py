@@ -25,6 +25,7 @@ from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
 from tco.engine.catalogue import OPTION_FIELDS
 from tco.exports.tables import cell
+from tco.presentation.inputs import lower_first
 
 INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change
 OPEX = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
@@ -160,7 +161,7 @@ class Builder:
                     continue
                 self.input_row(
                     sheet,
-                    entry.export_label,
+                    lower_first(entry.label),
                     option[entry.name],
                     entry.unit,
                     f"{entry.name}_{slug}",

@@ -54,7 +54,12 @@ class InputFact:
 
     @property
     def export_label(self) -> str:
-        return self.sheet_label or self.label[:1].lower() + self.label[1:]
+        return self.sheet_label or lower_first(self.label)
+
+
+def lower_first(label: str) -> str:
+    """A label as a spreadsheet row or a sentence writes it: "useful life", but "PUE" and "GPU count" as they are."""
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
 
 
 def _is_per_unit(key: str, value_type: str) -> bool:
@@ -105,7 +110,7 @@ def option_fact(key: str) -> InputFact | None:
     entry = OPTION_FIELD.get(key)
     if entry is None:
         return OPTION_EXTRA_FACTS.get(key)
-    return _entry_fact(entry, key, entry.export_label[:1].upper() + entry.export_label[1:], entry.export_label)
+    return _entry_fact(entry, key, entry.label)
 
 
 OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")

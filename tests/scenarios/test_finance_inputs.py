@@ -14,6 +14,7 @@ from openpyxl import load_workbook
 
 from tco.engine.catalogue import OPTION_FIELDS
 from tco.models import Scenario, ScenarioOption
+from tco.presentation.inputs import lower_first
 from tco.services import scenario_create_from_document
 from tco.services.decision_snapshots import snapshot_freeze
 from tests.documents import DESIGN_EXAMPLE, finance_example
@@ -94,14 +95,14 @@ def test_the_workbook_lists_every_finance_input_with_its_unit_in_words(viewer_cl
     assert inputs[(owned, "loan APR")] == (0.07, "fraction per year")
     assert inputs[(owned, "loan term")] == (48, "months")
     curve = "100% at 0 months, 70% at 12 months, 40% at 36 months, 20% at 60 months"
-    assert inputs[(owned, "resale curve")] == (curve, "share of the price by age in months")
+    assert inputs[(owned, "resale curve")] == (curve, "age in months: share of the price")
     assert inputs[(leased, "tax depreciation")] == ("MACRS 5-year", None)
     assert inputs[(leased, "lease payment")] == (27000, "USD per payment")
     assert inputs[(leased, "lease buyout price")] == (30000, "USD")
     assert inputs[(rental, "price change by year")][0] == "\u221225%, \u221210%, then 0% a year"
     assert inputs[(rental, "on-demand price")] == (4.5, "USD per GPU-hour")
     assert inputs[(rental, "after a term")] == ("Fall back to on demand", None)
-    every = {entry.export_label for entry in FINANCE_OPTION_FIELDS}
+    every = {lower_first(entry.label) for entry in FINANCE_OPTION_FIELDS}
     assert every <= {label for _, label in inputs}
     # Inputs that do not apply are not listed: the loan has no lease terms.
     assert (owned, "lease payment") not in inputs and (leased, "loan APR") not in inputs

@@ -53,10 +53,16 @@ def unit_text(unit: str, currency: str) -> str:
     return unit.replace("{c}", currency).removeprefix("fraction").strip()
 
 
-def scenario_label(entry: ScenarioField, currency: str) -> str:
-    """The editor's label of a scenario input: its one label, then its unit ("Burst price (USD per GPU-hour)")."""
+def input_label(entry: OptionField | ScenarioField, currency: str) -> str:
+    """The editor's label of an input: its one label, then its unit ("Burst price (USD per GPU-hour)", "Useful life
+    (years)"); no unit when there is none to add ("PUE", a ratio; "Committed GPUs")."""
     unit = unit_text(entry.unit, currency)
-    return f"{entry.label} ({unit})" if unit else entry.label
+    if not unit or unit == "ratio" or entry.label.endswith(unit):
+        return entry.label
+    return f"{entry.label} ({unit})"
+
+
+scenario_label = input_label
 
 
 def input_text(value: Any, style: str = "") -> str:
@@ -124,11 +130,6 @@ class OptionView:
     @property
     def range_fields(self) -> tuple[str, ...]:
         return tuple(entry.name for entry in catalogue_fields(self.option.kind) if entry.takes_range)
-
-
-def _label(entry: OptionField, currency: str) -> str:
-    label = f"{entry.label}, {currency}" if entry.is_money else entry.label
-    return label[0].upper() + label[1:]
 
 
 def _help(text: str, percent: bool, check: NumberField | None = None) -> str:
@@ -229,7 +230,7 @@ def option_fields(
             FieldView(
                 key=key,
                 name=name,
-                label=_label(entry, currency),
+                label=input_label(entry, currency),
                 text=_option_text(option, entry),
                 url=url,
                 error=errors.get(key, ""),
