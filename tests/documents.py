@@ -56,9 +56,10 @@ DESIGN_EXAMPLE = {
 
 
 def finance_example() -> dict:
-    """The example document with every finance input (docs/money-math.md "Finance depth") set to a value other than
-    its default: a loan and a straight-line tax life on the owned option, a lease ending in a buyout on a secondary
-    one, a three-year-priced commitment on the rental."""
+    """The example document with every option input, the finance ones (docs/money-math.md "Finance depth") among
+    them, set on some option to a value other than its default: a loan and a straight-line tax life on the owned
+    option, a lease ending in a buyout on a secondary one, a priced commitment on the rental, a hyperscaler rental
+    whose price changes by a rate a year."""
     import copy
 
     document = copy.deepcopy(DESIGN_EXAMPLE)
@@ -103,7 +104,12 @@ def finance_example() -> dict:
             "upfront_share": 0.5,
             "after_term": "on_demand",
             "on_demand_price_per_gpu_hour": 4.5,
+            "committed_gpus": 8,
+            "tokens_per_second_per_gpu": 2600,
+            "acceptance_rate": 0.95,
         }
     )
     document["options"].insert(1, secondary)
+    hyperscaler = {"name": "Hyperscaler on demand", "kind": "hyperscaler", "price_per_gpu_hour": 6.88}
+    document["options"].append({**hyperscaler, "price_change_per_year": -0.1})
     return document

@@ -160,7 +160,9 @@ def _other() -> dict:
     other["tax_rate"], other["cost_of_debt"] = 0.25, 0.05
     del other["refresh_policy"]
     owned, secondary, neocloud, hyperscaler = other["options"][:4]
-    owned.update(tax_depreciation="macrs_7", loan_term_months=36)
+    owned.update(tax_depreciation="macrs_7", financing="cash")
+    for key in ("loan_apr", "loan_term_months", "down_payment_share"):  # paid in cash now
+        del owned[key]
     del secondary["lease_buyout_price"]  # a returned lease has none
     secondary.update(
         lease_payment_interval_months=6,

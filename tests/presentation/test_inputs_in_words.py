@@ -53,7 +53,7 @@ E_NOTATION = re.compile(r"\d[eE][+-]?\d")
         (option_fact("price_per_million_input_tokens"), 0.5, "USD", "Price per million input tokens: $0.50"),
         (option_fact("committed_gpus"), 48, "USD", "Committed GPUs: 48 GPUs"),
         (option_fact("residual_value"), None, "USD", "Residual value: 0 (default)"),
-        (option_fact("gpu_count"), None, "USD", "GPUs: the fleet size (default)"),
+        (option_fact("gpu_count"), None, "USD", "GPU count: the fleet size (default)"),
         (option_fact("kind"), "secondary", "USD", "Kind: Owned (secondary)"),
     ],
 )
