@@ -212,3 +212,31 @@ def test_the_history_says_each_finance_change_in_words(editor_client, scenario, 
     history = page.text("history-list")
     assert "Resale curve" in history and "100% at 0 months, 70% at 12 months" in history
     assert "Financing" in history and "Loan" in history
+
+
+# --- Ranges: a finance number that is set takes one -----------------------------------------------------------------
+
+
+def test_a_finance_number_takes_a_range_once_it_is_set_and_the_simulation_moves_it(editor_client, editor, run_jobs):
+    scenario = scenario_create_from_document(document=finance_example(), user=editor)
+    owned = _options(scenario)[0]
+    page = _page(editor_client, scenario)
+    assert page.has("range-s-tax_rate") and page.has(f"range-o{owned.pk}-loan_apr")
+    assert not page.has(f"range-o{owned.pk}-loan_term_months")  # a term is a decision, not an uncertainty
+    version = Scenario.objects.get(pk=scenario.pk).version
+    data = {"target": "s-tax_rate", "low": "15%", "likely": "21%", "high": "30%", "version": version}
+    with run_jobs():
+        editor_client.post(f"/scenarios/{scenario.pk}/ranges/", data, **HTMX)
+        version = Scenario.objects.get(pk=scenario.pk).version
+        form = {"trials": "1000", "profile": "forecast", "peak_ratio": "1.5", "peak_hour": "14", "version": version}
+        editor_client.post(f"/scenarios/{scenario.pk}/uncertainty/run/", form, **HTMX)
+    from tco.models import InputRange, UncertaintyRun
+
+    assert float(InputRange.objects.get(scenario=scenario, field="tax_rate").high) == 0.3
+    run = UncertaintyRun.objects.filter(scenario=scenario).latest("id")
+    assert run.status == "done", getattr(run, "error", "")
+
+
+def test_a_blank_finance_number_offers_no_range(editor_client, scenario, owned):
+    page = _page(editor_client, scenario)
+    assert not page.has("range-s-tax_rate") and not page.has(f"range-o{owned.pk}-bonus_depreciation")
