@@ -96,14 +96,17 @@ class OptionField:
     def applies(self, values: Any) -> bool:
         """Whether the input means anything for an option holding ``values`` (a mapping of its inputs): a loan's
         APR only with a loan. Each condition of ``when`` names another input and the values it must have (None:
-        any value at all); a blank choice is its default."""
-        for name, allowed in self.when:
-            value = values.get(name)
-            if value is None or value == "":
-                value = OPTION_FIELD[name].default_choice
-            if (value is None) if allowed is None else (value not in allowed):
-                return False
-        return True
+        any value at all; an empty tuple: none, the other input replaces this one); a blank choice is its default."""
+        return all(_holds(values, name, allowed) for name, allowed in self.when)
+
+
+def _holds(values: Any, name: str, allowed: tuple[str, ...] | None) -> bool:
+    value = values.get(name)
+    if value is None or value == "":
+        value = OPTION_FIELD[name].default_choice
+    if allowed == ():
+        return value is None
+    return value is not None if allowed is None else value in allowed
 
 
 _OWNED = OWNED_KINDS
@@ -142,6 +145,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         default_text="0",
         help="Expected resale value of all the option's hardware at the end of its life.",
         placeholder="0",
+        when=(("resale_curve", ()),),  # a resale curve sets it
     ),
     OptionField(
         "useful_life_years",
@@ -321,6 +325,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         default_text="0",
         help="-0.10 = prices fall 10 % a year.",
         placeholder="0",
+        when=(("price_change_by_year", ()),),  # a price path by year replaces it
     ),
     # Any option may override the workload's throughput (hardware) and acceptance (all).
     OptionField(
@@ -550,6 +555,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         help="E.g. -25%, -10%, 0%; the last repeats. Instead of a price change per year.",
         placeholder="the price change per year",
         finance=True,
+        when=(("price_change_per_year", ()),),
     ),
     OptionField(
         "commitment_term_months",

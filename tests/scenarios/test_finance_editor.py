@@ -240,3 +240,16 @@ def test_a_finance_number_takes_a_range_once_it_is_set_and_the_simulation_moves_
 def test_a_blank_finance_number_offers_no_range(editor_client, scenario, owned):
     page = _page(editor_client, scenario)
     assert not page.has("range-s-tax_rate") and not page.has(f"range-o{owned.pk}-bonus_depreciation")
+
+
+def test_a_resale_curve_replaces_the_residual_value_and_a_path_by_year_the_change_per_year(
+    editor_client, scenario, owned, rental
+):
+    page = _option_field(editor_client, scenario, owned, "resale_curve", "0: 100%, 24: 50%")
+    saved = ScenarioOption.objects.get(pk=owned.pk)
+    assert (saved.resale_curve, saved.residual_value) == ([[0, 1], [24, 0.5]], None)
+    assert not page.has(f"f-o{owned.pk}-residual_value")
+    page = _option_field(editor_client, scenario, rental, "price_change_by_year", "-20%, 0%")
+    saved = ScenarioOption.objects.get(pk=rental.pk)
+    assert (saved.price_change_by_year, saved.price_change_per_year) == ([-0.2, 0], None)
+    assert not page.has(f"f-o{rental.pk}-price_change_per_year")

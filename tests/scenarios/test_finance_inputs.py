@@ -106,6 +106,8 @@ def test_the_workbook_lists_every_finance_input_with_its_unit_in_words(viewer_cl
     assert every <= {label for _, label in inputs}
     # Inputs that do not apply are not listed: the loan has no lease terms.
     assert (owned, "lease payment") not in inputs and (leased, "loan APR") not in inputs
+    assert (owned, "residual value") not in inputs  # its resale curve sets it
+    assert (rental, "price change") not in inputs  # its price path by year replaces it
 
 
 def test_a_decision_snapshot_keeps_the_finance_inputs_and_its_document_imports_back(finance_scenario, editor):

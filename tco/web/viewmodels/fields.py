@@ -214,8 +214,9 @@ def _option_text(option: ScenarioOption, entry: OptionField) -> str:
 def option_fields(
     option: ScenarioOption, currency: str, errors: dict[str, str], *, finance: bool = False
 ) -> list[FieldView]:
-    """The option's inputs of the main section, or with ``finance`` those of its "Tax and financing" section that
-    apply (a loan's with a loan, a buyout price with a buyout), or hold a value or a problem."""
+    """The option's inputs of the main section, or with ``finance`` those of its "Tax and financing" section, that
+    apply (a loan's with a loan, a buyout price with a buyout, no residual value beside a resale curve) or hold a
+    value or a problem."""
     url = reverse("tco:option_field", args=[option.scenario_id, option.pk])
     values = {entry.name: getattr(option, entry.name) for entry in catalogue_fields(option.kind)}
     views = []
@@ -224,7 +225,7 @@ def option_fields(
         key = f"o{option.pk}-{name}"
         if entry.finance != finance:
             continue
-        if finance and not entry.applies(values) and values[name] in (None, "") and key not in errors:
+        if not entry.applies(values) and values[name] in (None, "") and key not in errors:
             continue
         views.append(
             FieldView(
