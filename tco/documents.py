@@ -20,6 +20,7 @@ from tco.models.scenario import SCHEMA, ForecastKind, Scenario
 
 INTEGER_OPTION_FIELDS = fields_of_type("count")
 TEXT_OPTION_FIELDS = fields_of_type("choice")
+LIST_OPTION_FIELDS = fields_of_type("list")  # kept as the JSON lists of numbers they are
 _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
 
 
@@ -40,7 +41,7 @@ def option_to_document(option: ScenarioOption) -> dict[str, Any]:
         value = getattr(option, field)
         if value is None or value == "":
             continue
-        entry[field] = value if field in TEXT_OPTION_FIELDS else number(value)
+        entry[field] = value if field in TEXT_OPTION_FIELDS | LIST_OPTION_FIELDS else number(value)
     if option.price_source is not None and option.kind not in OWNED_KINDS:
         entry["price_source"] = dict(option.price_source)
     if option.price_path_source is not None and option.kind in RENTAL_KINDS:
@@ -129,6 +130,8 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
             value = entry.get(field)
             if field in TEXT_OPTION_FIELDS:
                 fields[field] = value or ""
+            elif field in LIST_OPTION_FIELDS:
+                fields[field] = None if value is None else _stored_list(value)
             elif field in INTEGER_OPTION_FIELDS:
                 fields[field] = None if value is None else int(value)
             else:
@@ -148,6 +151,11 @@ def _stored(entry: ScenarioField, value: Any, path: str, problems: list[FieldPro
     if entry.is_integer:
         return None if value is None else int(value)
     return to_decimal(value, path, problems)
+
+
+def _stored_list(value: list) -> list:
+    """A list input as JSON keeps it: numbers as int or float, nested lists (a curve's points) as lists."""
+    return [_stored_list(item) if isinstance(item, list | tuple) else number(Decimal(repr(item))) for item in value]
 
 
 def _forecast_fields(utilization: list[Any]) -> dict[str, Any]:

@@ -53,3 +53,63 @@ DESIGN_EXAMPLE = {
         },
     ],
 }
+
+
+def finance_example() -> dict:
+    """The example document with every option input, the finance ones (docs/money-math.md "Finance depth") among
+    them, set on some option to a value other than its default: a loan and a straight-line tax life on the owned
+    option, a lease ending in a buyout on a secondary one, a priced commitment on the rental, a hyperscaler rental
+    whose price changes by a rate a year."""
+    import copy
+
+    document = copy.deepcopy(DESIGN_EXAMPLE)
+    document.update({"tax_rate": 0.21, "cost_of_debt": 0.06, "refresh_policy": "replace"})
+    owned = document["options"][0]
+    del owned["residual_value"]  # the resale curve sets it
+    owned.update(
+        {
+            "tax_depreciation": "straight_line",
+            "tax_life_years": 5,
+            "bonus_depreciation": 0.5,
+            "financing": "loan",
+            "loan_apr": 0.07,
+            "loan_term_months": 48,
+            "down_payment_share": 0.2,
+            "capex_change_per_year": -0.2,
+            "resale_curve": [[0, 1], [12, 0.7], [36, 0.4], [60, 0.2]],
+            "age_at_purchase_months": 6,
+        }
+    )
+    secondary = {
+        **{key: value for key, value in owned.items() if key in DESIGN_EXAMPLE["options"][0]},
+        "name": "Leased 8x H100 (secondary)",
+        "kind": "secondary",
+        "residual_value": 20000,
+        "tax_depreciation": "macrs_5",
+        "financing": "lease",
+        "lease_payment": 27000,
+        "lease_payment_interval_months": 3,
+        "lease_term_months": 36,
+        "lease_payment_timing": "arrears",
+        "lease_end": "buyout",
+        "lease_buyout_price": 30000,
+    }
+    rental = document["options"][1]
+    del rental["price_change_per_year"]  # the path by year replaces it
+    rental.update(
+        {
+            "billing": "committed",
+            "price_change_by_year": [-0.25, -0.1, 0],
+            "commitment_term_months": 12,
+            "upfront_share": 0.5,
+            "after_term": "on_demand",
+            "on_demand_price_per_gpu_hour": 4.5,
+            "committed_gpus": 8,
+            "tokens_per_second_per_gpu": 2600,
+            "acceptance_rate": 0.95,
+        }
+    )
+    document["options"].insert(1, secondary)
+    hyperscaler = {"name": "Hyperscaler on demand", "kind": "hyperscaler", "price_per_gpu_hour": 6.88}
+    document["options"].append({**hyperscaler, "price_change_per_year": -0.1})
+    return document

@@ -5,8 +5,8 @@ scenario itself, its workload and its utilization forecast (``ScenarioField``, b
 
 
 One ``OptionField`` per field, in document order: the kinds it applies to, its value type (money / rate / count /
-number / choice), how the engine reads and bounds it (``check``, whose ``default`` applies when it is omitted), the
-default in words, the form label, help text and placeholder, and the export label and unit. Everything else derives
+number / choice / list), how the engine reads and bounds it (``check``, whose ``default`` applies when it is
+omitted), the default in words, its one label and its unit, help text and placeholder. Everything else derives
 from it: the engine's per-kind tables below (``numbers_for_kind``, ``allowed_option_fields``, ``OVERRIDES``), the
 model's fields (``tco.models.fields.option_model_field``), the editor's inputs (``tco.web.viewmodels.fields``) and
 the inputs in words (``tco.presentation.inputs``). Adding an input is one entry here, its math, and the model
@@ -27,7 +27,9 @@ from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 from .fields import NumberField, count_field, money_field, rate_field
 
-VALUE_TYPES = ("money", "rate", "count", "number", "choice")
+# A list is a finance input made of several numbers (a resale curve, a price path by year), read by the engine's
+# finance checks (tco.engine.finance_fields).
+VALUE_TYPES = ("money", "rate", "count", "number", "choice", "list")
 # A scenario also has inputs that are words (its name, its currency) or a list (a pasted forecast column).
 SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
 BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
@@ -39,14 +41,16 @@ ACCEPTANCE_OVERRIDE = NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=Tru
 
 @dataclass(frozen=True)
 class OptionField:
-    """One option input. ``label`` is the form's (the form adds ", <currency>" to money); ``export_label`` and
-    ``unit`` ("{c}" stands for the currency) are the inputs table's; ``check`` is None only for a choice."""
+    """One option input. ``label`` is its one name on every page, export and message (the editor writes the unit
+    after it, "Useful life (years)"); ``unit`` ("{c}" stands for the currency, "fraction" for a share shown as a
+    percentage) is written after its values; ``check`` is None only for a choice or a list. A finance input
+    (``finance``) is read by the engine only when given; ``default_choice`` is a choice's value when it is blank, and
+    ``when`` the other inputs' values it applies with (see ``applies``)."""
 
     name: str
     kinds: tuple[str, ...]
     value_type: str
     label: str
-    export_label: str
     unit: str = ""
     check: NumberField | None = None
     default_text: str | None = None
@@ -54,17 +58,20 @@ class OptionField:
     placeholder: str = ""
     choices: tuple[tuple[str, str], ...] = ()
     overrides_workload: bool = False
+    finance: bool = False
+    default_choice: str | None = None
+    when: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
 
     def __post_init__(self) -> None:
         if self.value_type not in VALUE_TYPES:
             raise ValueError(f"{self.name}: value type {self.value_type!r} is not one of {', '.join(VALUE_TYPES)}")
-        if (self.check is None) != (self.value_type == "choice"):
-            raise ValueError(f"{self.name}: a number needs a check, a choice has none")
+        if (self.check is None) != (self.value_type in ("choice", "list")):
+            raise ValueError(f"{self.name}: a number needs a check, a choice or a list has none")
 
     @property
-    def default(self) -> float | None:
+    def default(self) -> float | str | None:
         """The engine's value when the field is omitted (None: required, or derived from another input)."""
-        return self.check.default if self.check else None
+        return self.check.default if self.check else self.default_choice
 
     @property
     def is_integer(self) -> bool:
@@ -86,6 +93,21 @@ class OptionField:
         is a decision rather than an uncertainty."""
         return self.value_type in ("money", "rate", "number")
 
+    def applies(self, values: Any) -> bool:
+        """Whether the input means anything for an option holding ``values`` (a mapping of its inputs): a loan's
+        APR only with a loan. Each condition of ``when`` names another input and the values it must have (None:
+        any value at all; an empty tuple: none, the other input replaces this one); a blank choice is its default."""
+        return all(_holds(values, name, allowed) for name, allowed in self.when)
+
+
+def _holds(values: Any, name: str, allowed: tuple[str, ...] | None) -> bool:
+    value = values.get(name)
+    if value is None or value == "":
+        value = OPTION_FIELD[name].default_choice
+    if allowed == ():
+        return value is None
+    return value is not None if allowed is None else value in allowed
+
 
 _OWNED = OWNED_KINDS
 _RENTAL = RENTAL_KINDS
@@ -97,8 +119,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "gpu_count",
         _OWNED,
         "count",
-        label="GPUs",
-        export_label="GPUs",
+        label="GPU count",
         unit="GPUs",
         check=count_field("GPU count"),
         default_text="the fleet size",
@@ -109,8 +130,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "capex",
         _OWNED,
         "money",
-        label="capex for the whole option (all its GPUs)",
-        export_label="capex (whole option)",
+        label="Capex, whole option",
         unit="{c}",
         check=money_field("Capex", required=True),
         help="Purchase price of all the option's hardware (servers, GPUs, spares, installation), paid in month 1.",
@@ -119,20 +139,19 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "residual_value",
         _OWNED,
         "money",
-        label="residual value",
-        export_label="residual value",
+        label="Residual value",
         unit="{c}",
         check=money_field("Residual value"),
         default_text="0",
         help="Expected resale value of all the option's hardware at the end of its life.",
         placeholder="0",
+        when=(("resale_curve", ()),),  # a resale curve sets it
     ),
     OptionField(
         "useful_life_years",
         _OWNED,
         "number",
-        label="useful life (years)",
-        export_label="useful life",
+        label="Useful life",
         unit="years",
         check=NumberField("Useful life", lo=0.0, hi=50.0, lo_open=True, unit="years", required=True),
     ),
@@ -140,8 +159,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "cost_of_capital",
         _OWNED,
         "rate",
-        label="cost of capital (per year)",
-        export_label="cost of capital",
+        label="Cost of capital",
         unit="fraction per year",
         check=rate_field("Cost of capital", default=0.0),
         default_text="0",
@@ -151,8 +169,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "power_kw",
         _OWNED,
         "number",
-        label="power at full load, whole option (kW)",
-        export_label="power at full load (whole option)",
+        label="Power at full load, whole option",
         unit="kW",
         check=NumberField("Maximum power", lo=0.0, unit="kW", required=True),
     ),
@@ -160,8 +177,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "idle_power_kw",
         _OWNED,
         "number",
-        label="idle power, whole option (kW)",
-        export_label="idle power (whole option)",
+        label="Idle power, whole option",
         unit="kW",
         check=NumberField("Idle power", lo=0.0, unit="kW"),
         default_text="same as full load",
@@ -173,7 +189,6 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         _OWNED,
         "number",
         label="PUE",
-        export_label="PUE",
         unit="ratio",
         check=NumberField("PUE", lo=1.0, hi=3.0, default=1.0),
         default_text="1",
@@ -184,8 +199,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "electricity_per_kwh",
         _OWNED,
         "money",
-        label="electricity (per kWh)",
-        export_label="electricity",
+        label="Electricity",
         unit="{c} per kWh",
         check=money_field("Electricity price per kWh", required=True),
     ),
@@ -193,8 +207,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "facility_per_year",
         _OWNED,
         "money",
-        label="facility / colocation (per year)",
-        export_label="facility / colocation",
+        label="Facility / colocation",
         unit="{c} per year",
         check=money_field("Facility cost per year"),
         default_text="0",
@@ -204,8 +217,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "network_per_year",
         _OWNED,
         "money",
-        label="network (per year)",
-        export_label="network",
+        label="Network",
         unit="{c} per year",
         check=money_field("Network cost per year"),
         default_text="0",
@@ -215,8 +227,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "software_per_year",
         _OWNED,
         "money",
-        label="software (per year)",
-        export_label="software",
+        label="Software",
         unit="{c} per year",
         check=money_field("Software cost per year"),
         default_text="0",
@@ -226,8 +237,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "support_per_year",
         _OWNED,
         "money",
-        label="support (per year)",
-        export_label="support",
+        label="Support",
         unit="{c} per year",
         check=money_field("Support cost per year"),
         default_text="0",
@@ -237,8 +247,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "operations_per_year",
         _OWNED,
         "money",
-        label="operations staff (per year)",
-        export_label="operations staff",
+        label="Operations staff",
         unit="{c} per year",
         check=money_field("Operations cost per year"),
         default_text="0",
@@ -249,8 +258,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "price_per_gpu_hour",
         _RENTAL,
         "money",
-        label="price (per GPU-hour)",
-        export_label="price",
+        label="Price",
         unit="{c} per GPU-hour",
         check=money_field("Price per GPU-hour", required=True),
     ),
@@ -258,8 +266,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "billing",
         _RENTAL,
         "choice",
-        label="billing",
-        export_label="billing",
+        label="Billing",
         unit="",
         check=None,
         default_text="on demand",
@@ -271,8 +278,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "committed_gpus",
         _RENTAL,
         "count",
-        label="committed GPUs",
-        export_label="committed GPUs",
+        label="Committed GPUs",
         unit="GPUs",
         check=count_field("Committed GPUs"),
         default_text="the fleet size",
@@ -283,8 +289,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "price_per_million_input_tokens",
         API_KINDS,
         "money",
-        label="price per million input tokens",
-        export_label="price per million input tokens",
+        label="Price per million input tokens",
         unit="{c}",
         check=money_field("Price per million input tokens", required=True),
     ),
@@ -292,8 +297,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "price_per_million_output_tokens",
         API_KINDS,
         "money",
-        label="price per million output tokens",
-        export_label="price per million output tokens",
+        label="Price per million output tokens",
         unit="{c}",
         check=money_field("Price per million output tokens", required=True),
     ),
@@ -302,8 +306,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "extras_per_year",
         _RENTAL + API_KINDS,
         "money",
-        label="extras (per year)",
-        export_label="extras (storage, egress, support)",
+        label="Extras: storage, egress, support",
         unit="{c} per year",
         check=money_field("Extras per year"),
         default_text="0",
@@ -314,8 +317,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "price_change_per_year",
         _RENTAL,
         "rate",
-        label="price change (per year)",
-        export_label="price change",
+        label="Price change",
         unit="fraction per year",
         check=NumberField(
             "Price change per year", lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0
@@ -323,14 +325,14 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         default_text="0",
         help="-0.10 = prices fall 10 % a year.",
         placeholder="0",
+        when=(("price_change_by_year", ()),),  # a price path by year replaces it
     ),
     # Any option may override the workload's throughput (hardware) and acceptance (all).
     OptionField(
         "tokens_per_second_per_gpu",
         _HARDWARE,
         "number",
-        label="output tokens per second per GPU",
-        export_label="output tokens per second per GPU",
+        label="Output tokens per second per GPU",
         unit="tokens/s",
         check=THROUGHPUT_OVERRIDE,
         default_text="the workload's",
@@ -342,8 +344,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "acceptance_rate",
         KINDS,
         "rate",
-        label="acceptance rate",
-        export_label="acceptance rate",
+        label="Acceptance rate",
         unit="fraction",
         check=ACCEPTANCE_OVERRIDE,
         default_text="the workload's",
@@ -351,9 +352,271 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         placeholder="workload's",
         overrides_workload=True,
     ),
+    # Finance depth (docs/money-math.md): tax, financing, refresh and resale of owned hardware; price paths and
+    # commitment terms of rentals. The engine reads each only when it is given, so an option without them is
+    # evaluated as before.
+    OptionField(
+        "tax_depreciation",
+        _OWNED,
+        "choice",
+        label="Tax depreciation",
+        default_text="straight line over the useful life",
+        help="MACRS: IRS Pub 946, half-year convention.",
+        choices=(
+            ("macrs_3", "MACRS 3-year"),
+            ("macrs_5", "MACRS 5-year"),
+            ("macrs_7", "MACRS 7-year"),
+            ("straight_line", "Straight line"),
+            ("none", "None (not deducted)"),
+        ),
+        default_choice="straight_line",
+        finance=True,
+    ),
+    OptionField(
+        "tax_life_years",
+        _OWNED,
+        "number",
+        label="Tax life",
+        unit="years",
+        check=NumberField("Tax life", lo=0.0, hi=50.0, lo_open=True, unit="years"),
+        default_text="the useful life",
+        placeholder="useful life",
+        finance=True,
+        when=(("tax_depreciation", ("straight_line",)),),
+    ),
+    OptionField(
+        "bonus_depreciation",
+        _OWNED,
+        "rate",
+        label="Bonus depreciation",
+        unit="fraction",
+        check=rate_field("Bonus depreciation", hint=" (1 means the whole basis in tax year 1)"),
+        default_text="0",
+        help="Deducted in tax year 1; the method applies to the rest.",
+        placeholder="0",
+        finance=True,
+    ),
+    OptionField(
+        "financing",
+        _OWNED,
+        "choice",
+        label="Financing",
+        default_text="cash",
+        choices=(("cash", "Pay cash"), ("loan", "Loan"), ("lease", "Lease")),
+        default_choice="cash",
+        finance=True,
+    ),
+    OptionField(
+        "loan_apr",
+        _OWNED,
+        "rate",
+        label="Loan APR",
+        unit="fraction per year",
+        check=rate_field("Loan APR"),
+        help="Nominal annual rate, compounded monthly.",
+        finance=True,
+        when=(("financing", ("loan",)),),
+    ),
+    OptionField(
+        "loan_term_months",
+        _OWNED,
+        "count",
+        label="Loan term",
+        unit="months",
+        check=NumberField("Loan term", lo=1, hi=360, integer=True, unit="months"),
+        help="Level payments at the end of each month.",
+        finance=True,
+        when=(("financing", ("loan",)),),
+    ),
+    OptionField(
+        "down_payment_share",
+        _OWNED,
+        "rate",
+        label="Down payment",
+        unit="fraction",
+        check=NumberField("Down payment", lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)"),
+        default_text="0",
+        help="Share of the price paid at purchase; the loan covers the rest.",
+        placeholder="0",
+        finance=True,
+        when=(("financing", ("loan",)),),
+    ),
+    OptionField(
+        "lease_payment",
+        _OWNED,
+        "money",
+        label="Lease payment",
+        unit="{c} per payment",
+        check=money_field("Lease payment", default=None),
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_payment_interval_months",
+        _OWNED,
+        "count",
+        label="Lease payment interval",
+        unit="months",
+        check=NumberField("Lease payment interval", lo=1, hi=12, integer=True, unit="months"),
+        default_text="monthly",
+        choices=(("1", "Monthly"), ("3", "Quarterly"), ("6", "Every 6 months"), ("12", "Yearly")),
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_term_months",
+        _OWNED,
+        "count",
+        label="Lease term",
+        unit="months",
+        check=NumberField("Lease term", lo=1, hi=240, integer=True, unit="months"),
+        help="A whole number of payment intervals, at most the horizon.",
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_payment_timing",
+        _OWNED,
+        "choice",
+        label="Lease payment timing",
+        default_text="in advance",
+        choices=(("advance", "In advance"), ("arrears", "In arrears")),
+        default_choice="advance",
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_end",
+        _OWNED,
+        "choice",
+        label="Lease end",
+        default_text="return the hardware",
+        choices=(("return", "Return the hardware"), ("buyout", "Buy it out")),
+        default_choice="return",
+        finance=True,
+        when=(("financing", ("lease",)),),
+    ),
+    OptionField(
+        "lease_buyout_price",
+        _OWNED,
+        "money",
+        label="Lease buyout price",
+        unit="{c}",
+        check=money_field("Lease buyout price", default=None),
+        help="Paid at the end of the lease; the hardware is then depreciated and sold like a purchase.",
+        finance=True,
+        when=(("financing", ("lease",)), ("lease_end", ("buyout",))),
+    ),
+    OptionField(
+        "capex_change_per_year",
+        _OWNED,
+        "rate",
+        label="Replacement price change",
+        unit="fraction per year",
+        check=NumberField(
+            "Capex change per year", lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)"
+        ),
+        default_text="0",
+        help="Price of a replacement unit (refresh policy: replace).",
+        placeholder="0",
+        finance=True,
+    ),
+    OptionField(
+        "resale_curve",
+        _OWNED,
+        "list",
+        label="Resale curve",
+        unit="age in months: share of the price",
+        default_text="straight line to the residual value",
+        help="E.g. 0: 100%, 12: 70%, 36: 40%. It sets the residual value: leave that blank.",
+        placeholder="straight line to the residual value",
+        finance=True,
+    ),
+    OptionField(
+        "age_at_purchase_months",
+        _OWNED,
+        "number",
+        label="Age at purchase",
+        unit="months",
+        check=NumberField("Age at purchase", lo=0.0, hi=1200.0, unit="months"),
+        default_text="0 (new)",
+        help="A used unit starts this far along the resale curve.",
+        placeholder="0",
+        finance=True,
+        when=(("resale_curve", None),),
+    ),
+    OptionField(
+        "price_change_by_year",
+        _RENTAL,
+        "list",
+        label="Price change by year",
+        unit="fraction per year",
+        default_text="the price change per year, every year",
+        help="E.g. -25%, -10%, 0%; the last repeats. Instead of a price change per year.",
+        placeholder="the price change per year",
+        finance=True,
+        when=(("price_change_per_year", ()),),
+    ),
+    OptionField(
+        "commitment_term_months",
+        _RENTAL,
+        "count",
+        label="Commitment term",
+        unit="months",
+        check=NumberField("Commitment term", lo=1, hi=240, integer=True, unit="months"),
+        default_text="none: the commitment covers the horizon at the floating price",
+        help="Each term locks the price of the month it starts.",
+        finance=True,
+        when=(("billing", ("committed",)),),
+    ),
+    OptionField(
+        "upfront_share",
+        _RENTAL,
+        "rate",
+        label="Upfront share",
+        unit="fraction",
+        check=rate_field("Upfront share", hint=" (0.5 means half of each term paid when it starts)"),
+        default_text="0 (no upfront)",
+        help="Share of each term paid when it starts.",
+        placeholder="0",
+        finance=True,
+        when=(("billing", ("committed",)), ("commitment_term_months", None)),
+    ),
+    OptionField(
+        "after_term",
+        _RENTAL,
+        "choice",
+        label="After a term",
+        default_text="renew",
+        choices=(("renew", "Renew"), ("on_demand", "Fall back to on demand")),
+        default_choice="renew",
+        finance=True,
+        when=(("billing", ("committed",)), ("commitment_term_months", None)),
+    ),
+    OptionField(
+        "on_demand_price_per_gpu_hour",
+        _RENTAL,
+        "money",
+        label="On-demand price",
+        unit="{c} per GPU-hour",
+        check=money_field("On-demand price per GPU-hour", default=None),
+        default_text="the burst price, flat",
+        help="For hours above or outside the commitment.",
+        placeholder="burst price",
+        finance=True,
+        when=(("billing", ("committed",)),),
+    ),
 )
 
 OPTION_FIELD = {entry.name: entry for entry in OPTION_FIELDS}
+# Typical resale curves to start a resale curve from ([age in months, share of the price]); illustrative shapes of
+# the used GPU-server market, not quotes: a fast one for a generation that newer GPUs soon outclass, a slow one for
+# hardware that keeps its demand.
+RESALE_CURVES: dict[str, tuple[str, tuple[tuple[int, float], ...]]] = {
+    "fast": ("GPU servers, fast decline", ((0, 1), (12, 0.6), (24, 0.4), (36, 0.25), (60, 0.1))),
+    "slow": ("GPU servers, slow decline", ((0, 1), (12, 0.8), (24, 0.65), (36, 0.5), (60, 0.3))),
+    "steady": ("Straight line to 10% at 5 years", ((0, 1), (60, 0.1))),
+}
 assert tuple(value for value, _ in OPTION_FIELD["billing"].choices) == BILLINGS
 
 # Non-input option fields besides name and kind: where a picked Market price came from.
@@ -399,12 +662,18 @@ def fields_of_type(*value_types: str) -> frozenset[str]:
 
 
 def numbers_for_kind(kind: str) -> dict[str, NumberField]:
-    """The numeric fields an option of ``kind`` may carry, with their checks."""
-    return {entry.name: entry.check for entry in option_fields(kind) if entry.check is not None}
+    """The numeric fields an option of ``kind`` may carry, with their checks (the finance inputs are read on their
+    own: ``finance_option_fields``)."""
+    return {entry.name: entry.check for entry in option_fields(kind) if entry.check is not None and not entry.finance}
+
+
+def finance_option_fields(kind: str) -> tuple[OptionField, ...]:
+    """The finance inputs of an option of ``kind`` (docs/money-math.md "Finance depth"), in document order."""
+    return tuple(entry for entry in option_fields(kind) if entry.finance)
 
 
 def allowed_option_fields(kind: str) -> tuple[str, ...]:
-    choices = tuple(entry.name for entry in option_fields(kind) if entry.check is None)
+    choices = tuple(entry.name for entry in option_fields(kind) if entry.value_type == "choice" and not entry.finance)
     source = ("price_source",) if kind in PRICE_SOURCE_KINDS else ()
     path_source = ("price_path_source",) if kind in RENTAL_KINDS else ()
     return ("name", "kind", *numbers_for_kind(kind), *choices, *source, *path_source)
@@ -416,6 +685,7 @@ UNIT_PRICE_FIELDS = frozenset(
     {
         "price_per_gpu_hour",
         "burst_price_per_gpu_hour",
+        "on_demand_price_per_gpu_hour",
         "electricity_per_kwh",
         "price_per_million_input_tokens",
         "price_per_million_output_tokens",
@@ -446,7 +716,8 @@ class ScenarioField:
     "fraction" for a share shown as a percentage) is written after its values. ``check`` is how the engine reads
     and bounds it (None for words and choices, and for forecast parameters, which the forecast checks together);
     ``initial`` is its value in a new blank scenario, ``default_text`` the engine's value in words when it is left
-    blank. ``stored`` is False for the one input the scenario does not store as a field (``utilization``)."""
+    blank. ``stored`` is False for the one input the scenario does not store as a field (``utilization``).
+    ``finance`` marks an input of the finance depth (docs/money-math.md), which the engine reads only when given."""
 
     name: str
     scope: str
@@ -460,6 +731,7 @@ class ScenarioField:
     placeholder: str = ""
     choices: tuple[tuple[str, str], ...] = ()
     stored: bool = True
+    finance: bool = False
 
     def __post_init__(self) -> None:
         if self.value_type not in SCENARIO_VALUE_TYPES:
@@ -577,6 +849,45 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         default_text="none: no demand above capacity allowed",
         help="Paid for demand above owned capacity or a commitment.",
     ),
+    # Finance depth (docs/money-math.md): read by the engine only when given, so a scenario without them is
+    # evaluated as before.
+    ScenarioField(
+        "tax_rate",
+        "scenario",
+        "rate",
+        label="Tax rate",
+        unit="fraction",
+        check=NumberField("Tax rate", lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0),
+        default_text="0 (pre-tax)",
+        help="Tax on profits: costs are deducted when paid, hardware through its tax depreciation. Below 100%.",
+        placeholder="0",
+        finance=True,
+    ),
+    ScenarioField(
+        "cost_of_debt",
+        "scenario",
+        "rate",
+        label="Cost of debt",
+        unit="fraction per year",
+        check=rate_field("Cost of debt", default=None),
+        default_text="none: no lease-vs-buy answer",
+        help="What borrowing costs you before tax; a lease is compared with borrowing to buy at this rate after tax.",
+        finance=True,
+    ),
+    ScenarioField(
+        "refresh_policy",
+        "scenario",
+        "choice",
+        label="Refresh policy",
+        default_text="keep serving past the useful life",
+        help="What happens when owned hardware reaches the end of its useful life within the horizon.",
+        choices=(
+            ("none", "Keep serving past the useful life"),
+            ("replace", "Replace at the end of the useful life"),
+            ("truncate", "Cut the comparison to the shortest life"),
+        ),
+        finance=True,
+    ),
     # The workload: the reference a rental's and an owned option's throughput and acceptance are read against.
     ScenarioField(
         "tokens_per_second_per_gpu",
@@ -653,8 +964,14 @@ SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
 TOP_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check
     for entry in SCENARIO_FIELDS
-    if entry.scope == "scenario" and entry.check is not None and entry.stored
+    if entry.scope == "scenario" and entry.check is not None and entry.stored and not entry.finance
 }
+# The finance depth's scenario inputs, put in the normalised document only when given.
+FINANCE_TOP_NUMBERS: dict[str, NumberField] = {
+    entry.name: entry.check for entry in SCENARIO_FIELDS if entry.finance and entry.check is not None
+}
+FINANCE_TOP_FIELDS = tuple(entry.name for entry in SCENARIO_FIELDS if entry.finance)
+REFRESH_POLICIES = tuple(value for value, _ in SCENARIO_FIELD["refresh_policy"].choices)
 WORKLOAD_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "workload" and entry.check is not None
 }

@@ -100,7 +100,13 @@ def _details(
     od_today: Any,
 ) -> dict[str, Any]:
     """The commitment's own results, for one scenario (a sweep's or a simulation's variants need only the NPVs)."""
-    if np.ndim(served) != 1 or np.ndim(p_eff) > 1 or np.ndim(ctx.fleet_gpus) or np.ndim(option["committed_gpus"]):
+    if (
+        np.ndim(served) != 1
+        or np.ndim(p_eff) > 1
+        or np.ndim(od_today)
+        or np.ndim(ctx.fleet_gpus)
+        or np.ndim(option["committed_gpus"])
+    ):
         return {}
     total_hours = float(np.sum(hours))
     busy = float(np.sum(served))

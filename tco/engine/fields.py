@@ -143,16 +143,3 @@ def rate_field(label: str, **kwargs: Any) -> NumberField:
 
 def count_field(label: str, **kwargs: Any) -> NumberField:
     return NumberField(label, lo=1, hi=1_000_000, integer=True, unit="GPUs", **kwargs)
-
-
-# --- Finance depth: the scenario's inputs (docs/money-math.md "Finance depth"), read by the engine only until they
-# become scenario catalogue entries with their model fields and editor. The choice's values are checked in
-# tco.engine.validation.
-TAX_RATE = NumberField("Tax rate", lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0)
-FINANCE_TOP_NUMBERS: dict[str, NumberField] = {
-    "tax_rate": TAX_RATE,
-    "cost_of_debt": rate_field("Cost of debt", default=None),
-}
-REFRESH_POLICIES = ("none", "replace", "truncate")
-FINANCE_TOP_FIELDS = (*FINANCE_TOP_NUMBERS, "refresh_policy")
-# --- end of the finance depth's scenario inputs.

@@ -1,13 +1,14 @@
-"""The option inputs of the finance depth (docs/money-math.md "Finance depth"), and their checks.
+"""How the engine reads the option inputs of the finance depth (docs/money-math.md "Finance depth"), and the rules
+that tie them together.
 
 Tax depreciation, financing (cash, loan, lease), the price path of replacement units, the resale curve and the age
 of a used unit for owned and secondary hardware; the price path by year and commitment terms for rentals. Every one
 is optional, and an option that carries none of them is evaluated exactly as before.
 
-These inputs are the engine's own for now: they are not (yet) in the option catalogue, so they have no model field,
-form input or export column. Numbers are ``NumberField`` checks like the catalogue's, choices are value tuples, and
-the two list-valued inputs (``resale_curve``, ``price_change_by_year``) are read here. Every problem carries a code:
-``required``, ``out_of_range``, ``conflict`` or ``invalid``.
+Each input is a catalogue entry (``tco.engine.catalogue``, ``finance=True``: label, bounds, choices, when it
+applies); the tables below are derived from it. The two list-valued inputs (``resale_curve``,
+``price_change_by_year``) are read here. Every problem carries a code: ``required``, ``out_of_range``, ``conflict``
+or ``invalid``.
 """
 
 from __future__ import annotations
@@ -20,53 +21,40 @@ from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 
-from .fields import FINANCE_TOP_FIELDS, NumberField, check_number, describe, fmt, money_field, rate_field
+from .catalogue import FINANCE_TOP_FIELDS, OPTION_FIELD, OptionField, finance_option_fields
+from .fields import NumberField, check_number, describe, fmt
 
 MAX_CURVE_POINTS = 50
 MAX_PRICE_YEARS = 20
 PRICE_CHANGE = NumberField("Price change per year", lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)")
-LEASE_INTERVALS = (1, 3, 6, 12)
+LEASE_INTERVALS = tuple(int(value) for value, _ in OPTION_FIELD["lease_payment_interval_months"].choices)
 CURVE_AGE = NumberField("Resale curve age", lo=0.0, hi=1200.0, unit="months")
 CURVE_SHARE = NumberField("Resale curve share", lo=0.0, hi=1.0, hint=" (0.6 means 60% of the price)")
 
-OWNED_NUMBERS: dict[str, NumberField] = {
-    "tax_life_years": NumberField("Tax life", lo=0.0, hi=50.0, lo_open=True, unit="years"),
-    "bonus_depreciation": rate_field("Bonus depreciation", hint=" (1 means the whole basis in tax year 1)"),
-    "loan_apr": rate_field("Loan APR"),
-    "loan_term_months": NumberField("Loan term", lo=1, hi=360, integer=True, unit="months"),
-    "down_payment_share": NumberField("Down payment", lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)"),
-    "lease_payment": money_field("Lease payment", default=None),
-    "lease_payment_interval_months": NumberField("Lease payment interval", lo=1, hi=12, integer=True, unit="months"),
-    "lease_term_months": NumberField("Lease term", lo=1, hi=240, integer=True, unit="months"),
-    "lease_buyout_price": money_field("Lease buyout price", default=None),
-    "capex_change_per_year": NumberField(
-        "Capex change per year", lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)"
-    ),
-    "age_at_purchase_months": NumberField("Age at purchase", lo=0.0, hi=1200.0, unit="months"),
-}
-OWNED_CHOICES: dict[str, tuple[str, ...]] = {
-    "tax_depreciation": ("macrs_3", "macrs_5", "macrs_7", "straight_line", "none"),
-    "financing": ("cash", "loan", "lease"),
-    "lease_payment_timing": ("advance", "arrears"),
-    "lease_end": ("return", "buyout"),
-}
-RENTAL_NUMBERS: dict[str, NumberField] = {
-    "commitment_term_months": NumberField("Commitment term", lo=1, hi=240, integer=True, unit="months"),
-    "upfront_share": rate_field("Upfront share", hint=" (0.5 means half of each term paid when it starts)"),
-    "on_demand_price_per_gpu_hour": money_field("On-demand price per GPU-hour", default=None),
-}
-RENTAL_CHOICES: dict[str, tuple[str, ...]] = {"after_term": ("renew", "on_demand")}
 
-LOAN_FIELDS = ("loan_apr", "loan_term_months", "down_payment_share")
-LEASE_FIELDS = (
-    "lease_payment",
-    "lease_payment_interval_months",
-    "lease_term_months",
-    "lease_payment_timing",
-    "lease_end",
-    "lease_buyout_price",
-)
-COMMITMENT_FIELDS = ("commitment_term_months", "upfront_share", "after_term", "on_demand_price_per_gpu_hour")
+def _numbers(entries: tuple[OptionField, ...]) -> dict[str, NumberField]:
+    return {entry.name: entry.check for entry in entries if entry.check is not None}
+
+
+def _choices(entries: tuple[OptionField, ...]) -> dict[str, tuple[str, ...]]:
+    return {entry.name: tuple(value for value, _ in entry.choices) for entry in entries if entry.value_type == "choice"}
+
+
+def _applying_when(entries: tuple[OptionField, ...], name: str, value: str) -> tuple[str, ...]:
+    """The inputs that apply only when input ``name`` is ``value`` (a loan's, a lease's, a commitment's)."""
+    return tuple(entry.name for entry in entries if (name, (value,)) in entry.when)
+
+
+_OWNED_ENTRIES = finance_option_fields(OWNED_KINDS[0])
+_RENTAL_ENTRIES = finance_option_fields(RENTAL_KINDS[0])
+OWNED_NUMBERS = _numbers(_OWNED_ENTRIES)
+OWNED_CHOICES = _choices(_OWNED_ENTRIES)
+RENTAL_NUMBERS = _numbers(_RENTAL_ENTRIES)
+RENTAL_CHOICES = _choices(_RENTAL_ENTRIES)
+
+LOAN_FIELDS = _applying_when(_OWNED_ENTRIES, "financing", "loan")
+LEASE_FIELDS = _applying_when(_OWNED_ENTRIES, "financing", "lease")
+COMMITMENT_FIELDS = _applying_when(_RENTAL_ENTRIES, "billing", "committed")
 OWNED_FINANCE_FIELDS = (*OWNED_NUMBERS, *OWNED_CHOICES, "resale_curve")
 RENTAL_FINANCE_FIELDS = (*RENTAL_NUMBERS, *RENTAL_CHOICES, "price_change_by_year")
 

@@ -17,9 +17,9 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .catalogue import TOP_NUMBERS, WORKLOAD_NUMBERS, numbers_for_kind
+from .catalogue import FINANCE_TOP_NUMBERS, TOP_NUMBERS, WORKLOAD_NUMBERS, numbers_for_kind
 from .errors import Problem, ScenarioError
-from .fields import FINANCE_TOP_NUMBERS, check_number, describe, fmt
+from .fields import check_number, describe, fmt
 from .finance_fields import fixed_by_refresh, ranged_finance_numbers
 from .validation import normalise
 from .variants import (

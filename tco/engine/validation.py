@@ -14,18 +14,26 @@ from typing import Any
 from lib.currencies import DEFAULT_CURRENCY, is_currency
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 
-from .catalogue import TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, scenario_fields
+from .catalogue import (
+    FINANCE_TOP_FIELDS,
+    FINANCE_TOP_NUMBERS,
+    REFRESH_POLICIES,
+    TOP_NUMBERS,
+    UTILIZATION,
+    WORKLOAD_NUMBERS,
+    scenario_fields,
+)
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
 from .errors import ScenarioError
-from .fields import FINANCE_TOP_FIELDS, FINANCE_TOP_NUMBERS, REFRESH_POLICIES, check_number, describe, fmt, read_number
+from .fields import check_number, describe, fmt, read_number
 from .finance_fields import effective_horizon_problems
 from .finance_results import effective_horizon
 from .option_rules import OptionChecker
 
 TOP_FIELDS = (
     "schema",
-    *(entry.name for entry in scenario_fields("scenario")),
+    *(entry.name for entry in scenario_fields("scenario") if not entry.finance),
     "workload",
     "options",
     *FINANCE_TOP_FIELDS,
@@ -94,7 +102,7 @@ class _DocumentChecker(OptionChecker):
         for path, message in effective_horizon_problems(doc, effective_horizon(doc)):
             self.add(path, message, "out_of_range")
 
-    # --- Finance depth: the scenario's inputs (moves with fields.FINANCE_TOP_NUMBERS into the scenario catalogue).
+    # --- Finance depth: the scenario's inputs.
     def finance_scenario(self, document: Mapping[str, Any], doc: dict[str, Any]) -> None:
         """Tax rate, cost of debt and refresh policy: put in ``doc`` only when given, so a document without them
         normalises exactly as before."""

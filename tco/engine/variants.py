@@ -24,10 +24,18 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .catalogue import OVERRIDES, SCENARIO_FIELD, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, numbers_for_kind
+from .catalogue import (
+    FINANCE_TOP_NUMBERS,
+    OVERRIDES,
+    SCENARIO_FIELD,
+    TOP_NUMBERS,
+    UTILIZATION,
+    WORKLOAD_NUMBERS,
+    numbers_for_kind,
+)
 from .demand import expand_utilization
 from .errors import OPTION_PATH, Problem
-from .fields import FINANCE_TOP_NUMBERS, NumberField
+from .fields import NumberField
 from .finance_fields import REFRESH_FIXED, fixed_by_refresh, ranged_finance_numbers
 from .finance_results import truncated
 from .flows import option_flows

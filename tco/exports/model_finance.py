@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
-from tco.engine.fields import FINANCE_TOP_NUMBERS
+from tco.engine.catalogue import FINANCE_TOP_NUMBERS
 from tco.engine.finance import cycle_months
 from tco.engine.finance_fields import OWNED_NUMBERS, RENTAL_NUMBERS
 from tco.engine.financing import lease_payment_months

@@ -32,6 +32,7 @@ from tco.engine.finance_results import truncated
 from tco.exports import model_finance as fin
 from tco.exports.model_finance_sheets import Column, FinanceSheets
 from tco.exports.tables import cell
+from tco.presentation.inputs import lower_first
 
 INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change
 OPEX = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
@@ -160,13 +161,11 @@ class Builder(FinanceSheets):
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
             for entry in OPTION_FIELDS:
                 value = option.get(entry.name)
-                if option["kind"] not in entry.kinds or value is None or entry.value_type == "choice":
-                    continue
-                if isinstance(value, list | dict):  # a list-valued input has rows of its own (finance_inputs)
+                if option["kind"] not in entry.kinds or value is None or entry.value_type in ("choice", "list"):
                     continue
                 self.input_row(
                     sheet,
-                    entry.export_label,
+                    lower_first(entry.label),
                     option[entry.name],
                     entry.unit,
                     f"{entry.name}_{slug}",

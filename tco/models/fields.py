@@ -48,7 +48,10 @@ def option_model_field(name: str) -> models.Field:
         return models.PositiveIntegerField(entry.label, null=True, blank=True, help_text=entry.help)
     if entry.value_type == "choice":
         choices = list(entry.choices)
-        return models.CharField(max_length=CHOICE_MAX_LENGTH, choices=choices, blank=True, help_text=entry.help)
+        longest = max(CHOICE_MAX_LENGTH, *(len(value) for value, _ in choices))
+        return models.CharField(entry.label, max_length=longest, choices=choices, blank=True, help_text=entry.help)
+    if entry.value_type == "list":  # a resale curve's [age, share] points, a price path's yearly changes
+        return models.JSONField(entry.label, null=True, blank=True, help_text=entry.help)
     return decimal_field(entry.label, help_text=entry.help)
 
 

@@ -46,6 +46,28 @@ class ScenarioOption(models.Model):
     price_per_million_output_tokens = option_model_field("price_per_million_output_tokens")
     tokens_per_second_per_gpu = option_model_field("tokens_per_second_per_gpu")
     acceptance_rate = option_model_field("acceptance_rate")
+    # Finance depth: tax, financing, refresh and resale of owned hardware; price paths and commitment terms.
+    tax_depreciation = option_model_field("tax_depreciation")
+    tax_life_years = option_model_field("tax_life_years")
+    bonus_depreciation = option_model_field("bonus_depreciation")
+    financing = option_model_field("financing")
+    loan_apr = option_model_field("loan_apr")
+    loan_term_months = option_model_field("loan_term_months")
+    down_payment_share = option_model_field("down_payment_share")
+    lease_payment = option_model_field("lease_payment")
+    lease_payment_interval_months = option_model_field("lease_payment_interval_months")
+    lease_term_months = option_model_field("lease_term_months")
+    lease_payment_timing = option_model_field("lease_payment_timing")
+    lease_end = option_model_field("lease_end")
+    lease_buyout_price = option_model_field("lease_buyout_price")
+    capex_change_per_year = option_model_field("capex_change_per_year")
+    resale_curve = option_model_field("resale_curve")
+    age_at_purchase_months = option_model_field("age_at_purchase_months")
+    price_change_by_year = option_model_field("price_change_by_year")
+    commitment_term_months = option_model_field("commitment_term_months")
+    upfront_share = option_model_field("upfront_share")
+    after_term = option_model_field("after_term")
+    on_demand_price_per_gpu_hour = option_model_field("on_demand_price_per_gpu_hour")
 
     # Provenance of a price picked from the Market, copied here so later imports never change it.
     # Exported verbatim as the document's `price_source`; None for typed-in prices.

@@ -36,6 +36,10 @@ class Scenario(models.Model):
     discount_rate = scenario_model_field("discount_rate")
     fleet_gpus = scenario_model_field("fleet_gpus")
     burst_price_per_gpu_hour = scenario_model_field("burst_price_per_gpu_hour")
+    # Finance depth: after tax, the cost of debt a lease is compared at, what happens to hardware past its life.
+    tax_rate = scenario_model_field("tax_rate")
+    cost_of_debt = scenario_model_field("cost_of_debt")
+    refresh_policy = scenario_model_field("refresh_policy")
 
     workload_tokens_per_second_per_gpu = scenario_model_field("workload_tokens_per_second_per_gpu")
     workload_output_tokens_per_response = scenario_model_field("workload_output_tokens_per_response")

@@ -54,7 +54,12 @@ class InputFact:
 
     @property
     def export_label(self) -> str:
-        return self.sheet_label or self.label[:1].lower() + self.label[1:]
+        return self.sheet_label or lower_first(self.label)
+
+
+def lower_first(label: str) -> str:
+    """A label as a spreadsheet row or a sentence writes it: "useful life", but "PUE" and "GPU count" as they are."""
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
 
 
 def _is_per_unit(key: str, value_type: str) -> bool:
@@ -105,7 +110,7 @@ def option_fact(key: str) -> InputFact | None:
     entry = OPTION_FIELD.get(key)
     if entry is None:
         return OPTION_EXTRA_FACTS.get(key)
-    return _entry_fact(entry, key, entry.export_label[:1].upper() + entry.export_label[1:], entry.export_label)
+    return _entry_fact(entry, key, entry.label)
 
 
 OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")
@@ -155,6 +160,8 @@ def value_words(fact: InputFact, value: Any, currency: str) -> str:
         return f"{fact.default_text} (default)" if fact.default_text else "blank"
     if fact.value_type == "choice":
         return dict(fact.choices).get(str(value), str(value).replace("_", " "))
+    if fact.value_type == "list" and isinstance(value, list | tuple):
+        return _list_words(value)
     if fact.value_type == "text" or not _is_number(value):
         return _text(value)
     unit = fact.unit.replace("{c}", currency)
@@ -168,6 +175,19 @@ def value_words(fact: InputFact, value: Any, currency: str) -> str:
     if fact.value_type == "rate":
         return _joined(_percent_text(value), unit.removeprefix("fraction"))
     return _joined(_number_text(value), _unit_for(unit, value))
+
+
+def _list_words(value: list | tuple) -> str:
+    """A resale curve as "100% at 0 months, 70% at 12 months"; a price path by year as "-25%, -10%, then 0% a year"
+    (with minus signs)."""
+    if value and all(isinstance(point, list | tuple) and len(point) == 2 for point in value):
+        return ", ".join(
+            f"{_percent_text(share)} at {_joined(_number_text(age), _unit_for('months', age))}" for age, share in value
+        )
+    changes = [_percent_text(change) if _is_number(change) else str(change) for change in value]
+    if len(changes) == 1:
+        return f"{changes[0]} a year"
+    return f"{', '.join(changes[:-1])}, then {changes[-1]} a year"
 
 
 def _text(value: Any) -> str:
@@ -283,6 +303,7 @@ def input_groups(document: dict) -> list[dict]:
         rows = [
             _row(option["name"], option["kind"], option_fact(entry.name), option, c)
             for entry in option_fields(option["kind"])
+            if entry.applies(option) or option.get(entry.name) is not None  # no loan terms for a cash purchase
         ]
         if option.get("billing", "on_demand") != "committed":
             rows = [row for row in rows if row["key"] != "committed_gpus"]

@@ -116,7 +116,7 @@ def converted(amount: Decimal, rate: Rate, step: Decimal) -> Decimal:
 
 def _too_large(scenario: Scenario, options: list[ScenarioOption], rate: Rate) -> list[str]:
     """Each money input (or end of a money range) that `rate` would take past what an input stores, in the page's
-    words: "Own 8x H100 → Capex (whole option): EUR 99,000,000,000,000 would be $106,920,000,000,000; up to
+    words: "Own 8x H100 → Capex, whole option: EUR 99,000,000,000,000 would be $106,920,000,000,000; up to
     EUR 92,592,592,592,591.66 converts"."""
     found = []
 

@@ -18,7 +18,7 @@ from pricing.fx import Rate
 from pricing.models import PricingTerm
 from pricing.selectors import exchange_rate, price_trend
 from pricing.trends import MIN_WEEKS, PriceTrend
-from tco.engine.catalogue import MARKET_PRICE_FIELDS, fields_for_kind, money_step
+from tco.engine.catalogue import MARKET_PRICE_FIELDS, fields_for_kind, money_step, option_fields
 from tco.models import (
     DILIGENCE_KEYS,
     DiligenceStatus,
@@ -137,13 +137,33 @@ def option_update(
         if field == "price_change_per_year" and value != fresh.price_change_per_year:
             fresh.price_path_source = None
         setattr(fresh, field, value)
-        refuse_invalid(before, fresh_scenario.to_document(options), edited=(f"options[{index}].{field}",))
+        cleared = clear_inputs_that_stop_applying(fresh, field)
+        edited = tuple(f"options[{index}].{name}" for name in (field, *cleared))
+        refuse_invalid(before, fresh_scenario.to_document(options), edited=edited)
         if field in fresh.assumed_fields:
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
+
+
+def clear_inputs_that_stop_applying(option: ScenarioOption, field: str) -> list[str]:
+    """Blank the inputs that an edit of ``field`` makes meaningless (a loan's APR once the option is paid in cash,
+    the upfront share once the commitment term is blank), in catalogue order so that what they decide is cleared
+    too. An input typed where it does not apply is left for the engine to refuse; only a choice moving away clears.
+    Returns the names cleared."""
+    entries = option_fields(option.kind)
+    values = {entry.name: getattr(option, entry.name) for entry in entries}
+    changed, cleared = {field}, []
+    for entry in entries:
+        decided_by_change = any(name in changed for name, _ in entry.when)
+        if decided_by_change and values[entry.name] not in (None, "") and not entry.applies(values):
+            values[entry.name] = "" if entry.value_type == "choice" else None
+            setattr(option, entry.name, values[entry.name])
+            changed.add(entry.name)
+            cleared.append(entry.name)
+    return cleared
 
 
 def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None) -> Change:

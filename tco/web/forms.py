@@ -10,6 +10,7 @@ the document is complete are the engine's (the services call it).
 from __future__ import annotations
 
 import functools
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -53,6 +54,73 @@ class NumberText(forms.Field):
         if problems:
             raise ValidationError(problems[0].message, code="precision")
         return stored
+
+
+def _items(text: str) -> list[str]:
+    """A list as typed: items separated by commas, semicolons or new lines (blank items dropped)."""
+    return [item.strip() for item in re.split(r"[,;\n]", text) if item.strip()]
+
+
+def _json_number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+class ResaleCurveText(forms.Field):
+    """A resale curve as typed: "0: 100%, 12: 70%, 36: 40%" (age in months: share of the price), read into the
+    document's [[0, 1], [12, 0.7], [36, 0.4]]; blank is None. Whether the points rise and fall as they must is the
+    engine's check."""
+
+    EXAMPLE = "0: 100%, 12: 70%, 36: 40%"
+
+    def to_python(self, value: Any) -> list[list[int | float]] | None:
+        points = []
+        for item in _items("" if value is None else str(value)):
+            age, colon, share = item.partition(":")
+            try:
+                age_number = read_decimal(age) if colon else None
+                share_number = read_decimal(share, percent=True) if colon else None
+            except NumberTextError as error:
+                raise ValidationError(f"“{item[:40]}”: {error}", code="number") from None
+            if age_number is None or share_number is None:
+                raise ValidationError(
+                    f"write each point as age in months: share of the price, e.g. {self.EXAMPLE}; got “{item[:40]}”",
+                    code="point",
+                )
+            points.append([_json_number(age_number), _json_number(share_number)])
+        return points or None
+
+
+class YearlyChangesText(forms.Field):
+    """Yearly price changes as typed: "-25%, -10%, 0%" (the last one repeats), read into [-0.25, -0.1, 0]; blank is
+    None."""
+
+    def to_python(self, value: Any) -> list[int | float] | None:
+        changes = []
+        for item in _items("" if value is None else str(value)):
+            try:
+                change = read_decimal(item, percent=True)
+            except NumberTextError as error:
+                raise ValidationError(f"“{item[:40]}”: {error}", code="number") from None
+            changes.append(_json_number(change))
+        return changes or None
+
+
+LIST_FORM_FIELDS = {"resale_curve": ResaleCurveText, "price_change_by_year": YearlyChangesText}
+
+
+def _percent_text(value: Any) -> str:
+    return format((Decimal(repr(value)) * 100).normalize(), "f") + "%"
+
+
+def list_input_text(name: str, value: list | None) -> str:
+    """A stored list as its form field reads it back: "0: 100%, 12: 70%" (a curve), "-25%, -10%, 0%" (changes)."""
+    if not value:
+        return ""
+    if name == "resale_curve":
+        return ", ".join(
+            f"{format(Decimal(repr(age)).normalize(), 'f')}: {_percent_text(share)}" for age, share in value
+        )
+    return ", ".join(_percent_text(change) for change in value)
 
 
 class NameText(forms.CharField):
@@ -143,6 +211,17 @@ def _choice_field(entry: OptionField | ScenarioField, *, required: bool = False)
 def _catalogue_field(entry: OptionField) -> forms.Field:
     if entry.value_type == "choice":
         return _choice_field(entry)
+    if entry.value_type == "list":
+        return LIST_FORM_FIELDS[entry.name](required=False)
+    if entry.choices:  # a whole number from a short list (a lease's payment interval)
+        words = ", ".join(label.lower() for _, label in entry.choices)
+        return forms.TypedChoiceField(
+            choices=(("", ""), *entry.choices),
+            coerce=int,
+            empty_value=None,
+            required=False,
+            error_messages={"invalid_choice": f"%(value)s: choose {words}"},
+        )
     return NumberText(percent=entry.is_percent, integer=entry.is_integer)
 
 

@@ -39,7 +39,7 @@ def test_changing_the_currency_converts_every_money_input_at_the_named_rate(page
     )
     capex = page.locator(f"#f-o{owned.pk}-capex-input")
     assert capex.input_value() == "296,296.3"  # 320,000 * 1/1.08 (the rate named on the button), to the cent
-    assert "Capex for the whole option (all its GPUs), EUR" in page.inner_text(f"#f-o{owned.pk}-capex")
+    assert "Capex, whole option (EUR)" in page.inner_text(f"#f-o{owned.pk}-capex")
     page.wait_for_function("() => document.getElementById('option-table')?.innerText.includes('EUR')")
     assert "USD" not in page.inner_text("#option-table")
     fresh = Scenario.objects.get(pk=scenario.pk)

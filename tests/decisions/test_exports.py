@@ -140,7 +140,7 @@ def test_the_workbook_has_the_live_model_monthly_cost_and_inputs_in_words_with_u
     inputs = {
         (row[0], row[2]): (row[3], row[4]) for row in book["Inputs in words"].iter_rows(min_row=2, values_only=True)
     }
-    assert inputs[("Own 8x H100", "capex (whole option)")] == (300000, "USD")
+    assert inputs[("Own 8x H100", "capex, whole option")] == (300000, "USD")
     assert inputs[("Lambda rental", "price")] == (3.99, "USD per GPU-hour")
     assert inputs[("scenario", "discount rate")] == (0.08, "fraction per year")
     be = book["Break-even"]

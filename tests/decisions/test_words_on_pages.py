@@ -58,6 +58,36 @@ RENTAL = {
     "tokens_per_second_per_gpu": 800,
     "acceptance_rate": 0.9,
 }
+# The finance inputs (docs/money-math.md "Finance depth"): a loan on the owned option, a lease ending in a buyout on
+# the secondary one (its resale by a curve), a priced commitment on the committed rental, a price path by year on the
+# hyperscaler.
+OWNED_FINANCE = {
+    "tax_depreciation": "macrs_5",
+    "bonus_depreciation": 0.4,
+    "financing": "loan",
+    "loan_apr": 0.07,
+    "loan_term_months": 48,
+    "down_payment_share": 0.2,
+    "capex_change_per_year": -0.2,
+}
+SECONDARY_FINANCE = {
+    "tax_life_years": 4,
+    "financing": "lease",
+    "lease_payment": 60000,
+    "lease_payment_interval_months": 3,
+    "lease_term_months": 60,
+    "lease_payment_timing": "arrears",
+    "lease_end": "buyout",
+    "lease_buyout_price": 100000,
+    "resale_curve": [[0, 1], [12, 0.7], [36, 0.4]],
+    "age_at_purchase_months": 6,
+}
+COMMITMENT = {
+    "commitment_term_months": 12,
+    "upfront_share": 0.5,
+    "after_term": "on_demand",
+    "on_demand_price_per_gpu_hour": 3.5,
+}
 EVERY_FIELD = {
     "schema": "tco-scenario/1",
     "name": "Every field, A",
@@ -65,6 +95,9 @@ EVERY_FIELD = {
     "horizon_months": 60,
     "discount_rate": 0.08,
     "fleet_gpus": 64,
+    "tax_rate": 0.21,
+    "cost_of_debt": 0.06,
+    "refresh_policy": "none",
     "utilization": [0.55],
     "burst_price_per_gpu_hour": 6.16,
     "workload": {
@@ -74,10 +107,24 @@ EVERY_FIELD = {
         "acceptance_rate": 0.9,
     },
     "options": [
-        {"name": "Own 64x H100", "kind": "owned", **OWNED},
-        {"name": "Used 64x H100", "kind": "secondary", **OWNED, "capex": 1222222.22, "useful_life_years": 3},
-        {"name": "Committed neocloud", "kind": "neocloud", **RENTAL},
-        {"name": "Hyperscaler", "kind": "hyperscaler", **RENTAL, "billing": "on_demand", "price_per_gpu_hour": 6.88},
+        {"name": "Own 64x H100", "kind": "owned", **OWNED, **OWNED_FINANCE},
+        {
+            "name": "Used 64x H100",
+            "kind": "secondary",
+            **{key: value for key, value in OWNED.items() if key != "residual_value"},  # the curve sets it
+            "capex": 1222222.22,
+            "useful_life_years": 3,
+            **SECONDARY_FINANCE,
+        },
+        {"name": "Committed neocloud", "kind": "neocloud", **RENTAL, **COMMITMENT},
+        {
+            "name": "Hyperscaler",
+            "kind": "hyperscaler",
+            **{key: value for key, value in RENTAL.items() if key != "price_change_per_year"},
+            "billing": "on_demand",
+            "price_per_gpu_hour": 6.88,
+            "price_change_by_year": [-0.25, -0.1, 0],
+        },
         {"name": "Marketplace", "kind": "marketplace", **RENTAL, "billing": "on_demand", "price_per_gpu_hour": 1.99},
         {
             "name": "Hosted API",
@@ -110,6 +157,23 @@ def _other() -> dict:
         if "billing" in option:
             option["billing"] = "on_demand" if option["billing"] == "committed" else "committed"
             option.setdefault("committed_gpus", 32)
+    other["tax_rate"], other["cost_of_debt"] = 0.25, 0.05
+    del other["refresh_policy"]
+    owned, secondary, neocloud, hyperscaler = other["options"][:4]
+    owned.update(tax_depreciation="macrs_7", financing="cash")
+    for key in ("loan_apr", "loan_term_months", "down_payment_share"):  # paid in cash now
+        del owned[key]
+    del secondary["lease_buyout_price"]  # a returned lease has none
+    secondary.update(
+        lease_payment_interval_months=6,
+        lease_term_months=36,
+        lease_payment_timing="advance",
+        lease_end="return",
+        resale_curve=[[0, 1], [24, 0.5]],
+    )
+    for key in COMMITMENT:  # on demand now
+        del neocloud[key]
+    hyperscaler["price_change_by_year"] = [-0.2, 0]
     return other
 
 
@@ -160,7 +224,7 @@ def test_the_decision_link_says_every_input_in_words(pair, editor, anon):
     assert 'id="frozen-comparison"' in page and 'id="frozen-uncertainty"' in page and 'id="u-ranges-table"' in page
     assert _raw(_visible(page)) == []
     differences = _visible(re.search(r'<table id="compare-differences">.*?</table>', page, re.S)[0])
-    assert "Own 64x H100: Capex (whole option) $2,222,222.22 $1,851,851.85" in " ".join(differences.split())
+    assert "Own 64x H100: Capex, whole option $2,222,222.22 $1,851,851.85" in " ".join(differences.split())
     assert [entry.name for entry in OPTION_FIELDS if option_fact(entry.name).label not in differences] == []
 
 
@@ -190,4 +254,4 @@ def test_the_history_says_every_change_in_words(pair, editor):
     fields = {line.field for line in lines if line.action == "changed"}
     assert [entry.name for entry in OPTION_FIELDS if option_fact(entry.name).label not in fields] == []
     capex = next(line for line in lines if line.subject == "option “Own 64x H100”" and line.field.startswith("Capex"))
-    assert (capex.field, capex.old, capex.new) == ("Capex (whole option)", "$2,222,222.22", "$1,851,851.85")
+    assert (capex.field, capex.old, capex.new) == ("Capex, whole option", "$2,222,222.22", "$1,851,851.85")

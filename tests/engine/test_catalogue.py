@@ -42,6 +42,32 @@ OWNED = (
     "tokens_per_second_per_gpu",
     "acceptance_rate",
 )
+# The finance depth's inputs (docs/money-math.md "Finance depth"), after the others.
+OWNED_FINANCE = (
+    "tax_depreciation",
+    "tax_life_years",
+    "bonus_depreciation",
+    "financing",
+    "loan_apr",
+    "loan_term_months",
+    "down_payment_share",
+    "lease_payment",
+    "lease_payment_interval_months",
+    "lease_term_months",
+    "lease_payment_timing",
+    "lease_end",
+    "lease_buyout_price",
+    "capex_change_per_year",
+    "resale_curve",
+    "age_at_purchase_months",
+)
+RENTAL_FINANCE = (
+    "price_change_by_year",
+    "commitment_term_months",
+    "upfront_share",
+    "after_term",
+    "on_demand_price_per_gpu_hour",
+)
 RENTAL = (
     "price_per_gpu_hour",
     "billing",
@@ -56,7 +82,13 @@ API = ("price_per_million_input_tokens", "price_per_million_output_tokens", "ext
 
 @pytest.mark.parametrize(
     ("kind", "expected"),
-    [("owned", OWNED), ("secondary", OWNED), ("hyperscaler", RENTAL), ("neocloud", RENTAL), ("api", API)],
+    [
+        ("owned", OWNED + OWNED_FINANCE),
+        ("secondary", OWNED + OWNED_FINANCE),
+        ("hyperscaler", RENTAL + RENTAL_FINANCE),
+        ("neocloud", RENTAL + RENTAL_FINANCE),
+        ("api", API),
+    ],
 )
 def test_each_kind_gets_its_fields_in_document_order(kind, expected):
     assert fields_for_kind(kind) == expected
@@ -79,18 +111,28 @@ def test_an_unknown_kind_has_no_fields():
     assert fields_for_kind("timeshare") == ()
 
 
-def test_every_number_has_a_check_and_only_billing_is_a_choice():
-    assert fields_of_type("choice") == {"billing"}
+def test_every_number_has_a_check_and_the_choices_are_billing_and_the_finance_choices():
+    assert fields_of_type("choice") == {
+        "billing",
+        "tax_depreciation",
+        "financing",
+        "lease_payment_timing",
+        "lease_end",
+        "after_term",
+    }
+    assert fields_of_type("list") == {"resale_curve", "price_change_by_year"}
     assert "billing" not in numbers_for_kind("neocloud")
     assert all(isinstance(spec, NumberField) for spec in numbers_for_kind("owned").values())
 
 
 def test_the_money_inputs_are_the_ones_a_currency_change_scales():
-    assert fields_of_type("money") == MONEY_FIELDS - {"burst_price_per_gpu_hour"}
+    finance = {"lease_payment", "lease_buyout_price", "on_demand_price_per_gpu_hour"}
+    assert fields_of_type("money") == (MONEY_FIELDS - {"burst_price_per_gpu_hour"}) | finance
 
 
-def test_counts_are_whole_numbers_of_gpus():
-    assert fields_of_type("count") == {"gpu_count", "committed_gpus"}
+def test_counts_are_whole_numbers_of_gpus_or_months():
+    months = {"loan_term_months", "lease_payment_interval_months", "lease_term_months", "commitment_term_months"}
+    assert fields_of_type("count") == {"gpu_count", "committed_gpus"} | months
     assert numbers_for_kind("owned")["gpu_count"].integer and numbers_for_kind("neocloud")["committed_gpus"].integer
 
 
@@ -168,3 +210,35 @@ def test_an_entry_that_cannot_be_derived_from_is_refused(broken):
     arguments = {"name": "x", "scope": "scenario", "value_type": "number", "label": "X", **broken}
     with pytest.raises(ValueError):
         ScenarioField(**arguments)
+
+
+# --- The finance inputs ---------------------------------------------------------------------------------------------
+
+
+def test_a_finance_input_applies_only_when_the_choices_it_depends_on_are_made():
+    from tco.engine.catalogue import OPTION_FIELD
+
+    apr, buyout, upfront = OPTION_FIELD["loan_apr"], OPTION_FIELD["lease_buyout_price"], OPTION_FIELD["upfront_share"]
+    assert not apr.applies({}) and not apr.applies({"financing": "lease"}) and apr.applies({"financing": "loan"})
+    assert not buyout.applies({"financing": "lease"})  # a blank lease end is the default, a return
+    assert buyout.applies({"financing": "lease", "lease_end": "buyout"})
+    assert not upfront.applies({"billing": "committed"}) and upfront.applies(
+        {"billing": "committed", "commitment_term_months": 12}
+    )
+    assert OPTION_FIELD["tax_life_years"].applies({"tax_depreciation": ""})  # straight line, the default
+    assert not OPTION_FIELD["tax_life_years"].applies({"tax_depreciation": "macrs_5"})
+
+
+def test_the_engine_reads_the_finance_inputs_only_when_given():
+    from tco.engine.catalogue import FINANCE_TOP_FIELDS
+
+    assert FINANCE_TOP_FIELDS == ("tax_rate", "cost_of_debt", "refresh_policy")
+    assert not set(FINANCE_TOP_FIELDS) & set(TOP_NUMBERS)
+    read_with_the_others = set(numbers_for_kind("owned")) | set(numbers_for_kind("neocloud"))
+    assert not {"loan_apr", "commitment_term_months"} & read_with_the_others
+
+
+def test_every_choice_names_its_default_in_words_and_the_default_is_one_of_its_values():
+    for entry in OPTION_FIELDS:
+        if entry.finance and entry.value_type == "choice":
+            assert entry.default in dict(entry.choices) and entry.default_text, entry.name

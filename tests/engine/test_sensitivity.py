@@ -124,3 +124,13 @@ def test_a_tornado_needs_both_sides():
     with pytest.raises(ScenarioError) as caught:
         sensitivity(scenario(rental(), rental(name="Other")))
     assert [p.path for p in caught.value.problems] == ["options"]
+
+
+def test_a_commitment_term_bought_on_demand_at_the_burst_price_swings_with_it():
+    # The months after the terms are bought at the burst price, which the tornado moves: each row is still two
+    # evaluations (the commitment's own figures belong to one scenario, not to its variants).
+    committed = rental(billing="committed", commitment_term_months=12, after_term="on_demand", upfront_share=0.5)
+    doc = scenario(owned(), committed)
+    rows = sensitivity(doc)
+    assert "burst_price_per_gpu_hour" in {row["path"] for row in rows}
+    _assert_rows_are_evaluate(doc, rows)

@@ -109,7 +109,7 @@ def test_converting_rewrites_every_money_input_to_the_cent_in_one_version_record
     )
     lines = {(line.subject, line.field, line.old, line.new) for line in scenario_history(fresh)}
     # Each value in the currency it was in: before the conversion dollars, after it euros.
-    assert ("option “Own 8x H100 (new)”", "Capex (whole option)", "$320,000", "EUR 296,296.30") in lines
+    assert ("option “Own 8x H100 (new)”", "Capex, whole option", "$320,000", "EUR 296,296.30") in lines
     assert ("scenario", "Burst price", "$6.16 per GPU-hour", "EUR 5.7037 per GPU-hour") in lines
     assert any(line[1:] == ("Currency", "USD", "EUR") for line in lines)
     rate_line = (
@@ -121,7 +121,7 @@ def test_converting_rewrites_every_money_input_to_the_cent_in_one_version_record
     )
     assert rate_line in lines
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
-    assert "Capex for the whole option (all its GPUs), EUR" in page
+    assert "Capex, whole option (EUR)" in page
     assert "1 USD = 0.925925925926 EUR (ECB euro reference rates, 2026-11-02)" in page  # the history entry
 
 
@@ -333,7 +333,7 @@ def test_a_conversion_that_would_not_fit_is_refused_naming_the_input_and_what_fi
     ).content.decode()
     # What fits: 99,999,999,999,999 (the largest whole number an input stores) / 1.08 in EUR, to the cent below.
     assert (
-        "Own 8x H100 (new) → Capex (whole option): EUR 99,000,000,000,000 would be $106,920,000,000,000; "
+        "Own 8x H100 (new) → Capex, whole option: EUR 99,000,000,000,000 would be $106,920,000,000,000; "
         "up to EUR 92,592,592,592,591.66 converts" in html
     )
     assert "Nothing was changed" in html

@@ -15,11 +15,13 @@ from tco.engine import catalogue
 from tco.engine.catalogue import RATE_HELP, SCENARIO_FIELDS, ScenarioField, scenario_fields
 from tco.engine.fields import rate_field
 from tco.exports import inputs_table
-from tco.models import Scenario
-from tco.presentation.inputs import flat_inputs, input_groups, path_label, scenario_fact, value_words
+from tco.models import Scenario, ScenarioOption
+from tco.presentation.inputs import flat_inputs, input_groups, lower_first, path_label, scenario_fact, value_words
 from tco.selectors.history import _tracked_fields
+from tco.services import scenario_create_from_document
 from tco.web.forms import scenario_input_form
 from tco.web.viewmodels.fields import scenario_sections
+from tests.documents import finance_example
 from tests.scenarios.workspace_html import Workspace
 
 # The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance.
@@ -37,7 +39,8 @@ def test_each_model_field_has_the_catalogue_entrys_label_help_and_nullability(en
         assert isinstance(field, models.PositiveIntegerField | models.PositiveSmallIntegerField)
         assert field.null is not entry.never_blank
     elif entry.value_type == "choice":
-        assert list(field.choices) == list(entry.choices) and field.default == entry.initial
+        assert list(field.choices) == list(entry.choices)
+        assert (field.default if field.has_default() else None) == entry.initial
 
 
 def test_every_input_the_model_stores_is_catalogued():
@@ -135,3 +138,26 @@ def test_an_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_
     assert row["text"] == shown(value, "USD") == compared[1]  # the value, written one way
     if entry.takes_range:
         assert path_label(document, entry.path).removeprefix("Workload: ") == entry.label  # ranges and tornado
+
+
+# An option's inputs read the same way (the finance example sets every option input on some option).
+@pytest.mark.parametrize("entry", catalogue.OPTION_FIELDS, ids=lambda entry: entry.name)
+def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_client, editor):
+    scenario = scenario_create_from_document(document=finance_example(), user=editor)
+    page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
+    options = scenario.options.all()
+    option = next(o for o in options if o.kind in entry.kinds and getattr(o, entry.name) not in (None, ""))
+    document = scenario.to_document()
+    rows = {(group["title"], row["key"]): row for group in input_groups(document) for row in group["rows"]}
+    row = rows[(option.name, entry.name)]
+    history = {attname: (label, shown) for attname, label, shown in _tracked_fields(ScenarioOption)}
+    label, shown = history[entry.name]
+    compared = flat_inputs(document)[f"{option.name}: {entry.name}"]
+    value = getattr(option, entry.name)
+
+    assert page.text(f"f-o{option.pk}-{entry.name}").startswith(entry.label)  # the editor, then its unit
+    assert row["title"] == label == entry.label  # the decision brief and the exports; the history
+    assert compared[0] == f"{option.name}: {entry.label}"  # the comparison
+    assert row["label"] == lower_first(entry.label)  # the spreadsheet's row
+    assert row["unit"] == entry.unit.replace("{c}", "USD")
+    assert row["text"] == shown(value, "USD") == compared[1]  # the value, written one way

@@ -222,7 +222,7 @@ def test_no_page_or_export_says_npv_it_says_present_value_of_cost(editor_client,
 
 def test_capex_and_power_inputs_say_they_are_for_the_whole_option(editor_client, scenario):
     page = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
-    assert "Capex for the whole option (all its GPUs), USD" in page
+    assert "Capex, whole option (USD)" in page
     assert "Power at full load, whole option (kW)" in page and "Idle power, whole option (kW)" in page
 
 

@@ -67,7 +67,7 @@ def test_a_rental_without_its_price_is_listed_with_the_options_name_and_the_pric
     scenario = scenario_create(user=editor, name="Blank")
     url = reverse("tco:option_add", args=[scenario.pk])
     page = _post(editor_client, url, {"kind": "neocloud"}, 1)
-    assert "Neocloud rental → Price (per GPU-hour), USD" in page.text("to-complete")
+    assert "Neocloud rental → Price (USD per GPU-hour)" in page.text("to-complete")
     option = scenario.options.get()
     page = _option_field(editor_client, scenario, option, "price_per_gpu_hour", "2.49", 2)
     assert not page.has("to-complete")
@@ -114,7 +114,7 @@ def test_results_of_an_earlier_version_are_shown_as_stale_with_what_they_wait_fo
     assert ScenarioOption.objects.get(pk=owned.pk).capex is None
     results = page.text("results")
     assert "Waiting for 1 input" in results
-    assert "Own 8x H100 (new) → Capex for the whole option (all its GPUs), USD" in results
+    assert "Own 8x H100 (new) → Capex, whole option (USD)" in results
     assert "the results below are for version 1" in page.text("stale-note")
     assert "stale" in page.attrs("answer")["class"]
 
@@ -149,7 +149,7 @@ def test_the_readmes_walk_through_quotes_what_the_page_says(editor_client, edito
     quoted = {
         "Workload → Output tokens per response": page.text("to-complete"),
         "Options: add at least one way to own or rent capacity": page.text("to-complete"),
-        "Neocloud rental → Price (per GPU-hour), USD": added.text("to-complete"),
+        "Neocloud rental → Price (USD per GPU-hour)": added.text("to-complete"),
     }
     scenario = scenario_create_from_document(document=demo("01-h100-inference-own-vs-rent").document, user=editor)
     owned = scenario.options.get(kind="owned")

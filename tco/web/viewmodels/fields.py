@@ -17,6 +17,7 @@ from django.urls import reverse
 from pricing.selectors import newer_observations
 from tco.engine.catalogue import (
     RATE_HELP,
+    RESALE_CURVES,
     SCENARIO_FIELD,
     OptionField,
     ScenarioField,
@@ -27,17 +28,18 @@ from tco.engine.catalogue import option_fields as catalogue_fields
 from tco.engine.errors import OPTION_PATH
 from tco.engine.fields import NumberField, fmt
 from tco.models import Scenario, ScenarioOption
-from tco.web.forms import PricePickerQueryForm
+from tco.web.forms import PricePickerQueryForm, list_input_text
 
 # The editor's sections, as the page names them: what a "to complete" line or a message starts with.
 SECTION_LABELS = {
     "basics": "Scenario",
+    "finance": "Tax and financing",
     "workload": "Workload",
     "forecast": "Utilization forecast",
     "options": "Options",
 }
 
-INPUT_MODES = {"text": "text", "count": "numeric"}  # by value type; every other number is "decimal"
+INPUT_MODES = {"text": "text", "count": "numeric", "list": "text"}  # by value type; every other number is "decimal"
 
 
 def style_of(entry: OptionField | ScenarioField) -> str:
@@ -51,10 +53,16 @@ def unit_text(unit: str, currency: str) -> str:
     return unit.replace("{c}", currency).removeprefix("fraction").strip()
 
 
-def scenario_label(entry: ScenarioField, currency: str) -> str:
-    """The editor's label of a scenario input: its one label, then its unit ("Burst price (USD per GPU-hour)")."""
+def input_label(entry: OptionField | ScenarioField, currency: str) -> str:
+    """The editor's label of an input: its one label, then its unit ("Burst price (USD per GPU-hour)", "Useful life
+    (years)"); no unit when there is none to add ("PUE", a ratio; "Committed GPUs")."""
     unit = unit_text(entry.unit, currency)
-    return f"{entry.label} ({unit})" if unit else entry.label
+    if not unit or unit == "ratio" or entry.label.endswith(unit):
+        return entry.label
+    return f"{entry.label} ({unit})"
+
+
+scenario_label = input_label
 
 
 def input_text(value: Any, style: str = "") -> str:
@@ -86,6 +94,8 @@ class FieldView:
     range: Any = None  # its "±" range (tco.web.viewmodels.ranges.RangeView) when the input takes one
     refused: bool = False  # ``text`` is what the user typed and was refused (``error``): not saved
     stored: str = ""  # the stored value as text, shown beside a refused input (Esc restores it)
+    presets: Sequence[tuple[str, str]] = ()  # values to start from (typical resale curves), as (text, label)
+    preview: str = ""  # a resale curve's points as an SVG polyline's ``points``
 
     @property
     def dom_id(self) -> str:
@@ -105,6 +115,7 @@ class OptionView:
     error: str = ""
     diligence: list[Any] = field(default_factory=list)
     newer_price: Any = None  # a newer Market observation of the picked offering (pricing.selectors)
+    finance_fields: list[FieldView] = field(default_factory=list)  # "Tax and financing": those that apply
 
     @property
     def key(self) -> str:
@@ -124,11 +135,6 @@ class OptionView:
         return tuple(entry.name for entry in catalogue_fields(self.option.kind) if entry.takes_range)
 
 
-def _label(entry: OptionField, currency: str) -> str:
-    label = f"{entry.label}, {currency}" if entry.is_money else entry.label
-    return label[0].upper() + label[1:]
-
-
 def _help(text: str, percent: bool, check: NumberField | None = None) -> str:
     """The input's help plus how to write it: rates as 8% or 0.08, whole numbers with their range."""
     if percent:
@@ -139,12 +145,36 @@ def _help(text: str, percent: bool, check: NumberField | None = None) -> str:
 
 
 def _choices(entry: OptionField | ScenarioField, *, blank: bool = True) -> tuple[tuple[str, str], ...]:
-    """A blank first choice that stands for the engine's default, the catalogue's first: "On demand (default)"."""
+    """A blank first choice that stands for the engine's default, in the catalogue's words ("On demand (default)",
+    "Straight line over the useful life (default)")."""
     if not entry.choices:
         return ()
     if not blank:
         return entry.choices
-    return (("", f"{entry.choices[0][1]} (default)"), *entry.choices)
+    words = entry.default_text or entry.choices[0][1]
+    return (("", f"{words[:1].upper()}{words[1:]} (default)"), *entry.choices)
+
+
+CURVE_WIDTH, CURVE_HEIGHT = 160, 48
+
+
+def curve_points(curve: Sequence[Sequence[float]] | None) -> str:
+    """A resale curve as SVG polyline points in a CURVE_WIDTH x CURVE_HEIGHT box: age across, share up; flat past
+    the last point to a quarter beyond it."""
+    if not curve:
+        return ""
+    points = [(float(age), float(share)) for age, share in curve]
+    end = points[-1][0] * 1.25 or 12.0
+    points.append((end, points[-1][1]))
+    return " ".join(
+        f"{age / end * CURVE_WIDTH:.1f},{(1 - min(max(share, 0.0), 1.0)) * CURVE_HEIGHT:.1f}" for age, share in points
+    )
+
+
+def _presets(name: str) -> tuple[tuple[str, str], ...]:
+    if name != "resale_curve":
+        return ()
+    return tuple((list_input_text(name, [list(p) for p in points]), label) for label, points in RESALE_CURVES.values())
 
 
 def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> FieldView:
@@ -166,26 +196,46 @@ def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> Fie
 
 def scenario_sections(scenario: Scenario, errors: dict[str, str]) -> tuple[list[FieldView], list[FieldView]]:
     """The editor's "Scenario" and "Workload" sections: every catalogued input the editor saves one at a time
-    (the name is the page's title, the forecast has its own form)."""
+    (the name is the page's title, the forecast has its own form, the finance inputs their own section)."""
     views: dict[str, list[FieldView]] = {"scenario": [], "workload": []}
     for entry in scenario_inputs():
-        if entry.field != "name":
+        if entry.field != "name" and not entry.finance:
             views[entry.scope].append(scenario_field(scenario, entry.field, errors))
     return views["scenario"], views["workload"]
 
 
-def option_fields(option: ScenarioOption, currency: str, errors: dict[str, str]) -> list[FieldView]:
+def scenario_finance_section(scenario: Scenario, errors: dict[str, str]) -> list[FieldView]:
+    """The scenario's "Tax and financing" section: tax rate, cost of debt, refresh policy."""
+    return [scenario_field(scenario, entry.field, errors) for entry in scenario_inputs() if entry.finance]
+
+
+def _option_text(option: ScenarioOption, entry: OptionField) -> str:
+    value = getattr(option, entry.name)
+    return list_input_text(entry.name, value) if entry.value_type == "list" else input_text(value, style_of(entry))
+
+
+def option_fields(
+    option: ScenarioOption, currency: str, errors: dict[str, str], *, finance: bool = False
+) -> list[FieldView]:
+    """The option's inputs of the main section, or with ``finance`` those of its "Tax and financing" section, that
+    apply (a loan's with a loan, a buyout price with a buyout, no residual value beside a resale curve) or hold a
+    value or a problem."""
     url = reverse("tco:option_field", args=[option.scenario_id, option.pk])
+    values = {entry.name: getattr(option, entry.name) for entry in catalogue_fields(option.kind)}
     views = []
     for entry in catalogue_fields(option.kind):
         name = entry.name
         key = f"o{option.pk}-{name}"
+        if entry.finance != finance:
+            continue
+        if not entry.applies(values) and values[name] in (None, "") and key not in errors:
+            continue
         views.append(
             FieldView(
                 key=key,
                 name=name,
-                label=_label(entry, currency),
-                text=input_text(getattr(option, name), style_of(entry)),
+                label=input_label(entry, currency),
+                text=_option_text(option, entry),
                 url=url,
                 error=errors.get(key, ""),
                 help=_help(entry.help, entry.is_percent, entry.check),
@@ -193,6 +243,8 @@ def option_fields(option: ScenarioOption, currency: str, errors: dict[str, str])
                 choices=_choices(entry),
                 placeholder=entry.placeholder,
                 inputmode=INPUT_MODES.get(entry.value_type, "decimal"),
+                presets=_presets(name),
+                preview=curve_points(values[name]) if name == "resale_curve" else "",
             )
         )
     return views
@@ -220,6 +272,7 @@ def option_views(scenario: Scenario, options: Iterable[ScenarioOption], errors: 
                 option=option,
                 index=index,
                 fields=option_fields(option, currency, errors),
+                finance_fields=option_fields(option, currency, errors, finance=True),
                 name_field=name_field,
                 error=errors.get(f"o{option.pk}", ""),
                 diligence=items,

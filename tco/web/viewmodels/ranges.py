@@ -103,9 +103,11 @@ def attach_ranges(context: dict[str, Any], scenario: Scenario, ranges: list[Inpu
     def view_of(key: str, name: str, label: str) -> RangeView:
         return range_for(scenario, key, name, label, found.get(key), values.get(paths.get(key, "")), urls=urls)
 
-    fields = [*context["basics"], *context["workload"]]
+    # A finance input takes a range once it is set: the range of a tax rate, an APR, a lease payment.
+    fields = [*context["basics"], *context["workload"], *(f for f in context.get("finance", ()) if f.text)]
     for view in context["option_views"]:
         fields += [f for f in view.fields if f.name in view.range_fields]
+        fields += [f for f in view.finance_fields if f.name in view.range_fields and f.text]
     for f in fields:
         if f.key.startswith("s-") and f.name not in SCENARIO_RANGE_PATHS:
             continue

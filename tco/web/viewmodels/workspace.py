@@ -37,6 +37,7 @@ from tco.web.viewmodels.fields import (
     option_views,
     problem_key,
     scenario_field,
+    scenario_finance_section,
     scenario_sections,
     style_of,
 )
@@ -158,10 +159,13 @@ def workspace_context(
     wrong = [problem for problem in problems if not is_gap(problem, document)]
     field_errors = error_map(wrong, [option.pk for option in options])
     field_errors.update(errors or {})
+    for key, (_, message) in (refused or {}).items():  # a refused input is shown, even one that does not apply
+        field_errors.setdefault(key, message)
     basics, workload = scenario_sections(scenario, field_errors)
+    finance = scenario_finance_section(scenario, field_errors)
     name_field = scenario_field(scenario, "name", field_errors)
     views = option_views(scenario, options, field_errors)
-    fields = {f.key: f for f in _all_fields(basics, workload, name_field, views)}
+    fields = {f.key: f for f in _all_fields([*basics, *finance], workload, name_field, views)}
     for key, (text, message) in (refused or {}).items():
         if key in fields:
             fields[key].refuse(text, message)
@@ -180,6 +184,7 @@ def workspace_context(
         "document": document,
         "can_edit": editor,
         "basics": basics,
+        "finance": finance,
         "workload": workload,
         "name_field": name_field,
         "option_views": views,
@@ -217,7 +222,7 @@ def _all_fields(
 ) -> list[FieldView]:
     fields = [*basics, *workload, name_field]
     for view in views:
-        fields += [view.name_field, *view.fields]
+        fields += [view.name_field, *view.fields, *view.finance_fields]
     return fields
 
 
@@ -245,7 +250,8 @@ def _section(key: str, views: list[OptionView]) -> str:
     if key.startswith("s-workload_"):
         return SECTION_LABELS["workload"]
     if key.startswith("s-"):
-        return SECTION_LABELS["basics"]
+        entry = SCENARIO_FIELD.get(key[2:])
+        return SECTION_LABELS["finance" if entry is not None and entry.finance else "basics"]
     view = next((v for v in views if key.startswith(f"{v.key}-")), None)
     return view.option.name if view else SECTION_LABELS["options"]
 
