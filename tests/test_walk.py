@@ -29,10 +29,11 @@ from pricing.selectors import exchange_rate
 from tco.engine.catalogue import SCENARIO_FIELDS
 from tco.load_profiles import from_forecast
 from tco.models import Scenario
-from tco.services import scenario_change_currency, scenario_create_from_document
+from tco.services import option_pick_price, scenario_change_currency, scenario_create_from_document
 from tco.services.decisions import decision_record, link_create
 from tco.services.uncertainty import range_set, uncertainty_run_queue
 from tests.decisions.test_words_on_pages import EVERY_FIELD, _other
+from tests.scenarios import factories
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -56,13 +57,15 @@ RULES: dict[str, re.Pattern[str]] = {
 # An amount: thousands separators or cents. Not money when a currency, a percent sign or a unit goes with it, or
 # when its table row or column names a quantity that is not money (PUE, GPU-hours).
 AMOUNT = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|[1-9]\d*\.\d\d)(?![\d,.%]|\.\d)")
-CURRENCY_BEFORE = re.compile(r"(?:EUR|USD|\$|€)\s?[−+-]?\s?$")
+CURRENCY_BEFORE = re.compile(r"(?:EUR|USD|\$|€)\s?[\u2212+-]?\s?$")  # U+2212: the minus sign money is written with
 NOT_MONEY_BEFORE = re.compile(r"(?:(?:Trials|GPUs|hours|tokens) \([\d,]*(?: to )?|PUE (?:of )?)$")
 NOT_MONEY_AFTER = re.compile(
     r"^\s?(?:%|EUR|USD|kW|kWh|GPU|GPUs|months?|years?|hours?|h\b|trials?|tokens?|output|input|responses?|rows?|"
-    r"x\b|×|pp\b|times|bytes?|MB|kB|TB|GB|of\b|to \d)"
+    r"x\b|\u00d7|pp\b|times|bytes?|MB|kB|TB|GB|of\b|to \d)"
 )
-NOT_MONEY_LABEL = re.compile(r"PUE|GPU-hours|GPUs|[Uu]tilization|[Tt]rials|tokens|[Hh]ours|[Mm]onths|life|[Aa]cceptance")
+NOT_MONEY_LABEL = re.compile(
+    r"PUE|GPU-hours|GPUs|[Uu]tilization|[Tt]rials|tokens|[Hh]ours|[Mm]onths|life|[Aa]cceptance"
+)
 MONEY_LABEL = re.compile(r"EUR|USD|[Cc]ost|[Pp]rice|NPV|[Vv]alue|capex|Capex")
 
 
@@ -130,7 +133,8 @@ def html_finds(where: str, page: str, *, euro: bool) -> list[Find]:
 
 
 def csv_finds(where: str, text: str) -> list[Find]:
-    return [find for row in csv.reader(io.StringIO(text)) for cell in row for find in _text_finds(where, cell, euro=False)]
+    cells = (cell for row in csv.reader(io.StringIO(text)) for cell in row)
+    return [find for cell in cells for find in _text_finds(where, cell, euro=False)]
 
 
 def xlsx_finds(where: str, content: bytes) -> list[Find]:
@@ -183,8 +187,8 @@ class World:
 
 @pytest.fixture
 def world(editor, run_jobs) -> World:
-    """A scenario converted from USD to EUR, with ranges, a simulation with a fleet plan, a decision, and a decision
-    link comparing it with two other scenarios (one in USD)."""
+    """A scenario with a Market price picked, converted from USD to EUR, with ranges, a simulation with a fleet
+    plan, a decision, and a decision link comparing it with two other scenarios (in USD)."""
     ExchangeRate.objects.create(
         base="EUR",
         quote="USD",
@@ -196,6 +200,14 @@ def world(editor, run_jobs) -> World:
         first = scenario_create_from_document(document=copy.deepcopy(EVERY_FIELD), user=editor)
         second = scenario_create_from_document(document=_other(), user=editor)
         third = scenario_create_from_document(document={**_other(), "name": "Every field, C"}, user=editor)
+    with run_jobs():
+        option_pick_price(
+            option=first.options.get(name="Hyperscaler"),
+            user=editor,
+            expected_version=first.version,
+            observation=factories.observation(provider="Lambda", price="3.99", term="spot"),
+        )
+    first.refresh_from_db()
     with run_jobs():
         scenario_change_currency(
             scenario=first,
@@ -233,7 +245,9 @@ def world(editor, run_jobs) -> World:
         peak_hour=14,
     )
     with run_jobs():
-        uncertainty_run_queue(scenario=first, user=editor, trials=1_000, load_profile=profile, load_profile_source="x")
+        uncertainty_run_queue(
+            scenario=first, user=editor, trials=1_000, load_profile=profile, load_profile_source="the forecast"
+        )
     decision_record(scenario=first, user=editor, option_name=options[2].name, rationale="Cheapest at our load.")
     _, token = link_create(scenario=first, user=editor, compare_with=[second, third])
     first.refresh_from_db()
@@ -256,7 +270,8 @@ def _pages(client, world: World) -> Iterator[tuple[str, str, bool]]:
     yield "uncertainty panel", _get(client, f"{base}/uncertainty/", **HTMX), True
     yield "decision panel", _get(client, f"{base}/decisions/", **HTMX), True
     yield "history", _get(client, f"{base}/history/?page=2"), True
-    for target in sorted(set(re.findall(r'name="target" value="([^"]+)"', detail) + re.findall(r"target=([so][\w-]+)", detail))):
+    targets = re.findall(r'name="target" value="([^"]+)"', detail) + re.findall(r"target=([so][\w-]+)", detail)
+    for target in sorted(set(targets)):
         yield f"range editor {target}", _get(client, f"{base}/ranges/editor/?target={target}", **HTMX), True
     for url in sorted(set(re.findall(r'href="(/scenarios/\d+/runs/\d+/break-even-map/[^"]*)"', detail))):
         yield f"break-even map {url}", _get(client, html.unescape(url), **HTMX), True
