@@ -178,6 +178,29 @@ def json_finds(where: str, text: str) -> list[Find]:
     return finds
 
 
+# What plotly shows of a figure: trace names, texts, hover templates (their %{…} placeholders aside), titles, ticks.
+FIGURE_SHOWN = {"name", "text", "hovertemplate", "texttemplate", "ticktext", "title"}
+
+
+def figure_finds(where: str, figure: object, key: str = "") -> list[Find]:
+    if isinstance(figure, str):
+        if key not in FIGURE_SHOWN:
+            return []
+        shown = re.sub(r"<[^>]+>", " ", re.sub(r"%\{[^}]*\}", " ", figure))
+        return list(_text_finds(where, shown, euro=False))
+    if isinstance(figure, dict):
+        return [find for name, value in figure.items() for find in figure_finds(where, value, name)]
+    if isinstance(figure, list):
+        return [find for value in figure for find in figure_finds(where, value, key)]
+    return []
+
+
+def page_figures(page: str) -> list[object]:
+    """The figures (and other data) a page carries as json_script."""
+    scripts = re.findall(r'<script\b[^>]*type="application/json"[^>]*>(.*?)</script>', page, re.S)
+    return [json.loads(script) for script in scripts]
+
+
 @dataclass
 class World:
     scenario: Scenario
@@ -299,6 +322,9 @@ def test_every_page_says_everything_in_words_and_in_its_currency(editor_client, 
     finds = []
     for where, page, euro in _pages(editor_client, world):
         finds += html_finds(where, page, euro=euro)
+        finds += [find for figure in page_figures(page) for find in figure_finds(f"{where} (chart)", figure)]
+        for url in sorted(set(re.findall(r"/scenarios/\d+/runs/\d+/figures-\d+\.json", page))):
+            finds += figure_finds(f"{where} {url}", json.loads(_get(editor_client, url)))
     assert not finds, "\n".join(dict.fromkeys(str(find) for find in finds))
 
 
@@ -339,6 +365,15 @@ def test_every_export_says_everything_in_words(editor_client, world):
 )
 def test_the_detectors_find_what_they_name_and_nothing_else(text, rule):
     assert {find.rule for find in _text_finds("here", text, euro=True)} == ({rule} if rule else set())
+
+
+def test_a_chart_is_read_where_it_shows_text():
+    figure = {"data": [{"name": "on_demand", "x": ["snake_case_axis"], "hovertemplate": "%{y:,.0f} nan"}]}
+    assert [(find.rule, find.text) for find in figure_finds("here", figure)] == [
+        ("raw key", "on_demand"),
+        ("code", "on_demand"),
+        ("None or nan", "nan"),
+    ]
 
 
 def test_a_table_cell_is_money_unless_its_row_or_column_names_another_unit():
