@@ -28,9 +28,10 @@ from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
 from tco.engine.catalogue import SCENARIO_FIELDS
 from tco.load_profiles import from_forecast
-from tco.models import Scenario
-from tco.services import option_pick_price, scenario_change_currency, scenario_create_from_document
+from tco.models import Scenario, UncertaintyRun, UncertaintyStatus
+from tco.services import option_pick_price, scenario_change_currency, scenario_create, scenario_create_from_document
 from tco.services.decisions import decision_record, link_create
+from tco.services.options import option_add
 from tco.services.uncertainty import range_set, uncertainty_run_queue
 from tests.decisions.test_words_on_pages import EVERY_FIELD, _other
 from tests.scenarios import factories
@@ -383,3 +384,36 @@ def test_a_table_cell_is_money_unless_its_row_or_column_names_another_unit():
         "<tr><td>Capex</td><td>1,800,000</td><td>308,352</td><td>568,169</td></tr></table>"
     )
     assert [find.text for find in html_finds("here", table, euro=True)] == ["1,800,000", "568,169"]
+
+
+@pytest.fixture
+def unpriced(editor, run_jobs) -> Scenario:
+    """A new scenario whose one rental has no price yet."""
+    with run_jobs():
+        created = scenario_create(user=editor, name="Blank")
+        option_add(scenario=created, user=editor, expected_version=None, kind="neocloud")
+    created.refresh_from_db()
+    return created
+
+
+def test_a_refused_simulation_names_the_option_not_its_path(editor_client, unpriced):
+    form = {"trials": "1000", "profile": "forecast", "peak_ratio": "1.5", "peak_hour": "14"}
+    page = editor_client.post(f"/scenarios/{unpriced.pk}/uncertainty/run/", form, **HTMX).content.decode()
+    assert "Nothing was run. Neocloud rental → Price per GPU-hour is required" in " ".join(
+        " ".join(_nodes(page)).split()
+    )
+    assert html_finds("refused simulation", page, euro=False) == []
+
+
+def test_a_failed_simulation_names_the_option_not_its_path(editor_client, unpriced):
+    UncertaintyRun.objects.create(
+        scenario=unpriced,
+        scenario_version=unpriced.version,
+        document=unpriced.to_document(),
+        uncertainty={},
+        status=UncertaintyStatus.FAILED,
+        problems=[{"path": "options[0].price_per_gpu_hour", "message": "Price per GPU-hour is required"}],
+    )
+    page = editor_client.get(f"/scenarios/{unpriced.pk}/uncertainty/", **HTMX).content.decode()
+    assert "Not computed Neocloud rental → Price per GPU-hour is required" in " ".join(" ".join(_nodes(page)).split())
+    assert html_finds("failed simulation", page, euro=False) == []
