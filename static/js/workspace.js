@@ -199,4 +199,37 @@
       }, 0);
     }
   });
+
+  // --- a simulation computed by the Run request itself -----------------------------------------------------------
+  /* Without a worker (the embedded mode) the Run request computes the simulation, so its answer comes only when the
+     run is done. Meanwhile the run writes its progress on its row, as it does on a worker: the panel is read each
+     second and its progress shown in the request's indicator, as the polling panel shows it with a worker. */
+  var progressTimer = null;
+
+  function showProgress(form, text) {
+    var shown = new DOMParser().parseFromString(text, "text/html").querySelector("#u-progress");
+    var indicator = form.querySelector(".u-running");
+    if (!shown || !indicator || !form.isConnected) return; // not started yet, or already answered
+    indicator.querySelector("[data-progress-label]").textContent = shown.querySelector("label").textContent;
+    var bar = indicator.querySelector("progress");
+    bar.max = 100;
+    bar.value = Number(shown.querySelector("progress").getAttribute("value")) || 0;
+  }
+
+  function stopProgress() { window.clearInterval(progressTimer); progressTimer = null; }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form.matches || !form.matches("form[data-progress-url]")) return;
+    stopProgress();
+    progressTimer = window.setInterval(function () {
+      fetch(form.getAttribute("data-progress-url"), {headers: {"HX-Request": "true"}, credentials: "same-origin"})
+        .then(function (response) { return response.text(); })
+        .then(function (text) { if (progressTimer) showProgress(form, text); })
+        .catch(function () { /* the next second asks again; the Run request's answer ends it */ });
+    }, 1000);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.elt.matches && event.detail.elt.matches("form[data-progress-url]")) stopProgress();
+  });
 })();
