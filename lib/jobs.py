@@ -301,8 +301,10 @@ def resume_sending() -> None:
 def job_send(model: type[Job], pk: int, *, retry_now: bool = False) -> bool:
     """Send one job and stamp it sent; when the broker cannot take it, mark it unsent (its page says it is delayed)
     and say False. (In-process the job has run by the time the send returns: nothing is left to stamp.)"""
-    if send_job(import_string(model.task_name), pk, retry_now=retry_now):
-        model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=timezone.now())
+    task = import_string(model.task_name)
+    if send_job(task, pk, retry_now=retry_now):
+        if not task.app.conf.task_always_eager:
+            model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=timezone.now())
         return True
     model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=None)
     return False
