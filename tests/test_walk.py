@@ -21,6 +21,7 @@ from decimal import Decimal
 
 import openpyxl
 import pytest
+from django.test import Client
 
 from lib.kinds import BILLINGS, KIND_LABELS
 from lib.terms import PRICING_TERM_LABELS
@@ -344,14 +345,17 @@ def walked(request) -> World:
     return request.getfixturevalue(request.param)
 
 
-def test_every_page_says_everything_in_words_and_in_its_currency(editor_client, walked):
+@pytest.mark.parametrize("role", ["editor", "viewer"])
+def test_every_page_says_everything_in_words_and_in_its_currency(request, role, walked):
     world = walked
+    reader = Client()
+    reader.force_login(request.getfixturevalue(role))
     finds = []
-    for where, page, euro in _pages(editor_client, world):
+    for where, page, euro in _pages(reader, world):
         finds += html_finds(where, page, euro=euro)
         finds += [find for figure in page_figures(page) for find in figure_finds(f"{where} (chart)", figure)]
         for url in sorted(set(re.findall(r"/scenarios/\d+/runs/\d+/figures-\d+\.json", page))):
-            finds += figure_finds(f"{where} {url}", json.loads(_get(editor_client, url)))
+            finds += figure_finds(f"{where} {url}", json.loads(_get(reader, url)))
     assert not finds, "\n".join(dict.fromkeys(str(find) for find in finds))
 
 
