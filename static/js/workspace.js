@@ -273,6 +273,11 @@
     var bar = indicator.querySelector("progress");
     bar.max = 100;
     bar.value = Number(shown.querySelector("progress").getAttribute("value")) || 0;
+    var cancel = shown.querySelector("#u-cancel"); // the run stops after its current batch, as on a worker
+    if (cancel && !indicator.querySelector("#u-cancel")) {
+      indicator.appendChild(document.importNode(cancel, true));
+      htmx.process(indicator.lastElementChild);
+    }
   }
 
   function stopProgress() { window.clearInterval(progressTimer); progressTimer = null; }

@@ -101,6 +101,22 @@ def test_a_run_computed_by_its_own_request_shows_its_progress_until_its_answer(p
     assert UncertaintyRun.objects.get(scenario=scenario).status == "done"
 
 
+def test_a_run_computed_by_its_own_request_can_be_cancelled_while_it_runs(page, live_server, analyst, monkeypatch):
+    from tco.services import uncertainty
+
+    report = uncertainty._report
+    monkeypatch.setattr(uncertainty, "_report", lambda *args: (time.sleep(0.25), report(*args)))
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.fill("#u-trials", "20000")
+    page.click("#u-run")
+    page.click("#u-running #u-cancel")
+    page.wait_for_selector("#u-cancelled")
+    assert re.fullmatch(r"Cancelled at \d{1,2} %; .*", page.inner_text("#u-cancelled"))
+    assert UncertaintyRun.objects.get(scenario=scenario).status == "cancelled"
+
+
 def test_a_range_opened_by_keyboard_fetches_its_inputs_and_keeps_them_through_an_edit(page, live_server, analyst):
     """The page carries each "±" disclosure's summary only: its inputs come when it is opened (here with the
     keyboard), and an edit elsewhere, answered with the whole workspace, leaves the open disclosure and what was
