@@ -50,6 +50,22 @@ CODES = {
     "macrs_7",
     "straight_line",
 }
+LABELS = sorted(
+    {
+        *KIND_LABELS.values(),
+        *PRICING_TERM_LABELS.values(),
+        *(label for entry in SCENARIO_FIELDS for _, label in entry.choices),
+    },
+    key=len,
+    reverse=True,
+)
+# A pricing term's code with its underscores made spaces ("reserved 1y") is no word either; "on demand" is.
+SPELLED_CODES = {
+    spelled
+    for code, label in PRICING_TERM_LABELS.items()
+    for spelled in [code.replace("_", " ")]
+    if "_" in code and not label.lower().startswith(spelled)
+}
 RULES: dict[str, re.Pattern[str]] = {
     "raw key": re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z_]+\[\d+\]"),
     "exponent": re.compile(r"\b\d+(?:\.\d+)?[eE][+-]?\d+\b"),
@@ -94,8 +110,14 @@ def _text_finds(where: str, text: str, *, euro: bool, labels: tuple[str, ...] = 
     for rule, pattern in RULES.items():
         for match in pattern.finditer(text):
             yield Find(where, rule, _around(text, match.start(), match.end()))
-    for piece in re.split(r"[·\n|]", text):
+    worded = text
+    for label in LABELS:  # a label may hold a code as a word: "Owned (secondary)"
+        worded = worded.replace(label, " ")
+    for piece in re.split(r"[·\n|]", worded):  # a code alone in a table cell or a "·" list
         if piece.strip() in CODES:
+            yield Find(where, "code", piece.strip())
+    for piece in re.split(r"[,;()]", worded):  # a term's code in a sentence's list or parenthesis, spaced or not
+        if piece.strip() in SPELLED_CODES:
             yield Find(where, "code", piece.strip())
     if euro and not any(_not_money(label) for label in labels):
         for match in AMOUNT.finditer(text):
@@ -231,6 +253,14 @@ def world(editor, run_jobs) -> World:
             user=editor,
             expected_version=first.version,
             observation=factories.observation(provider="Lambda", price="3.99", term="spot"),
+        )
+    first.refresh_from_db()
+    with run_jobs():
+        option_pick_price(
+            option=first.options.get(name="Marketplace"),
+            user=editor,
+            expected_version=first.version,
+            observation=factories.observation(provider="RunPod", kind="marketplace", price="2.19", term="reserved_1y"),
         )
     first.refresh_from_db()
     with run_jobs():
@@ -381,6 +411,11 @@ def test_every_export_says_everything_in_words(editor_client, walked):
         ("options[0].price_per_gpu_hour must be positive", "raw key"),
         ("Billing on_demand, 8 GPUs", "raw key"),
         ("Lambda · spot · 8 GPUs", "code"),
+        ("Market: Lambda (us-east-1, reserved 1y), as of 2026-09-01", "code"),
+        ("Weekly median price: H100 SXM, spot", None),
+        ("a spot price, bought on the spot market", None),
+        ("Used 64x H100 (Owned (secondary))", None),
+        ("Lambda 8x H100 SXM (neocloud)", None),
         ("Neocloud", None),
         ("neocloud", "code"),
         ("Capex 1e+06", "exponent"),
