@@ -30,7 +30,13 @@ from pricing.selectors import exchange_rate
 from tco.engine.catalogue import SCENARIO_FIELDS
 from tco.load_profiles import from_forecast
 from tco.models import RunStatus, Scenario, ScenarioRun, UncertaintyRun, UncertaintyStatus
-from tco.services import option_pick_price, scenario_change_currency, scenario_create, scenario_create_from_document
+from tco.services import (
+    option_adopt_price_trend,
+    option_pick_price,
+    scenario_change_currency,
+    scenario_create,
+    scenario_create_from_document,
+)
 from tco.services.decisions import decision_record, link_create
 from tco.services.options import option_add
 from tco.services.uncertainty import range_set, uncertainty_run_queue
@@ -60,12 +66,14 @@ LABELS = sorted(
     reverse=True,
 )
 # A pricing term's code with its underscores made spaces ("reserved 1y") is no word either; "on demand" is.
-SPELLED_CODES = {
-    spelled
-    for code, label in PRICING_TERM_LABELS.items()
-    for spelled in [code.replace("_", " ")]
-    if "_" in code and not label.lower().startswith(spelled)
-}
+SPELLED_CODES = re.compile(
+    "|".join(
+        rf"\b{re.escape(spelled)}\b"
+        for code, label in PRICING_TERM_LABELS.items()
+        for spelled in [code.replace("_", " ")]
+        if "_" in code and not label.lower().startswith(spelled)
+    )
+)
 RULES: dict[str, re.Pattern[str]] = {
     "raw key": re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z_]+\[\d+\]"),
     "exponent": re.compile(r"\b\d+(?:\.\d+)?[eE][+-]?\d+\b"),
@@ -116,9 +124,8 @@ def _text_finds(where: str, text: str, *, euro: bool, labels: tuple[str, ...] = 
     for piece in re.split(r"[·\n|]", worded):  # a code alone in a table cell or a "·" list
         if piece.strip() in CODES:
             yield Find(where, "code", piece.strip())
-    for piece in re.split(r"[,;()]", worded):  # a term's code in a sentence's list or parenthesis, spaced or not
-        if piece.strip() in SPELLED_CODES:
-            yield Find(where, "code", piece.strip())
+    for match in SPELLED_CODES.finditer(worded):
+        yield Find(where, "code", _around(worded, match.start(), match.end()))
     if euro and not any(_not_money(label) for label in labels):
         for match in AMOUNT.finditer(text):
             before, after = text[max(0, match.start() - 25) : match.start()], text[match.end() : match.end() + 10]
@@ -234,8 +241,9 @@ class World:
 
 @pytest.fixture
 def world(editor, run_jobs) -> World:
-    """A scenario with a Market price picked, converted from USD to EUR, with ranges, a simulation with a fleet
-    plan, a decision, and a decision link comparing it with two other scenarios (in USD)."""
+    """A scenario with Market prices picked (one following the Market's trend), converted from USD to EUR, with
+    ranges, a simulation with a fleet plan, a decision, and a decision link comparing it with two other scenarios
+    (in USD)."""
     ExchangeRate.objects.create(
         base="EUR",
         quote="USD",
@@ -255,13 +263,22 @@ def world(editor, run_jobs) -> World:
             observation=factories.observation(provider="Lambda", price="3.99", term="spot"),
         )
     first.refresh_from_db()
-    with run_jobs():
-        option_pick_price(
-            option=first.options.get(name="Marketplace"),
-            user=editor,
-            expected_version=first.version,
-            observation=factories.observation(provider="RunPod", kind="marketplace", price="2.19", term="reserved_1y"),
+    weekly = [
+        factories.observation(
+            provider="RunPod",
+            kind="marketplace",
+            price=f"{2.19 * 0.9 ** (week / 52):.4f}",
+            term="reserved_1y",
+            observed_on=datetime.date(2026, 6, 3) + datetime.timedelta(weeks=week),
         )
+        for week in range(12)
+    ]
+    marketplace = first.options.get(name="Marketplace")
+    with run_jobs():
+        option_pick_price(option=marketplace, user=editor, expected_version=first.version, observation=weekly[-1])
+    first.refresh_from_db()
+    with run_jobs():
+        option_adopt_price_trend(option=marketplace, user=editor, expected_version=first.version)
     first.refresh_from_db()
     with run_jobs():
         scenario_change_currency(
@@ -413,6 +430,8 @@ def test_every_export_says_everything_in_words(editor_client, walked):
         ("Lambda · spot · 8 GPUs", "code"),
         ("Market: Lambda (us-east-1, reserved 1y), as of 2026-09-01", "code"),
         ("Weekly median price: H100 SXM, spot", None),
+        ("Market trend of H100 SXM reserved 3y prices in EUR", "code"),
+        ("Reserved 1 year, reserved 3 years", None),
         ("a spot price, bought on the spot market", None),
         ("Used 64x H100 (Owned (secondary))", None),
         ("Lambda 8x H100 SXM (neocloud)", None),
