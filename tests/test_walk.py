@@ -239,6 +239,14 @@ class World:
     token: str
 
 
+def _cheap_api(document: dict) -> dict:
+    """The document with an API so cheap that a response costs less than a ten-thousandth (4.5e-05 in e-notation)."""
+    cheap = copy.deepcopy(document)
+    api = next(option for option in cheap["options"] if option["kind"] == "api")
+    api.update(price_per_million_input_tokens=0.02, price_per_million_output_tokens=0.06)
+    return cheap
+
+
 @pytest.fixture
 def world(editor, run_jobs) -> World:
     """A scenario with Market prices picked (one following the Market's trend), converted from USD to EUR, with
@@ -252,7 +260,7 @@ def world(editor, run_jobs) -> World:
         source="ECB euro reference rates",
     )
     with run_jobs():
-        first = scenario_create_from_document(document=copy.deepcopy(EVERY_FIELD), user=editor)
+        first = scenario_create_from_document(document=_cheap_api(EVERY_FIELD), user=editor)
         second = scenario_create_from_document(document=_other(), user=editor)
         third = scenario_create_from_document(document={**_other(), "name": "Every field, C"}, user=editor)
     with run_jobs():
