@@ -14,6 +14,7 @@ import datetime
 import html
 import io
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -178,8 +179,8 @@ def xlsx_finds(where: str, content: bytes) -> list[Find]:
                 if isinstance(cell.value, str) and not cell.value.startswith("=") and cell.value not in names:
                     spot = f"{where} {sheet.title}!{cell.coordinate}"
                     finds += _text_finds(spot, cell.value, euro=False)
-                elif isinstance(cell.value, float) and cell.value != cell.value:
-                    finds.append(Find(f"{where} {sheet.title}!{cell.coordinate}", "None or nan", "nan"))
+                elif isinstance(cell.value, float) and not math.isfinite(cell.value):
+                    finds.append(Find(f"{where} {sheet.title}!{cell.coordinate}", "None or nan", str(cell.value)))
     return finds
 
 
