@@ -397,15 +397,15 @@ def waiting(world, editor_client) -> World:
 
 
 @pytest.fixture(params=["world", "waiting"])
-def walked(request) -> World:
+def walked(request, db) -> World:
     return request.getfixturevalue(request.param)
 
 
 @pytest.mark.parametrize("role", ["editor", "viewer"])
-def test_every_page_says_everything_in_words_and_in_its_currency(request, role, walked):
+def test_every_page_says_everything_in_words_and_in_its_currency(role, walked, editor, viewer):
     world = walked
     reader = Client()
-    reader.force_login(request.getfixturevalue(role))
+    reader.force_login({"editor": editor, "viewer": viewer}[role])
     finds = []
     for where, page, euro in _pages(reader, world):
         finds += html_finds(where, page, euro=euro)
