@@ -178,6 +178,9 @@ CELERY_TIMEZONE = TIME_ZONE
 # The sweeper sends again jobs still pending after JOB_RESEND_AFTER_SECONDS (their message may have been lost
 # with Redis) and fails jobs still running after their hard limit plus JOB_STUCK_GRACE_SECONDS (their worker died).
 JOB_RESEND_AFTER_SECONDS = env_int("JOB_RESEND_AFTER_SECONDS", 120, minimum=1)
+# A job is stamped sent once the broker has it: one still unsent JOB_SEND_GRACE_SECONDS after it was queued was left
+# behind (its send failed, or the web worker that committed it died first) and is sent by the next poll or sweep.
+JOB_SEND_GRACE_SECONDS = 5
 JOB_STUCK_GRACE_SECONDS = 30
 # A worker running a job stamps its row every JOB_HEARTBEAT_SECONDS (lib.jobs.Heartbeat); a running job silent for
 # JOB_HEARTBEAT_STALE_SECONDS (several beats missed) has lost its worker and is failed without waiting for its hard

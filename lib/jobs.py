@@ -4,13 +4,14 @@ A job is a row that one Celery task works on: ``pending → running → an outco
 claims it with a conditional update (0 rows: someone else has it) and ends it whatever happens
 (:func:`run_claimed`); the page polls the row, never Celery's result backend.
 
-Sending never fails a request. A job is marked sent when it is queued and sent when its transaction commits; when
-the broker cannot take it, it is marked unsent and stays pending. The sweeper (:func:`sweep`: ``manage.py
-sweep_jobs``, Celery beat every minute,
-or a page polling that row through :func:`unstick`) sends again a pending job never sent, or sent more than
-``JOB_RESEND_AFTER_SECONDS`` ago (its message may have been lost with Redis), and fails a job running past its
-task's hard time limit, or whose worker's heartbeat stopped (:class:`Heartbeat`: the worker died), with a message
-the user sees.
+Sending never fails a request. A job is sent when its transaction commits and stamped sent once the broker has it;
+when the broker cannot take it, it is marked unsent and stays pending. Until the send, its stamp is provisional
+(:func:`provisional_sent_at`): dated so that a job whose process died between the commit and the send (a web worker
+killed just after an edit) is due again ``JOB_SEND_GRACE_SECONDS`` after it was queued, not after the whole resend
+period. The sweeper (:func:`sweep`: ``manage.py sweep_jobs``, Celery beat every minute, or a page polling that row
+through :func:`unstick`) sends again a pending job never sent, or sent more than ``JOB_RESEND_AFTER_SECONDS`` ago
+(its message may have been lost with Redis), and fails a job running past its task's hard time limit, or whose
+worker's heartbeat stopped (:class:`Heartbeat`: the worker died), with a message the user sees.
 
 A concrete model names its task (``task_name``, the task's dotted path, which is also its Celery name) and what
 its messages call it; its status choices may add terminal outcomes of its own (``imported``, ``cancelled``) as
@@ -91,12 +92,21 @@ def resend_before(now: datetime | None = None) -> datetime:
     return (now or timezone.now()) - timedelta(seconds=settings.JOB_RESEND_AFTER_SECONDS)
 
 
+def provisional_sent_at(now: datetime | None = None) -> datetime:
+    """The stamp of a job queued but not yet handed to the broker: as if sent long enough ago that it is due again
+    JOB_SEND_GRACE_SECONDS from now. The send, moments later, stamps the real time; a process that dies between
+    its commit and its send leaves this stamp, and the next poll or sweep sends the job within seconds."""
+    wait = max(settings.JOB_RESEND_AFTER_SECONDS - settings.JOB_SEND_GRACE_SECONDS, 0)
+    return (now or timezone.now()) - timedelta(seconds=wait)
+
+
 # ---- the model --------------------------------------------------------------------------------------------------
 
 
 class JobQuerySet(models.QuerySet):
     def to_resend(self, now: datetime | None = None) -> JobQuerySet:
-        """Pending jobs never sent (the broker could not take them), or sent so long ago their message may be lost."""
+        """Pending jobs never sent (the broker could not take them), or sent so long ago their message may be lost
+        (or, stamped provisionally, never sent by a process that died)."""
         due = Q(sent_at__isnull=True) | Q(sent_at__lt=resend_before(now))
         return self.filter(due, status=JobStatus.PENDING)
 
@@ -120,8 +130,9 @@ class JobQuerySet(models.QuerySet):
         )
 
     def queue(self, **fields: Any) -> Job:
-        """Create a pending job, marked sent, and send it to the workers when the current transaction commits."""
-        job = self.create(sent_at=timezone.now(), **fields)
+        """Create a pending job, stamped sent provisionally, and send it to the workers when the current transaction
+        commits."""
+        job = self.create(sent_at=provisional_sent_at(), **fields)
         transaction.on_commit(partial(job_send, self.model, job.pk))
         return job
 
@@ -172,9 +183,9 @@ class Job(models.Model):
         return type(self).objects.filter(pk=self.pk)
 
     def send_on_commit(self) -> None:
-        """Mark the job sent and send it when the current transaction commits (a rollback takes back both; a broker
-        that cannot take it marks it unsent again)."""
-        self.sent_at = timezone.now()
+        """Stamp the job sent provisionally and send it when the current transaction commits (a rollback takes back
+        both; the broker taking it stamps the real time, a broker that cannot marks it unsent)."""
+        self.sent_at = provisional_sent_at()
         self.rows().update(sent_at=self.sent_at)
         transaction.on_commit(partial(job_send, type(self), self.pk))
 
@@ -288,8 +299,12 @@ def resume_sending() -> None:
 
 
 def job_send(model: type[Job], pk: int, *, retry_now: bool = False) -> bool:
-    """Send one job; when the broker cannot take it, mark it unsent (its page says it is delayed) and say False."""
-    if send_job(import_string(model.task_name), pk, retry_now=retry_now):
+    """Send one job and stamp it sent; when the broker cannot take it, mark it unsent (its page says it is delayed)
+    and say False. (In-process the job has run by the time the send returns: nothing is left to stamp.)"""
+    task = import_string(model.task_name)
+    if send_job(task, pk, retry_now=retry_now):
+        if not task.app.conf.task_always_eager:
+            model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=timezone.now())
         return True
     model.objects.filter(pk=pk, status=JobStatus.PENDING).update(sent_at=None)
     return False

@@ -226,6 +226,22 @@ def test_a_failed_send_backs_off_so_no_poll_waits_on_a_frozen_broker_and_the_swe
     assert fresh(job).status not in ("pending", "running")
 
 
+def test_a_job_committed_by_a_web_worker_that_died_before_sending_it_is_sent_by_a_poll_within_seconds(
+    kind, sends, queued, editor_client, settings
+):
+    # `queued`: the edit (or upload) committed and its on-commit send never ran, as when the web worker is killed
+    # between the two. Its page, reconnected, polls: it waits seconds for the send, not the resend period.
+    assert settings.JOB_RESEND_AFTER_SECONDS == 120  # the deployment's: a lost message is sent again after 2 min
+    assert not queued.is_delayed  # queued a moment ago: its send may be on its way
+    assert shown(kind, editor_client, queued)[0] == 200 and sends == []
+
+    age(queued, 6)  # past JOB_SEND_GRACE_SECONDS (5)
+    shown(kind, editor_client, queued)
+
+    assert len(sends) == 1  # sent by the poll
+    assert not fresh(queued).is_delayed  # stamped sent: the next polls leave it to the worker
+
+
 def test_a_job_sent_is_stamped_sent_once_the_broker_has_it(kind, scenario, editor, sends, run_jobs):
     with run_jobs():
         job = kind.queue(scenario, editor)

@@ -3,7 +3,8 @@
    [data-select-on-focus]: select the whole value on focus (the one-time decision link URL, ready to copy).
    An htmx request the server refuses or fails (htmx swaps no error answer) or that cannot reach the server says so
    at the top of the page, #request-problem, until a later request succeeds: without it a refused or failed edit
-   would look saved. */
+   would look saved. Other scripts say what they learn later in the same place with a "request-problem" event
+   (detail: the text; "" removes it). */
 (function () {
   "use strict";
   document.addEventListener("focusin", function (event) {
@@ -52,6 +53,11 @@
 
   document.addEventListener("htmx:responseError", function (event) { say(problemText(event.detail.xhr, verbOf(event))); });
   document.addEventListener("htmx:sendError", function (event) { say(problemText(null, verbOf(event))); });
+  document.addEventListener("request-problem", function (event) {
+    var box = document.getElementById("request-problem");
+    if (event.detail) say(event.detail);
+    else if (box) box.remove();
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     var box = document.getElementById("request-problem");
     if (box && event.detail.successful) box.remove();

@@ -199,4 +199,101 @@
       }, 0);
     }
   });
+
+  // --- an edit whose answer was lost ----------------------------------------------------------------------------
+  /* An edit's answer can be lost after the server saved it: its web worker died, or the connection dropped. The page
+     then asks the server for the workspace it holds (every two seconds until it answers), keeping what was typed
+     meanwhile. A newer version means the edit was saved: the page shows it, with its answer, and the edit's problem
+     message goes. The same version means it was not: what was typed stays, and the message says so. */
+  var lostEdit = null; // {version shown when it was sent, controls it sent, the problem message, tries}
+  var askTimer = null;
+  var ASK_EVERY_MS = 2000;
+  var ASK_AT_MOST = 60;
+
+  function shownVersion() {
+    var workspace = document.getElementById("workspace");
+    return workspace ? Number(workspace.getAttribute("data-version")) : 0;
+  }
+
+  function askWhatIsSaved() {
+    var workspace = document.getElementById("workspace");
+    if (!workspace || !lostEdit) return;
+    lostEdit.tries += 1;
+    htmx.ajax("GET", workspace.getAttribute("data-refresh-url"), { source: workspace });
+  }
+
+  function answerLost(event) {
+    var elt = event.detail.elt;
+    var verb = event.detail.requestConfig && String(event.detail.requestConfig.verb).toLowerCase();
+    if (verb !== "post" || !elt.closest || !elt.closest("#workspace")) return;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status && status < 500) return; // refused: the server answered, and saved nothing
+    // What the user typed is kept through whatever comes back; the version the form carries is the server's.
+    var controls = sentControls(elt).filter(function (control) { return control.type !== "hidden"; });
+    controls.forEach(function (control) { control._typed = true; });
+    var box = document.getElementById("request-problem");
+    lostEdit = {
+      version: lostEdit ? lostEdit.version : shownVersion(),
+      controls: (lostEdit ? lostEdit.controls : []).concat(controls),
+      problem: box ? box.textContent : "",
+      tries: 0,
+    };
+    window.clearTimeout(askTimer);
+    askTimer = window.setTimeout(askWhatIsSaved, ASK_EVERY_MS / 2);
+  }
+
+  document.addEventListener("htmx:sendError", answerLost);
+  document.addEventListener("htmx:responseError", answerLost);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var workspace = document.getElementById("workspace");
+    if (!lostEdit || event.detail.elt !== workspace) return;
+    var version = event.detail.successful && Number(event.detail.xhr.getResponseHeader("X-Scenario-Version"));
+    if (!version) { // no answer yet: ask again, the edit's message kept
+      document.dispatchEvent(new CustomEvent("request-problem", { detail: lostEdit.problem }));
+      if (lostEdit.tries < ASK_AT_MOST) askTimer = window.setTimeout(askWhatIsSaved, ASK_EVERY_MS);
+      return;
+    }
+    var saved = version > lostEdit.version;
+    if (saved) lostEdit.controls.forEach(function (control) { control._typed = false; });
+    document.dispatchEvent(new CustomEvent("request-problem", { detail: saved ? "" : lostEdit.problem }));
+    lostEdit = null;
+  });
+
+  // --- a simulation computed by the Run request itself -----------------------------------------------------------
+  /* Without a worker (the embedded mode) the Run request computes the simulation, so its answer comes only when the
+     run is done. Meanwhile the run writes its progress on its row, as it does on a worker: the panel is read each
+     second and its progress shown in the request's indicator, as the polling panel shows it with a worker. */
+  var progressTimer = null;
+
+  function showProgress(form, text) {
+    var shown = new DOMParser().parseFromString(text, "text/html").querySelector("#u-progress");
+    var indicator = form.querySelector(".u-running");
+    if (!shown || !indicator || !form.isConnected) return; // not started yet, or already answered
+    indicator.querySelector("[data-progress-label]").textContent = shown.querySelector("label").textContent;
+    var bar = indicator.querySelector("progress");
+    bar.max = 100;
+    bar.value = Number(shown.querySelector("progress").getAttribute("value")) || 0;
+    var cancel = shown.querySelector("#u-cancel"); // the run stops after its current batch, as on a worker
+    if (cancel && !indicator.querySelector("#u-cancel")) {
+      indicator.appendChild(document.importNode(cancel, true));
+      htmx.process(indicator.lastElementChild);
+    }
+  }
+
+  function stopProgress() { window.clearInterval(progressTimer); progressTimer = null; }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form.matches || !form.matches("form[data-progress-url]")) return;
+    stopProgress();
+    progressTimer = window.setInterval(function () {
+      fetch(form.getAttribute("data-progress-url"), {headers: {"HX-Request": "true"}, credentials: "same-origin"})
+        .then(function (response) { return response.text(); })
+        .then(function (text) { if (progressTimer) showProgress(form, text); })
+        .catch(function () { /* the next second asks again; the Run request's answer ends it */ });
+    }, 1000);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.elt.matches && event.detail.elt.matches("form[data-progress-url]")) stopProgress();
+  });
 })();

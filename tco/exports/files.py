@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from decimal import Decimal
 from typing import Any
 
 from tco.exports.finance import has_finance
@@ -53,8 +54,12 @@ def file_number(value: Any) -> Any:
 
 
 def _csv_number(value: Any) -> Any:
-    """Floats as the shortest text of their 12-significant-digit value: 11.06, not 11.059999999999999."""
-    return repr(file_number(value)) if isinstance(value, float) else value
+    """Floats as the shortest text of their 12-significant-digit value: 11.06, not 11.059999999999999; written out
+    in full, never in e-notation (a cost per response of 0.0000493933885432, not 4.93933885432e-05)."""
+    if not isinstance(value, float):
+        return value
+    text = repr(file_number(value))
+    return format(Decimal(text), "f") if "e" in text and math.isfinite(value) else text
 
 
 def workbook(sheets: list[tuple[str, Table]], *, model: tuple[dict, dict] | None = None, model_after: int = 0) -> bytes:

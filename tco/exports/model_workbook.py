@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
+from lib.terms import term_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
 from tco.engine.catalogue import OPTION_FIELDS
 from tco.engine.finance_fields import uses_finance
@@ -61,9 +62,8 @@ def input_source(option: dict, field: str) -> str:
         source = option.get("price_source") or {}
         if not source.get("provider"):
             return "typed in"
-        where = ", ".join(
-            str(part).replace("_", " ") for part in (source.get("region"), source.get("pricing_term")) if part
-        )
+        term = term_label(source["pricing_term"]).lower() if source.get("pricing_term") else ""  # "reserved 1 year"
+        where = ", ".join(str(part) for part in (source.get("region"), term) if part)
         text = f"Market: {source['provider']} {source.get('offering') or ''}".rstrip()
         text += f" ({where})" if where else ""
         text += f", as of {source.get('observed_on')}"
@@ -77,10 +77,10 @@ def input_source(option: dict, field: str) -> str:
         return text
     if field == "price_change_per_year" and option.get("price_path_source"):
         path = option["price_path_source"]
+        term = term_label(str(path.get("pricing_term", ""))).lower()
         return (
-            f"Market trend of {path.get('gpu_model')} {str(path.get('pricing_term', '')).replace('_', ' ')} prices in "
-            f"{path.get('currency')}, {path.get('months')} months to {path.get('last_day')}, adopted "
-            f"{path.get('adopted_on')}"
+            f"Market trend of {path.get('gpu_model')} {term} prices in {path.get('currency')}, {path.get('months')} "
+            f"months to {path.get('last_day')}, adopted {path.get('adopted_on')}"
         )
     return ""
 

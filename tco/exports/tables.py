@@ -172,7 +172,7 @@ def prices_table(prices: list[dict]) -> Table:
     keys = ["option", "kind", "price", "quantity", "origin", "provider", "offering", "gpu_model", "region"]
     rows = [
         [_price_kind(entry["kind"]) if key == "kind" else entry.get(key) for key in keys]
-        + [term_label(entry.get("pricing_term") or "").lower(), entry.get("observed_on"), entry.get("source_url")]
+        + [term_label(entry.get("pricing_term") or ""), entry.get("observed_on"), entry.get("source_url")]
         for entry in prices
     ]
     return Table(headers=headers, rows=rows, styles=["text", "text", "unit_money"] + ["text"] * 9)

@@ -4,6 +4,7 @@ the probability headline and the histogram, tornado and fleet-plan charts drawn.
 from __future__ import annotations
 
 import re
+import time
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -77,6 +78,43 @@ def test_the_run_button_is_disabled_and_says_running_while_the_run_is_sent(page,
     held[0].continue_()
     page.wait_for_selector("#u-headline")
     assert UncertaintyRun.objects.filter(scenario=scenario).count() == 1
+
+
+def test_a_run_computed_by_its_own_request_shows_its_progress_until_its_answer(page, live_server, analyst, monkeypatch):
+    """Without a worker the Run request computes the simulation itself; the page meanwhile shows the progress the
+    run writes on its row (stage and percent), then the answer. Each progress report is slowed to make it visible."""
+    from tco.services import uncertainty
+
+    report = uncertainty._report
+    monkeypatch.setattr(uncertainty, "_report", lambda *args: (time.sleep(0.25), report(*args)))
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.fill("#u-trials", "20000")
+    page.click("#u-run")
+    page.wait_for_function(
+        "() => /Running: simulation · [1-9]\\d? %/.test(document.querySelector('#u-running')?.innerText || '')"
+    )
+    shown = page.locator("#u-running progress").evaluate("(bar) => [bar.value, bar.max]")
+    assert 0 < shown[0] < 100 and shown[1] == 100
+    page.wait_for_selector("#u-headline")
+    assert UncertaintyRun.objects.get(scenario=scenario).status == "done"
+
+
+def test_a_run_computed_by_its_own_request_can_be_cancelled_while_it_runs(page, live_server, analyst, monkeypatch):
+    from tco.services import uncertainty
+
+    report = uncertainty._report
+    monkeypatch.setattr(uncertainty, "_report", lambda *args: (time.sleep(0.25), report(*args)))
+    scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=analyst)
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.fill("#u-trials", "20000")
+    page.click("#u-run")
+    page.click("#u-running #u-cancel")
+    page.wait_for_selector("#u-cancelled")
+    assert re.fullmatch(r"Cancelled at \d{1,2} %; .*", page.inner_text("#u-cancelled"))
+    assert UncertaintyRun.objects.get(scenario=scenario).status == "cancelled"
 
 
 def test_a_range_opened_by_keyboard_fetches_its_inputs_and_keeps_them_through_an_edit(page, live_server, analyst):

@@ -301,7 +301,7 @@ def test_the_decision_page_exports_the_frozen_numbers_not_todays(editor, link_pa
     assert brief["Expected utilization"] == "open"
     prices = [row for row in book["Prices"].iter_rows(min_row=2, values_only=True)]
     assert prices[0][:3] == ("Lambda rental", "Neocloud", 3.99)
-    assert "on demand" in prices[0] and "on_demand" not in prices[0]
+    assert "On demand" in prices[0] and "on_demand" not in prices[0]  # as the page writes it
     assert "2026-09-01" in prices[0] and "https://lambda.ai/pricing" in prices[0]
 
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from lib.currencies import currency_of
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
-from tco.engine import ScenarioError, entered_values, validate
-from tco.models import InputRange, Scenario, UncertaintyStatus
+from tco.engine import Problem, ScenarioError, entered_values, validate
+from tco.engine.errors import problem_text
+from tco.models import InputRange, Scenario, UncertaintyRun, UncertaintyStatus
 from tco.presentation.inputs import path_label, path_words
 from tco.presentation.uncertainty import (
     PERCENTILES_NOTE,
@@ -126,6 +127,14 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
     )
 
 
+def _problems(run: UncertaintyRun | None) -> list[str]:
+    """A failed run's problems as a finance user reads them: the option's name and the field, never a path."""
+    if run is None or run.status != UncertaintyStatus.FAILED:
+        return []
+    problems = [Problem(item.get("path", ""), item.get("message", "")) for item in run.problems or []]
+    return list(dict.fromkeys(problem_text(problem, run.document) for problem in problems))
+
+
 def uncertainty_context(
     scenario: Scenario,
     *,
@@ -147,6 +156,7 @@ def uncertainty_context(
         "scenario": scenario,
         "can_edit": can_edit,
         "u_run": latest,
+        "u_problems": _problems(latest),
         "u_polling": latest is not None and not latest.is_finished,
         "u_answer": uncertainty_answer(run_data(done), element_suffix=str(done.pk)) if done else None,
         "u_done_run": done,

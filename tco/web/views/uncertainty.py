@@ -14,6 +14,7 @@ from django_htmx.http import HTMX_STOP_POLLING
 from lib.jobs import unstick
 from tco.engine import ScenarioError
 from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD
+from tco.engine.errors import problem_text
 from tco.load_profiles import LoadProfileError, from_forecast, parse_load_csv
 from tco.models import InputRange, ScenarioOption, UncertaintyRun
 from tco.selectors.uncertainty import SCENARIO_RANGE_PATHS, option_range_fields
@@ -174,7 +175,8 @@ def uncertainty_run_view(request: HttpRequest, pk: int) -> HttpResponse:
     except LoadProfileError as error:
         return _panel(request, scenario, form=form, errors={"profile": str(error)})
     except ScenarioError as error:
-        listed = "; ".join(f"{p.path or 'scenario'}: {p.message}" for p in error.problems)
+        document = scenario.to_document()
+        listed = "; ".join(dict.fromkeys(problem_text(problem, document) for problem in error.problems))
         return _panel(request, scenario, form=form, errors={"general": f"Nothing was run. {listed}"})
     return _panel(request, scenario, form=form)
 
