@@ -15,21 +15,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
-from tco.engine.catalogue import FINANCE_TOP_NUMBERS
+from tco.engine.catalogue import FINANCE_TOP_NUMBERS, OPTION_FIELD, SCENARIO_FIELD
 from tco.engine.finance import cycle_months
 from tco.engine.finance_fields import OWNED_NUMBERS, RENTAL_NUMBERS
 from tco.engine.financing import lease_payment_months
 from tco.engine.tax import MACRS
 
 FIXED = " (fixed in the workbook: it sets the schedule; change it in the app)"
-CHOICE_LABELS = {
-    "refresh_policy": "Refresh policy",
-    "tax_depreciation": "Tax depreciation method",
-    "financing": "Financing",
-    "lease_payment_timing": "Lease payments",
-    "lease_end": "Lease end",
-    "after_term": "After the commitment term",
-}
+
+
+def choice_words(entry: Any, value: str) -> str:
+    """A choice's value in the catalogue's words ("MACRS 5-year"), never its code."""
+    return dict(entry.choices).get(value, value)
+
+
 # Whole numbers that decide which months hold an event: shown, not meant to be changed in the workbook.
 SCHEDULE_FIELDS = {"loan_term_months", "lease_payment_interval_months", "lease_term_months", "commitment_term_months"}
 OWNED_DEFAULTS = {"bonus_depreciation": 0.0, "capex_change_per_year": 0.0}
@@ -52,7 +51,8 @@ def scenario_rows(doc: Mapping[str, Any]) -> list[tuple[str, Any, str, str, bool
         label = f"{FINANCE_TOP_NUMBERS['cost_of_debt'].label} (pre-tax)"
         rows.append((label, doc["cost_of_debt"], "per year", "cost_of_debt", True))
     policy = doc.get("refresh_policy", "none")
-    rows.append((f"{CHOICE_LABELS['refresh_policy']}{FIXED}", policy, "", "refresh_policy", False))
+    entry = SCENARIO_FIELD["refresh_policy"]
+    rows.append((f"{entry.label}{FIXED}", choice_words(entry, policy), "", "refresh_policy", False))
     return rows
 
 
@@ -71,7 +71,8 @@ def option_rows(option: Mapping[str, Any], slug: str) -> list[tuple[str, Any, st
         rows.append((label, value, unit, f"{key}_{slug}", not fixed))
 
     def choice(key: str, value: str) -> None:
-        rows.append((f"{CHOICE_LABELS[key]}{FIXED}", value.replace("_", " "), "", f"{key}_{slug}", False))
+        entry = OPTION_FIELD[key]
+        rows.append((f"{entry.label}{FIXED}", choice_words(entry, value), "", f"{key}_{slug}", False))
 
     if kind in OWNED_KINDS:
         method = option.get("tax_depreciation", "straight_line")

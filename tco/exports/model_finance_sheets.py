@@ -45,8 +45,7 @@ class FinanceSheets:
     def finance_inputs(self, sheet: Any, option: dict, slug: str) -> None:
         """The option's finance inputs, then its resale curve's points and its yearly price changes, one row each."""
         for label, value, unit, name, editable in fin.option_rows(option, slug):
-            if name not in self.book.defined_names:  # not already written from the option catalogue
-                self.input_row(sheet, label, value, unit, name, editable=editable)
+            self.input_row(sheet, label, value, unit, name, editable=editable)
         points = option.get("resale_curve")
         if points is not None:
             first = sheet.max_row + 1

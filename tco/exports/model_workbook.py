@@ -161,7 +161,8 @@ class Builder(FinanceSheets):
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
             for entry in OPTION_FIELDS:
                 value = option.get(entry.name)
-                if option["kind"] not in entry.kinds or value is None or entry.value_type in ("choice", "list"):
+                # The finance inputs are written by ``finance_inputs``, which knows which of them set the schedule.
+                if option["kind"] not in entry.kinds or value is None or entry.value_type == "choice" or entry.finance:
                     continue
                 self.input_row(
                     sheet,
