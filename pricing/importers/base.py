@@ -36,6 +36,14 @@ class RowError:
         return f"{where}{column}{value}: {self.reason}"
 
 
+class RowRefused(Exception):
+    """Raised inside a parser's row loop for an entry it refuses, carrying the row error the loop records."""
+
+    def __init__(self, error: RowError) -> None:
+        super().__init__(error.reason)
+        self.error = error
+
+
 @dataclass(slots=True)
 class Skip:
     """A row that gave no price of its own: skipped (not a GPU price), merged into another row's

@@ -32,6 +32,7 @@ from pricing.importers.base import (
     ParseResult,
     PriceRow,
     RowError,
+    RowRefused,
     Skip,
     per_million,
 )
@@ -98,17 +99,11 @@ def _per_million(entry: dict, field: str, line: int, key: str) -> Decimal | None
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
-        raise _Broken(RowError(line, field, key, f"not a number: {value!r}"))
+        raise RowRefused(RowError(line, field, key, f"not a number: {value!r}"))
     price = per_million(Decimal(value))
     if price < 0 or price >= MAX_PRICE:
-        raise _Broken(RowError(line, field, key, f"{value} per token is negative or too large"))
+        raise RowRefused(RowError(line, field, key, f"{value} per token is negative or too large"))
     return price
-
-
-class _Broken(Exception):
-    def __init__(self, error: RowError) -> None:
-        super().__init__(error.reason)
-        self.error = error
 
 
 def parse(text: str, context: ParseContext) -> ParseResult:
@@ -132,7 +127,7 @@ def parse(text: str, context: ParseContext) -> ParseResult:
             return result
         try:
             _entry(result, providers, seen, context, line, key, entry)
-        except _Broken as broken:
+        except RowRefused as broken:
             result.errors.append(broken.error)
     return result
 

@@ -27,6 +27,7 @@ from pricing.importers.base import (
     PriceRow,
     ProviderRef,
     RowError,
+    RowRefused,
     Skip,
     per_million,
 )
@@ -52,12 +53,6 @@ def sniff(text: str) -> str | None:
     return "openrouter-endpoints" if '"endpoints"' in start else "openrouter"
 
 
-class _Broken(Exception):
-    def __init__(self, error: RowError) -> None:
-        super().__init__(error.reason)
-        self.error = error
-
-
 def _prices(pricing: object, line: int, name: str) -> list[Decimal | None] | str:
     """Input, output and cached-input prices per million tokens, or the reason the entry has none."""
     if not isinstance(pricing, dict):
@@ -71,10 +66,10 @@ def _prices(pricing: object, line: int, name: str) -> list[Decimal | None] | str
             found.append(None)
             continue
         if not isinstance(raw, str | int) or isinstance(raw, bool) or not _DECIMAL.match(str(raw)):
-            raise _Broken(RowError(line, f"pricing.{field}", name, f"not a decimal price: {raw!r}"))
+            raise RowRefused(RowError(line, f"pricing.{field}", name, f"not a decimal price: {raw!r}"))
         price = per_million(Decimal(str(raw)))
         if price < 0 or price >= MAX_PRICE:
-            raise _Broken(RowError(line, f"pricing.{field}", name, f"{raw} per token is negative or too large"))
+            raise RowRefused(RowError(line, f"pricing.{field}", name, f"{raw} per token is negative or too large"))
         found.append(price)
     if found[0] is None or found[1] is None:
         return "no prompt and completion price"
@@ -107,7 +102,7 @@ def parse(text: str, context: ParseContext) -> ParseResult:
             return result
         try:
             _entry(result, providers, seen, context, line, entry, model, endpoint)
-        except _Broken as broken:
+        except RowRefused as broken:
             result.errors.append(broken.error)
     return result
 

@@ -367,7 +367,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
             ("macrs_5", "MACRS 5-year"),
             ("macrs_7", "MACRS 7-year"),
             ("straight_line", "Straight line"),
-            ("none", "None (not deducted)"),
+            ("none", "Not deducted"),
         ),
         default_choice="straight_line",
         finance=True,

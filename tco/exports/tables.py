@@ -114,8 +114,8 @@ def break_even_table(result: dict) -> Table:
         for pair in result["break_even"]
     ]
     headers = [
-        "owned",
-        "rental",
+        "owned option",
+        "rental option",
         "break-even utilization before tax (fraction)",
         "break-even utilization after tax (fraction)",
         "cumulative crossover (month)",

@@ -118,7 +118,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='historicalscenariooption',
             name='tax_depreciation',
-            field=models.CharField(blank=True, choices=[('macrs_3', 'MACRS 3-year'), ('macrs_5', 'MACRS 5-year'), ('macrs_7', 'MACRS 7-year'), ('straight_line', 'Straight line'), ('none', 'None (not deducted)')], help_text='MACRS: IRS Pub 946, half-year convention.', max_length=13, verbose_name='Tax depreciation'),
+            field=models.CharField(blank=True, choices=[('macrs_3', 'MACRS 3-year'), ('macrs_5', 'MACRS 5-year'), ('macrs_7', 'MACRS 7-year'), ('straight_line', 'Straight line'), ('none', 'Not deducted')], help_text='MACRS: IRS Pub 946, half-year convention.', max_length=13, verbose_name='Tax depreciation'),
         ),
         migrations.AddField(
             model_name='historicalscenariooption',
@@ -238,7 +238,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='scenariooption',
             name='tax_depreciation',
-            field=models.CharField(blank=True, choices=[('macrs_3', 'MACRS 3-year'), ('macrs_5', 'MACRS 5-year'), ('macrs_7', 'MACRS 7-year'), ('straight_line', 'Straight line'), ('none', 'None (not deducted)')], help_text='MACRS: IRS Pub 946, half-year convention.', max_length=13, verbose_name='Tax depreciation'),
+            field=models.CharField(blank=True, choices=[('macrs_3', 'MACRS 3-year'), ('macrs_5', 'MACRS 5-year'), ('macrs_7', 'MACRS 7-year'), ('straight_line', 'Straight line'), ('none', 'Not deducted')], help_text='MACRS: IRS Pub 946, half-year convention.', max_length=13, verbose_name='Tax depreciation'),
         ),
         migrations.AddField(
             model_name='scenariooption',

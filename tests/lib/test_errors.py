@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # own error (framework-free, it imports nothing of the apps or lib; its problems carry a path and a message each).
 INTERNAL = {
     "pricing.importers.feeds.NotTheFeed",  # caught by the feed parsers: the file is refused with its reason
+    "pricing.importers.base.RowRefused",  # caught by the JSON price lists' entry loops (LiteLLM, OpenRouter)
     "pricing.importers.gpuhunt._BadCell",  # caught by the row loop, as SkyPilot's
     "pricing.importers.skypilot._BadCell",
     "tco.engine.errors.ScenarioError",
