@@ -105,6 +105,7 @@ class OperatingLedger:
 
     flows: Flows
     details: dict[str, Any] = field(default_factory=dict)
+    _npv: Any = field(default=None, repr=False)  # worked out once, like Ledger's present values
 
     @property
     def cash(self) -> np.ndarray:
@@ -115,8 +116,10 @@ class OperatingLedger:
         return 0.0
 
     def npv(self, ctx: Context) -> Num:
-        flows = self.flows
-        return flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
+        if self._npv is None:
+            flows = self.flows
+            self._npv = flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
+        return self._npv
 
     def savings(self, ctx: Context) -> dict[str, Num]:
         return {
@@ -253,7 +256,7 @@ def tax_depreciation_by_year(ledger: Ledger, horizon: int) -> list[float]:
     """Tax depreciation landing in each year of the horizon (months 12(y-1)+1 .. 12y), write-offs left out."""
     months = np.asarray(ledger.depreciation, dtype=float).reshape(-1, horizon + 1)[0]
     years = -(-horizon // int(MONTHS_PER_YEAR))
-    return [float(np.sum(months[1 + 12 * y : 13 + 12 * y])) for y in range(years)]
+    return [float(np.add.reduce(months[1 + 12 * y : 13 + 12 * y])) for y in range(years)]
 
 
 def uses_ledger(option: Mapping[str, Any]) -> bool:
@@ -272,15 +275,21 @@ class _Book:
     ROWS = ("cash", "proceeds", "opex", "depreciation", "financing", "disposal_tax")
 
     def __init__(self, horizon: int) -> None:
-        self.eye = np.eye(horizon + 1)
-        self.rows: dict[str, Any] = {row: np.zeros(horizon + 1) for row in self.ROWS}
+        self.months = horizon + 1
+        self.rows: dict[str, Any] = {row: np.zeros(self.months) for row in self.ROWS}
 
     def add(self, row: str, month: int, amount: Any) -> None:
         values = self.rows[row]
         if np.ndim(amount) == 0 and values.ndim == 1:  # one scenario: add in place
             values[month] += amount
         else:
-            self.rows[row] = values + np.asarray(amount, dtype=float) * self.eye[month]
+            self.rows[row] = values + np.asarray(amount, dtype=float) * self._unit(month)
+
+    def _unit(self, month: int) -> np.ndarray:
+        """1 in ``month``, 0 elsewhere (a row of the identity, built only when a sweep or simulation needs it)."""
+        unit = np.zeros(self.months)
+        unit[month] = 1.0
+        return unit
 
     def add_many(self, row: str, months: list[int], amounts: Any, per_month: bool = False) -> None:
         """Add ``amounts`` in each of ``months`` (distinct): one amount (per scenario), or with ``per_month`` one per
@@ -300,7 +309,11 @@ class _Book:
         self.rows[row] = values + extra
 
     def add_months(self, row: str, monthly: Any) -> None:
-        self.rows[row] = self.rows[row] + _with_month_zero(0.0, monthly)
+        values = self.rows[row]
+        if values.ndim == 1 and np.ndim(monthly) == 1:  # one scenario: add in place
+            values[1:] += monthly
+        else:
+            self.rows[row] = values + _with_month_zero(0.0, monthly)
 
     def ledger(self, details: dict[str, Any]) -> Ledger:
         return Ledger(**self.rows, details=details)

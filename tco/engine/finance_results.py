@@ -17,7 +17,6 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .breakeven import break_even_utilization
 from .finance import cycle_months, tax_depreciation_by_year
 from .financing import nal
 from .model import Context, Flows
@@ -97,15 +96,21 @@ def _lease(option: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     }
 
 
-def after_tax_break_even(
+def after_tax_curves(
     tax_rate: float,
-    grid: np.ndarray,
-    owned_costs: np.ndarray,
-    rental_costs: np.ndarray,
-    capital_charge: float,
-    charge_after_tax: float,
-) -> float | None:
-    """The break-even on the after-tax annual curves: owned ``A_AT + (1 - T)·(annual - A)``, a rental
-    ``(1 - T)·annual``."""
-    owned_after = charge_after_tax + (1.0 - tax_rate) * (owned_costs - capital_charge)
-    return break_even_utilization(grid.tolist(), owned_after.tolist(), ((1.0 - tax_rate) * rental_costs).tolist())
+    curves: Mapping[int, np.ndarray],
+    results: list[Mapping[str, Any]],
+    owned: list[int],
+    rentals: list[int],
+) -> dict[int, list[float]]:
+    """The after-tax annual curves the after-tax break-even compares, by option index: owned ``A_AT + (1 - T)·(annual
+    - A)``, a rental ``(1 - T)·annual``."""
+    after = {
+        i: (
+            results[i]["capital_charge_after_tax_per_year"]
+            + (1.0 - tax_rate) * (curves[i] - results[i]["capital_charge_per_year"])
+        ).tolist()
+        for i in owned
+    }
+    after.update({j: ((1.0 - tax_rate) * curves[j]).tolist() for j in rentals})
+    return after

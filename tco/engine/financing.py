@@ -79,7 +79,11 @@ def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Nu
     The comparison is the unit bought for cash at month 0 with the option's tax depreciation, sold at the lease's
     end for ``V_n = C·f(n)`` (resale by age) against the lease, all at the after-tax cost of debt."""
     term = int(option["lease_term_months"])
-    rate = np.asarray(cost_of_debt, dtype=float) * (1.0 - np.asarray(tax_rate, dtype=float))
+    if np.ndim(cost_of_debt) == 0 and np.ndim(tax_rate) == 0:  # one scenario: plain floats, the same arithmetic
+        tax_rate = float(tax_rate)
+        rate: Num = float(cost_of_debt) * (1.0 - tax_rate)
+    else:
+        rate = np.asarray(cost_of_debt, dtype=float) * (1.0 - np.asarray(tax_rate, dtype=float))
 
     def pv(month: float) -> Num:
         return (1.0 + rate) ** (-month / MONTHS_PER_YEAR)
