@@ -118,7 +118,8 @@ class OperatingLedger:
     def npv(self, ctx: Context) -> Num:
         if self._npv is None:
             flows = self.flows
-            self._npv = flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
+            npv = flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
+            self._npv = _scalar(npv)
         return self._npv
 
     def savings(self, ctx: Context) -> dict[str, Num]:
@@ -134,8 +135,14 @@ class OperatingLedger:
         return npv - ctx.tax_rate * npv
 
     def total_after_tax(self, ctx: Context) -> Num:
-        total = self.flows.capex + sum_months(np.asarray(self.flows.usage, dtype=float))
+        total = _scalar(self.flows.capex + sum_months(np.asarray(self.flows.usage, dtype=float)))
         return total - ctx.tax_rate * total
+
+
+def _scalar(value: Any) -> Num:
+    """One scenario's figure as a float (float arithmetic on it gives numpy's figures exactly, without the cost of
+    arrays of one element); a sweep's or a simulation's array as it is."""
+    return float(value[0]) if isinstance(value, np.ndarray) and value.shape == (1,) else value
 
 
 def flows_ledger(flows: Flows, ctx: Context, deductible: Any = None) -> Ledger | OperatingLedger:
@@ -163,7 +170,7 @@ def cycle_months(option: Mapping[str, Any]) -> int:
     if option.get("financing") == "lease" and option.get("lease_end", "return") == "return":
         return int(option["lease_term_months"])
     life = option["useful_life_years"]
-    if np.ndim(life):
+    if not isinstance(life, float | int) and np.ndim(life):
         raise ScenarioError([Problem("useful_life_years", "The useful life cannot vary when it decides the refresh")])
     return max(1, round(MONTHS_PER_YEAR * float(life)))
 
@@ -195,7 +202,7 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
         if leased:
             payment = option["lease_payment"] * factor
             months = lease_payment_months(option, start)
-            within = [month for month in months if month <= horizon]
+            within = range(months.start, min(months.stop, horizon + 1), months.step)
             owed = (len(months) - len(within)) * payment  # paid at the horizon
             for row in ("cash", "financing"):
                 book.add_many(row, within, payment)
@@ -212,7 +219,7 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
             term = int(option["loan_term_months"])
             payment, interest, balance = loan_schedule(price - down, option["loan_apr"], term)
             paid = min(term, end - start)
-            months = list(range(start + 1, start + paid + 1))
+            months = range(start + 1, start + paid + 1)
             book.add_many("cash", months, payment)
             book.add_many("financing", months, interest[..., :paid], per_month=True)
             details["loan_payment_per_month"] = _first(payment) if start == 0 else details["loan_payment_per_month"]
@@ -280,7 +287,7 @@ class _Book:
 
     def add(self, row: str, month: int, amount: Any) -> None:
         values = self.rows[row]
-        if np.ndim(amount) == 0 and values.ndim == 1:  # one scenario: add in place
+        if values.ndim == 1 and (isinstance(amount, float | int) or np.ndim(amount) == 0):  # one scenario: in place
             values[month] += amount
         else:
             self.rows[row] = values + np.asarray(amount, dtype=float) * self._unit(month)
@@ -291,11 +298,12 @@ class _Book:
         unit[month] = 1.0
         return unit
 
-    def add_many(self, row: str, months: list[int], amounts: Any, per_month: bool = False) -> None:
-        """Add ``amounts`` in each of ``months`` (distinct): one amount (per scenario), or with ``per_month`` one per
-        month on the last axis."""
+    def add_many(self, row: str, months: range, amounts: Any, per_month: bool = False) -> None:
+        """Add ``amounts`` in each of ``months`` (a range, so a slice picks them): one amount (per scenario), or with
+        ``per_month`` one per month on the last axis."""
         if not months:
             return
+        months = slice(months.start, months.stop, months.step)
         values = self.rows[row]
         if values.ndim == 1 and np.ndim(amounts) <= int(per_month):
             values[months] += amounts

@@ -56,10 +56,12 @@ def _first(value: Any) -> float:
 
 def cash_series(flows: Flows) -> tuple[list[float], float]:
     """``(monthly cash cost with month 0 folded into month 1, sale proceeds)`` of an option's ledger."""
-    cash = np.asarray(flows.ledger.cash, dtype=float).reshape(-1, np.shape(flows.ledger.cash)[-1])[0]
+    cash = np.asarray(flows.ledger.cash, dtype=float)
+    if cash.ndim > 1:
+        cash = cash.reshape(-1, cash.shape[-1])[0]
     monthly = cash[1:].copy()
     monthly[0] += cash[0]
-    proceeds = float(np.sum(np.asarray(flows.ledger.proceeds, dtype=float).reshape(-1)[: cash.size]))
+    proceeds = float(np.add.reduce(np.asarray(flows.ledger.proceeds, dtype=float).reshape(-1)[: cash.size]))
     return monthly.tolist(), proceeds
 
 

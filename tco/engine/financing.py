@@ -65,12 +65,12 @@ def _scalar_loan(principal: float, rate: float, months: int) -> tuple[float, np.
     return float(payment), interest, balance
 
 
-def lease_payment_months(option: Mapping[str, Any], start: int) -> list[int]:
+def lease_payment_months(option: Mapping[str, Any], start: int) -> range:
     """The months a lease starting at ``start`` pays in: every q months over its term, in advance or in arrears."""
     interval = int(option.get("lease_payment_interval_months", 1))
     term = int(option["lease_term_months"])
     first = start if option.get("lease_payment_timing", "advance") == "advance" else start + interval
-    return list(range(first, first + term, interval))
+    return range(first, first + term, interval)
 
 
 def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Num, Num]:
@@ -85,8 +85,10 @@ def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Nu
     else:
         rate = np.asarray(cost_of_debt, dtype=float) * (1.0 - np.asarray(tax_rate, dtype=float))
 
+    growth = 1.0 + rate
+
     def pv(month: float) -> Num:
-        return (1.0 + rate) ** (-month / MONTHS_PER_YEAR)
+        return growth ** (-month / MONTHS_PER_YEAR)
 
     capex = option["capex"]
     shares = depreciation_shares(option)
@@ -104,7 +106,7 @@ def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Nu
     else:
         value = unit_value(option, 1.0, float(term))
         end = value - tax_rate * (value - left)
-    annuity = sum(pv(float(m)) for m in lease_payment_months(option, 0))
+    annuity = sum(growth ** (-float(m) / MONTHS_PER_YEAR) for m in lease_payment_months(option, 0))
     before_payments = capex - shield - end * pv(float(term))
     advantage = before_payments - (1.0 - tax_rate) * option["lease_payment"] * annuity
     return advantage, before_payments / ((1.0 - tax_rate) * annuity)
