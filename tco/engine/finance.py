@@ -118,8 +118,7 @@ class OperatingLedger:
     def npv(self, ctx: Context) -> Num:
         if self._npv is None:
             flows = self.flows
-            npv = flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
-            self._npv = _scalar(npv)
+            self._npv = flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
         return self._npv
 
     def savings(self, ctx: Context) -> dict[str, Num]:
@@ -135,14 +134,8 @@ class OperatingLedger:
         return npv - ctx.tax_rate * npv
 
     def total_after_tax(self, ctx: Context) -> Num:
-        total = _scalar(self.flows.capex + sum_months(np.asarray(self.flows.usage, dtype=float)))
+        total = self.flows.capex + sum_months(np.asarray(self.flows.usage, dtype=float))
         return total - ctx.tax_rate * total
-
-
-def _scalar(value: Any) -> Num:
-    """One scenario's figure as a float (float arithmetic on it gives numpy's figures exactly, without the cost of
-    arrays of one element); a sweep's or a simulation's array as it is."""
-    return float(value[0]) if isinstance(value, np.ndarray) and value.shape == (1,) else value
 
 
 def flows_ledger(flows: Flows, ctx: Context, deductible: Any = None) -> Ledger | OperatingLedger:
