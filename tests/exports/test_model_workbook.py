@@ -144,26 +144,12 @@ def generated_documents(count: int) -> list[dict]:
     return found[:count]
 
 
-def test_libreoffice_recalculates_every_figure_of_the_demos_and_generated_scenarios(tmp_path):
-    documents = [DESIGN_EXAMPLE, *demo_documents(), *generated_documents(12)]
-    built = [model_book(document) for document in documents]
-    recalculated = recalculate(built, tmp_path)
-    wrong = {
-        document["name"] + f" #{i}": found
-        for i, (document, book, again) in enumerate(zip(documents, built, recalculated, strict=True))
-        if (found := mismatches(again, book, document))
-    }
-    assert wrong == {}
-    summary = recalculated[0]["Summary"]
-    agreement = [row[3] for row in summary.iter_rows(min_row=4, values_only=True) if row[0] and row[1] != "Workbook"]
-    assert agreement and set(agreement) == {"agree"}
-
-
 def _set(book: Workbook, name: str, value) -> None:
     named_cell(book, name).value = value
 
 
-def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(tmp_path):
+def _edited_example() -> tuple[Workbook, dict]:
+    """The worked example's workbook with four inputs changed in its cells, and the document changed the same way."""
     document = copy.deepcopy(DESIGN_EXAMPLE)
     book = model_book(document)
     owned, rental, _ = slugs(book, document)
@@ -177,9 +163,45 @@ def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_cha
     _set(book, "discount_rate", 0.11)
     for row in range(2, document["horizon_months"] + 2):
         book["Forecast"][f"B{row}"].value = 0.8
-    (again,) = recalculate([book], tmp_path)
+    return book, changed
+
+
+@pytest.fixture(scope="module")
+def libreoffice(tmp_path_factory) -> dict:
+    """Every workbook the tests below have LibreOffice recalculate, in one ``soffice`` run: starting it is most of
+    the cost. (``make test`` keeps the tests of the group ``libreoffice`` in one process, so it starts once.)"""
+    documents = [DESIGN_EXAMPLE, *demo_documents(), *generated_documents(12)]
+    built = [model_book(document) for document in documents]
+    edited, changed = _edited_example()
+    *recalculated, edited_again = recalculate([*built, edited], tmp_path_factory.mktemp("libreoffice"))
+    return {
+        "documents": documents,
+        "built": built,
+        "recalculated": recalculated,
+        "edited": (edited_again, changed),
+    }
+
+
+@pytest.mark.xdist_group("libreoffice")
+def test_libreoffice_recalculates_every_figure_of_the_demos_and_generated_scenarios(libreoffice):
+    documents, built, recalculated = libreoffice["documents"], libreoffice["built"], libreoffice["recalculated"]
+    wrong = {
+        document["name"] + f" #{i}": found
+        for i, (document, book, again) in enumerate(zip(documents, built, recalculated, strict=True))
+        if (found := mismatches(again, book, document))
+    }
+    assert wrong == {}
+    summary = recalculated[0]["Summary"]
+    agreement = [row[3] for row in summary.iter_rows(min_row=4, values_only=True) if row[0] and row[1] != "Workbook"]
+    assert agreement and set(agreement) == {"agree"}
+
+
+@pytest.mark.xdist_group("libreoffice")
+def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(libreoffice):
+    again, changed = libreoffice["edited"]
+    owned = slugs(model_book(DESIGN_EXAMPLE), DESIGN_EXAMPLE)[0]
     assert mismatches(again, model_book(changed), changed) == []
-    assert not close(named(again, f"npv_{owned}"), evaluate(document)["options"][0]["npv"])  # it did move
+    assert not close(named(again, f"npv_{owned}"), evaluate(DESIGN_EXAMPLE)["options"][0]["npv"])  # it did move
 
 
 def test_user_text_is_never_a_formula_and_names_are_plain(tmp_path):
