@@ -189,7 +189,7 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
         factor = (1.0 + change) ** (start / MONTHS_PER_YEAR) if start else 1.0
         price = option["capex"] * factor
         if start:
-            details["replacement_capex"].append([start, _first(price)])
+            details["replacement_capex"].append([start, first_figure(price)])
         owns = True
         basis_start = start
         if leased:
@@ -215,11 +215,12 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
             months = range(start + 1, start + paid + 1)
             book.add_many("cash", months, payment)
             book.add_many("financing", months, interest[..., :paid], per_month=True)
-            details["loan_payment_per_month"] = _first(payment) if start == 0 else details["loan_payment_per_month"]
+            if start == 0:
+                details["loan_payment_per_month"] = first_figure(payment)
             if paid < term:
                 left = balance[..., paid - 1] if paid else price - down
                 book.add("cash", end, left)
-                details["loan_balance_repaid_at_sale"] += _first(left)
+                details["loan_balance_repaid_at_sale"] += first_figure(left)
         else:
             book.add("cash", start, price)
         if not owns:
@@ -239,14 +240,13 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
         book.add("disposal_tax", end, tax * (value - left))
         last = {"book": book_value(option, factor, float(end - start)), "basis": left}
     details["replacements"] = len(starts) - 1
-    details["book_value_at_horizon"] = _first(last["book"])
-    details["tax_basis_at_horizon"] = _first(last["basis"])
-    details["deferred_tax_liability_at_horizon"] = _first(tax * (last["book"] - last["basis"]))
-    details["book_depreciation_per_year"] = (
-        None if leased and not buyout else _first((option["capex"] - residual(option)) / option["useful_life_years"])
-    )
+    details["book_value_at_horizon"] = first_figure(last["book"])
+    details["tax_basis_at_horizon"] = first_figure(last["basis"])
+    details["deferred_tax_liability_at_horizon"] = first_figure(tax * (last["book"] - last["basis"]))
+    book_per_year = (option["capex"] - residual(option)) / option["useful_life_years"]
+    details["book_depreciation_per_year"] = None if leased and not buyout else first_figure(book_per_year)
     if leased:
-        details["lease_payment"] = _first(option["lease_payment"])
+        details["lease_payment"] = first_figure(option["lease_payment"])
     if financing != "loan":
         del details["loan_balance_repaid_at_sale"]
     return book.ledger(details)
@@ -263,9 +263,12 @@ def uses_ledger(option: Mapping[str, Any]) -> bool:
     return option["kind"] in OWNED_KINDS
 
 
-def _first(value: Any) -> float:
+def first_figure(value: Any) -> float:
+    """The first scenario's figure of a per-scenario quantity (a float, or an array of one or more scenarios)."""
     if isinstance(value, float | int):
         return float(value)
+    if isinstance(value, np.ndarray):  # item() reads it without making an array of one element
+        return float(value.item(0))
     return float(np.asarray(value, dtype=float).reshape(-1)[0])
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .finance import cycle_months, tax_depreciation_by_year
+from .finance import cycle_months, first_figure, tax_depreciation_by_year
 from .financing import nal
 from .model import Context, Flows
 from .resale import residual
@@ -48,12 +48,6 @@ def truncated(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
-def _first(value: Any) -> float:
-    if isinstance(value, float | int):
-        return float(value)
-    return float(np.asarray(value, dtype=float).reshape(-1)[0])
-
-
 def cash_series(flows: Flows) -> tuple[list[float], float]:
     """``(monthly cash cost with month 0 folded into month 1, sale proceeds)`` of an option's ledger."""
     cash = np.asarray(flows.ledger.cash, dtype=float)
@@ -67,16 +61,16 @@ def cash_series(flows: Flows) -> tuple[list[float], float]:
 
 def option_extras(option: Mapping[str, Any], flows: Flows, ctx: Context) -> dict[str, Any]:
     ledger = flows.ledger
-    parts = {key: _first(value) for key, value in ledger.savings(ctx).items()}
+    parts = {key: first_figure(value) for key, value in ledger.savings(ctx).items()}
     extras: dict[str, Any] = {
-        "npv_after_tax": _first(ledger.npv_after_tax(ctx)),
+        "npv_after_tax": first_figure(ledger.npv_after_tax(ctx)),
         **parts,
-        "total_cash_cost": _first(ledger.total_after_tax(ctx)),
+        "total_cash_cost": first_figure(ledger.total_after_tax(ctx)),
     }
     if option["kind"] in OWNED_KINDS:
         details = dict(ledger.details)
         extras["tax_depreciation_by_year"] = tax_depreciation_by_year(ledger, ctx.horizon_months)
-        extras["capital_charge_after_tax_per_year"] = _first(
+        extras["capital_charge_after_tax_per_year"] = first_figure(
             after_tax_capital_charge(option, ctx.tax_rate, residual(option))
         )
         if option.get("financing") == "lease":
@@ -92,9 +86,9 @@ def _lease(option: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
         return {"nal": None, "after_tax_cost_of_debt": None, "break_even_lease_payment": None}
     advantage, payment = nal(option, ctx.tax_rate, ctx.cost_of_debt)
     return {
-        "nal": _first(advantage),
-        "after_tax_cost_of_debt": _first(ctx.cost_of_debt * (1.0 - ctx.tax_rate)),
-        "break_even_lease_payment": _first(payment),
+        "nal": first_figure(advantage),
+        "after_tax_cost_of_debt": first_figure(ctx.cost_of_debt * (1.0 - ctx.tax_rate)),
+        "break_even_lease_payment": first_figure(payment),
     }
 
 
