@@ -15,10 +15,9 @@ run: $(STAMP)
 	$(PY) manage.py seed_demo
 	DJANGO_DEBUG=$(RUN_DEBUG) $(PY) manage.py runserver 127.0.0.1:8000
 
-# The tests that send jobs to a real Celery worker (marker integration; skipped without REDIS_URL) run first and
-# alone: that worker reads the one database test_<name>. The rest run in TEST_PROCESSES processes (pytest-xdist),
-# each in a test database of its own (test_<name>_gw0, _gw1, ...; in memory with SQLite). Exit status 5 is "no test
-# selected" (PYTEST_ARGS naming tests none of which is an integration test).
+# The tests run in TEST_PROCESSES processes (pytest-xdist), each in a test database of its own (test_<name>_gw0,
+# _gw1, ...; in memory with SQLite). With REDIS_URL, the tests that send jobs to a real Celery worker (marker
+# integration) run beside them in one process, in the one database test_<name> that worker reads (.ci/pytest-phases).
 TEST_PROCESSES ?= 2
 
 test: $(STAMP)
@@ -28,8 +27,7 @@ test: $(STAMP)
 	$(VENV)/bin/lint-imports
 	PLAYWRIGHT=$(VENV)/bin/playwright sh .ci/ensure-chromium
 	sh .ci/ensure-libreoffice
-	$(VENV)/bin/pytest -m integration $(PYTEST_ARGS) || test $$? = 5
-	$(VENV)/bin/pytest -m "not integration" -n $(TEST_PROCESSES) $(PYTEST_ARGS)
+	sh .ci/pytest-phases $(VENV)/bin/pytest $(TEST_PROCESSES) $(PYTEST_ARGS)
 
 # The same, with every property test at its full count of examples (Hypothesis's deep profile, four times as many).
 test-deep:

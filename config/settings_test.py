@@ -15,3 +15,7 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-not-for-production
 os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT_MS", "60000")
 
 from config.settings import *  # noqa: F403
+
+# Tests create users with passwords, some in fixtures shared by a module (the demo data's users): the production
+# hasher would cost ~0.3 s for each.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -97,12 +97,6 @@ def rate_clock(monkeypatch) -> list[float]:
     return clock
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Tests create users with passwords; the production hasher would cost ~0.3 s each."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _user_in_group(username: str, group: str) -> User:
     user = User.objects.create_user(username=username, password="pw-for-tests-1")
     user.groups.add(Group.objects.get(name=group))

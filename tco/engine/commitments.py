@@ -79,7 +79,7 @@ def committed_term_flows(option: Mapping[str, Any], ctx: Context) -> tuple[Flows
         + MONTHS_PER_YEAR * mean_months(overflow) * (od_today if od_today is not None else np.nan)
         + option["extras_per_year"]
     )
-    details = _details(option, ctx, terms, hours, served, committed * float(np.sum(in_term)), p_eff, od_today)
+    details = _details(option, ctx, terms, hours, served, committed * float(np.add.reduce(in_term)), p_eff, od_today)
     flows = Flows(
         usage=usage,
         annual_cost=annual,
@@ -108,8 +108,8 @@ def _details(
         or np.ndim(option["committed_gpus"])
     ):
         return {}
-    total_hours = float(np.sum(hours))
-    busy = float(np.sum(served))
+    total_hours = float(np.add.reduce(hours))
+    busy = float(np.add.reduce(served))
     first = float(np.asarray(p_eff).reshape(-1)[0])
     u_c = first / od_today if od_today else None
     fleet_u = (

@@ -105,6 +105,7 @@ class OperatingLedger:
 
     flows: Flows
     details: dict[str, Any] = field(default_factory=dict)
+    _npv: Any = field(default=None, repr=False)  # worked out once, like Ledger's present values
 
     @property
     def cash(self) -> np.ndarray:
@@ -115,8 +116,10 @@ class OperatingLedger:
         return 0.0
 
     def npv(self, ctx: Context) -> Num:
-        flows = self.flows
-        return flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
+        if self._npv is None:
+            flows = self.flows
+            self._npv = flows.capex + sum_months(flows.usage * ctx.discount) - flows.resale * ctx.discount_at_horizon
+        return self._npv
 
     def savings(self, ctx: Context) -> dict[str, Num]:
         return {
@@ -160,7 +163,7 @@ def cycle_months(option: Mapping[str, Any]) -> int:
     if option.get("financing") == "lease" and option.get("lease_end", "return") == "return":
         return int(option["lease_term_months"])
     life = option["useful_life_years"]
-    if np.ndim(life):
+    if not isinstance(life, float | int) and np.ndim(life):
         raise ScenarioError([Problem("useful_life_years", "The useful life cannot vary when it decides the refresh")])
     return max(1, round(MONTHS_PER_YEAR * float(life)))
 
@@ -186,13 +189,13 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
         factor = (1.0 + change) ** (start / MONTHS_PER_YEAR) if start else 1.0
         price = option["capex"] * factor
         if start:
-            details["replacement_capex"].append([start, _first(price)])
+            details["replacement_capex"].append([start, first_figure(price)])
         owns = True
         basis_start = start
         if leased:
             payment = option["lease_payment"] * factor
             months = lease_payment_months(option, start)
-            within = [month for month in months if month <= horizon]
+            within = range(months.start, min(months.stop, horizon + 1), months.step)
             owed = (len(months) - len(within)) * payment  # paid at the horizon
             for row in ("cash", "financing"):
                 book.add_many(row, within, payment)
@@ -209,14 +212,15 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
             term = int(option["loan_term_months"])
             payment, interest, balance = loan_schedule(price - down, option["loan_apr"], term)
             paid = min(term, end - start)
-            months = list(range(start + 1, start + paid + 1))
+            months = range(start + 1, start + paid + 1)
             book.add_many("cash", months, payment)
             book.add_many("financing", months, interest[..., :paid], per_month=True)
-            details["loan_payment_per_month"] = _first(payment) if start == 0 else details["loan_payment_per_month"]
+            if start == 0:
+                details["loan_payment_per_month"] = first_figure(payment)
             if paid < term:
                 left = balance[..., paid - 1] if paid else price - down
                 book.add("cash", end, left)
-                details["loan_balance_repaid_at_sale"] += _first(left)
+                details["loan_balance_repaid_at_sale"] += first_figure(left)
         else:
             book.add("cash", start, price)
         if not owns:
@@ -236,14 +240,13 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
         book.add("disposal_tax", end, tax * (value - left))
         last = {"book": book_value(option, factor, float(end - start)), "basis": left}
     details["replacements"] = len(starts) - 1
-    details["book_value_at_horizon"] = _first(last["book"])
-    details["tax_basis_at_horizon"] = _first(last["basis"])
-    details["deferred_tax_liability_at_horizon"] = _first(tax * (last["book"] - last["basis"]))
-    details["book_depreciation_per_year"] = (
-        None if leased and not buyout else _first((option["capex"] - residual(option)) / option["useful_life_years"])
-    )
+    details["book_value_at_horizon"] = first_figure(last["book"])
+    details["tax_basis_at_horizon"] = first_figure(last["basis"])
+    details["deferred_tax_liability_at_horizon"] = first_figure(tax * (last["book"] - last["basis"]))
+    book_per_year = (option["capex"] - residual(option)) / option["useful_life_years"]
+    details["book_depreciation_per_year"] = None if leased and not buyout else first_figure(book_per_year)
     if leased:
-        details["lease_payment"] = _first(option["lease_payment"])
+        details["lease_payment"] = first_figure(option["lease_payment"])
     if financing != "loan":
         del details["loan_balance_repaid_at_sale"]
     return book.ledger(details)
@@ -253,16 +256,19 @@ def tax_depreciation_by_year(ledger: Ledger, horizon: int) -> list[float]:
     """Tax depreciation landing in each year of the horizon (months 12(y-1)+1 .. 12y), write-offs left out."""
     months = np.asarray(ledger.depreciation, dtype=float).reshape(-1, horizon + 1)[0]
     years = -(-horizon // int(MONTHS_PER_YEAR))
-    return [float(np.sum(months[1 + 12 * y : 13 + 12 * y])) for y in range(years)]
+    return [float(np.add.reduce(months[1 + 12 * y : 13 + 12 * y])) for y in range(years)]
 
 
 def uses_ledger(option: Mapping[str, Any]) -> bool:
     return option["kind"] in OWNED_KINDS
 
 
-def _first(value: Any) -> float:
+def first_figure(value: Any) -> float:
+    """The first scenario's figure of a per-scenario quantity (a float, or an array of one or more scenarios)."""
     if isinstance(value, float | int):
         return float(value)
+    if isinstance(value, np.ndarray):  # item() reads it without making an array of one element
+        return float(value.item(0))
     return float(np.asarray(value, dtype=float).reshape(-1)[0])
 
 
@@ -272,21 +278,28 @@ class _Book:
     ROWS = ("cash", "proceeds", "opex", "depreciation", "financing", "disposal_tax")
 
     def __init__(self, horizon: int) -> None:
-        self.eye = np.eye(horizon + 1)
-        self.rows: dict[str, Any] = {row: np.zeros(horizon + 1) for row in self.ROWS}
+        self.months = horizon + 1
+        self.rows: dict[str, Any] = {row: np.zeros(self.months) for row in self.ROWS}
 
     def add(self, row: str, month: int, amount: Any) -> None:
         values = self.rows[row]
-        if np.ndim(amount) == 0 and values.ndim == 1:  # one scenario: add in place
+        if values.ndim == 1 and (isinstance(amount, float | int) or np.ndim(amount) == 0):  # one scenario: in place
             values[month] += amount
         else:
-            self.rows[row] = values + np.asarray(amount, dtype=float) * self.eye[month]
+            self.rows[row] = values + np.asarray(amount, dtype=float) * self._unit(month)
 
-    def add_many(self, row: str, months: list[int], amounts: Any, per_month: bool = False) -> None:
-        """Add ``amounts`` in each of ``months`` (distinct): one amount (per scenario), or with ``per_month`` one per
-        month on the last axis."""
+    def _unit(self, month: int) -> np.ndarray:
+        """1 in ``month``, 0 elsewhere (a row of the identity, built only when a sweep or simulation needs it)."""
+        unit = np.zeros(self.months)
+        unit[month] = 1.0
+        return unit
+
+    def add_many(self, row: str, months: range, amounts: Any, per_month: bool = False) -> None:
+        """Add ``amounts`` in each of ``months`` (a range, so a slice picks them): one amount (per scenario), or with
+        ``per_month`` one per month on the last axis."""
         if not months:
             return
+        months = slice(months.start, months.stop, months.step)
         values = self.rows[row]
         if values.ndim == 1 and np.ndim(amounts) <= int(per_month):
             values[months] += amounts
@@ -300,7 +313,11 @@ class _Book:
         self.rows[row] = values + extra
 
     def add_months(self, row: str, monthly: Any) -> None:
-        self.rows[row] = self.rows[row] + _with_month_zero(0.0, monthly)
+        values = self.rows[row]
+        if values.ndim == 1 and np.ndim(monthly) == 1:  # one scenario: add in place
+            values[1:] += monthly
+        else:
+            self.rows[row] = values + _with_month_zero(0.0, monthly)
 
     def ledger(self, details: dict[str, Any]) -> Ledger:
         return Ledger(**self.rows, details=details)

@@ -17,8 +17,7 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .breakeven import break_even_utilization
-from .finance import cycle_months, tax_depreciation_by_year
+from .finance import cycle_months, first_figure, tax_depreciation_by_year
 from .financing import nal
 from .model import Context, Flows
 from .resale import residual
@@ -49,33 +48,29 @@ def truncated(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
-def _first(value: Any) -> float:
-    if isinstance(value, float | int):
-        return float(value)
-    return float(np.asarray(value, dtype=float).reshape(-1)[0])
-
-
 def cash_series(flows: Flows) -> tuple[list[float], float]:
     """``(monthly cash cost with month 0 folded into month 1, sale proceeds)`` of an option's ledger."""
-    cash = np.asarray(flows.ledger.cash, dtype=float).reshape(-1, np.shape(flows.ledger.cash)[-1])[0]
+    cash = np.asarray(flows.ledger.cash, dtype=float)
+    if cash.ndim > 1:
+        cash = cash.reshape(-1, cash.shape[-1])[0]
     monthly = cash[1:].copy()
     monthly[0] += cash[0]
-    proceeds = float(np.sum(np.asarray(flows.ledger.proceeds, dtype=float).reshape(-1)[: cash.size]))
+    proceeds = float(np.add.reduce(np.asarray(flows.ledger.proceeds, dtype=float).reshape(-1)[: cash.size]))
     return monthly.tolist(), proceeds
 
 
 def option_extras(option: Mapping[str, Any], flows: Flows, ctx: Context) -> dict[str, Any]:
     ledger = flows.ledger
-    parts = {key: _first(value) for key, value in ledger.savings(ctx).items()}
+    parts = {key: first_figure(value) for key, value in ledger.savings(ctx).items()}
     extras: dict[str, Any] = {
-        "npv_after_tax": _first(ledger.npv_after_tax(ctx)),
+        "npv_after_tax": first_figure(ledger.npv_after_tax(ctx)),
         **parts,
-        "total_cash_cost": _first(ledger.total_after_tax(ctx)),
+        "total_cash_cost": first_figure(ledger.total_after_tax(ctx)),
     }
     if option["kind"] in OWNED_KINDS:
         details = dict(ledger.details)
         extras["tax_depreciation_by_year"] = tax_depreciation_by_year(ledger, ctx.horizon_months)
-        extras["capital_charge_after_tax_per_year"] = _first(
+        extras["capital_charge_after_tax_per_year"] = first_figure(
             after_tax_capital_charge(option, ctx.tax_rate, residual(option))
         )
         if option.get("financing") == "lease":
@@ -91,21 +86,27 @@ def _lease(option: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
         return {"nal": None, "after_tax_cost_of_debt": None, "break_even_lease_payment": None}
     advantage, payment = nal(option, ctx.tax_rate, ctx.cost_of_debt)
     return {
-        "nal": _first(advantage),
-        "after_tax_cost_of_debt": _first(ctx.cost_of_debt * (1.0 - ctx.tax_rate)),
-        "break_even_lease_payment": _first(payment),
+        "nal": first_figure(advantage),
+        "after_tax_cost_of_debt": first_figure(ctx.cost_of_debt * (1.0 - ctx.tax_rate)),
+        "break_even_lease_payment": first_figure(payment),
     }
 
 
-def after_tax_break_even(
+def after_tax_curves(
     tax_rate: float,
-    grid: np.ndarray,
-    owned_costs: np.ndarray,
-    rental_costs: np.ndarray,
-    capital_charge: float,
-    charge_after_tax: float,
-) -> float | None:
-    """The break-even on the after-tax annual curves: owned ``A_AT + (1 - T)·(annual - A)``, a rental
-    ``(1 - T)·annual``."""
-    owned_after = charge_after_tax + (1.0 - tax_rate) * (owned_costs - capital_charge)
-    return break_even_utilization(grid.tolist(), owned_after.tolist(), ((1.0 - tax_rate) * rental_costs).tolist())
+    curves: Mapping[int, np.ndarray],
+    results: list[Mapping[str, Any]],
+    owned: list[int],
+    rentals: list[int],
+) -> dict[int, list[float]]:
+    """The after-tax annual curves the after-tax break-even compares, by option index: owned ``A_AT + (1 - T)·(annual
+    - A)``, a rental ``(1 - T)·annual``."""
+    after = {
+        i: (
+            results[i]["capital_charge_after_tax_per_year"]
+            + (1.0 - tax_rate) * (curves[i] - results[i]["capital_charge_per_year"])
+        ).tolist()
+        for i in owned
+    }
+    after.update({j: ((1.0 - tax_rate) * curves[j]).tolist() for j in rentals})
+    return after

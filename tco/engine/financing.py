@@ -65,12 +65,12 @@ def _scalar_loan(principal: float, rate: float, months: int) -> tuple[float, np.
     return float(payment), interest, balance
 
 
-def lease_payment_months(option: Mapping[str, Any], start: int) -> list[int]:
+def lease_payment_months(option: Mapping[str, Any], start: int) -> range:
     """The months a lease starting at ``start`` pays in: every q months over its term, in advance or in arrears."""
     interval = int(option.get("lease_payment_interval_months", 1))
     term = int(option["lease_term_months"])
     first = start if option.get("lease_payment_timing", "advance") == "advance" else start + interval
-    return list(range(first, first + term, interval))
+    return range(first, first + term, interval)
 
 
 def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Num, Num]:
@@ -79,10 +79,16 @@ def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Nu
     The comparison is the unit bought for cash at month 0 with the option's tax depreciation, sold at the lease's
     end for ``V_n = C·f(n)`` (resale by age) against the lease, all at the after-tax cost of debt."""
     term = int(option["lease_term_months"])
-    rate = np.asarray(cost_of_debt, dtype=float) * (1.0 - np.asarray(tax_rate, dtype=float))
+    if np.ndim(cost_of_debt) == 0 and np.ndim(tax_rate) == 0:  # one scenario: plain floats, the same arithmetic
+        tax_rate = float(tax_rate)
+        rate: Num = float(cost_of_debt) * (1.0 - tax_rate)
+    else:
+        rate = np.asarray(cost_of_debt, dtype=float) * (1.0 - np.asarray(tax_rate, dtype=float))
+
+    growth = 1.0 + rate
 
     def pv(month: float) -> Num:
-        return (1.0 + rate) ** (-month / MONTHS_PER_YEAR)
+        return growth ** (-month / MONTHS_PER_YEAR)
 
     capex = option["capex"]
     shares = depreciation_shares(option)
@@ -100,7 +106,7 @@ def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Nu
     else:
         value = unit_value(option, 1.0, float(term))
         end = value - tax_rate * (value - left)
-    annuity = sum(pv(float(m)) for m in lease_payment_months(option, 0))
+    annuity = sum(growth ** (-float(m) / MONTHS_PER_YEAR) for m in lease_payment_months(option, 0))
     before_payments = capex - shield - end * pv(float(term))
     advantage = before_payments - (1.0 - tax_rate) * option["lease_payment"] * annuity
     return advantage, before_payments / ((1.0 - tax_rate) * annuity)

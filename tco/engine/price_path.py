@@ -19,7 +19,9 @@ from .model import Num
 def path_factor(changes: list[float], elapsed_years: np.ndarray) -> np.ndarray:
     """``P`` after ``elapsed_years`` (an array of years elapsed, >= 0) for the yearly changes ``changes``."""
     logs = np.log1p(np.asarray(changes, dtype=float))
-    shares = np.clip(np.asarray(elapsed_years, dtype=float)[..., None] - np.arange(len(changes)), 0.0, 1.0)
+    shares = np.minimum(
+        np.maximum(np.asarray(elapsed_years, dtype=float)[..., None] - np.arange(len(changes)), 0.0), 1.0
+    )
     shares[..., -1] = np.maximum(np.asarray(elapsed_years, dtype=float) - (len(changes) - 1), 0.0)
     return np.exp(shares @ logs)
 

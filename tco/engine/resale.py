@@ -9,6 +9,8 @@ uses it.
 
 from __future__ import annotations
 
+import bisect
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,13 +24,32 @@ def curve_share(option: Mapping[str, Any], age_months: Num) -> Num:
     """``curve(a0 + age)/curve(a0)`` of an option with a resale curve."""
     ages, shares = _curve(option["resale_curve"])
     start = option.get("age_at_purchase_months", 0.0)
+    if np.ndim(age_months) == 0 and np.ndim(start) == 0:  # one unit of one scenario: plain floats
+        return _interp(float(start + age_months), ages, shares) / _interp(float(start), ages, shares)
     at = np.interp(start + age_months, ages, shares)
     share = at / np.interp(start, ages, shares)
     return float(share) if np.ndim(at) == 0 else share
 
 
 def _curve(points: list[list[float]]) -> tuple[list[float], list[float]]:
-    return [age for age, _ in points], [share for _, share in points]
+    return [float(age) for age, _ in points], [float(share) for _, share in points]
+
+
+def _interp(x: float, ages: list[float], shares: list[float]) -> float:
+    """``np.interp`` at one point, with numpy's own arithmetic (flat outside the curve, exact at its points), without
+    the cost of making arrays of a few points for each of the many values a ledger asks for."""
+    if x < ages[0]:
+        return shares[0]
+    j = bisect.bisect_right(ages, x) - 1
+    if j == len(ages) - 1 or x == ages[j]:
+        return shares[j]
+    slope = (shares[j + 1] - shares[j]) / (ages[j + 1] - ages[j])
+    value = slope * (x - ages[j]) + shares[j]
+    if math.isnan(value):  # numpy's fallback for an infinite slope
+        value = slope * (x - ages[j + 1]) + shares[j + 1]
+        if math.isnan(value) and shares[j] == shares[j + 1]:
+            value = shares[j]
+    return value
 
 
 def residual(option: Mapping[str, Any]) -> Num:

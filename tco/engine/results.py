@@ -16,7 +16,7 @@ from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
 from .errors import Problem, ScenarioError
 from .finance import OperatingLedger
-from .finance_results import after_tax_break_even, cash_series, option_extras, truncated
+from .finance_results import after_tax_curves, cash_series, option_extras, truncated
 from .flows import option_flows
 from .model import Flows, build_context
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
@@ -196,6 +196,9 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any)
     kinks = {option["gpu_count"] / (fleet * work_factor(workload, option)) for option in (options[i] for i in owned)}
     grid = np.array(sorted({0.0, 1.0} | {k for k in kinks if 0.0 < k < 1.0}))
     curves = dict(zip(owned + rentals, annual_costs_at(doc, grid, [options[i] for i in owned + rentals]), strict=True))
+    # Without a tax the after-tax curves are the pre-tax ones; with one, each option's is worked out once.
+    after_tax = after_tax_curves(ctx.tax_rate, curves, results, owned, rentals) if ctx.finance and ctx.has_tax else None
+    utilizations = grid.tolist()
     pairs = []
     for i in owned:
         for j in rentals:
@@ -205,17 +208,10 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any)
                 "utilization": _pair_break_even(doc, options[i], options[j], grid, curves[i], curves[j]),
                 "crossover_month": crossover_month(results[i]["cumulative_cost"], results[j]["cumulative_cost"]),
             }
-            if ctx.finance:  # without a tax the after-tax curves are the pre-tax ones
+            if ctx.finance:
                 pair["utilization_after_tax"] = (
-                    after_tax_break_even(
-                        ctx.tax_rate,
-                        grid,
-                        curves[i],
-                        curves[j],
-                        results[i]["capital_charge_per_year"],
-                        results[i]["capital_charge_after_tax_per_year"],
-                    )
-                    if ctx.has_tax
+                    break_even_utilization(utilizations, after_tax[i], after_tax[j])
+                    if after_tax is not None
                     else pair["utilization"]
                 )
             pairs.append(pair)

@@ -76,7 +76,9 @@ def after_tax_capital_charge(option: Mapping[str, Any], tax_rate: Num, residual:
     capital, ``R_L = C - Σ_{k<=L} D_k`` (financing-independent, like 5.3's capital charge; ``/L`` when r = 0)."""
     capex, life, rate = option["capex"], option["useful_life_years"], option["cost_of_capital"]
     shares = depreciation_shares(option)
-    if all(np.ndim(x) == 0 for x in (capex, life, rate, tax_rate, residual, shares[..., 0])):
+    if np.ndim(shares) == 1 and all(
+        isinstance(x, float | int) or np.ndim(x) == 0 for x in (capex, life, rate, tax_rate, residual)
+    ):
         return _scalar_after_tax_charge(
             float(capex), float(life), float(rate), float(tax_rate), float(residual), shares
         )

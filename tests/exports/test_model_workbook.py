@@ -201,21 +201,6 @@ def generated_documents(count: int, strategy=None) -> list[dict]:
     return found[:count]
 
 
-def test_libreoffice_recalculates_every_figure_of_the_demos_and_generated_scenarios(tmp_path):
-    documents = [DESIGN_EXAMPLE, *demo_documents(), *generated_documents(12)]
-    built = [model_book(document) for document in documents]
-    recalculated = recalculate(built, tmp_path)
-    wrong = {
-        document["name"] + f" #{i}": found
-        for i, (document, book, again) in enumerate(zip(documents, built, recalculated, strict=True))
-        if (found := mismatches(again, book, document))
-    }
-    assert wrong == {}
-    summary = recalculated[0]["Summary"]
-    agreement = [row[3] for row in summary.iter_rows(min_row=4, values_only=True) if row[0] and row[1] != "Workbook"]
-    assert agreement and set(agreement) == {"agree"}
-
-
 @st.composite
 def financed_further(draw) -> dict:
     """The engine tests' financed scenarios, mostly with a tax rate, and now and then a lease paid every 3 months or
@@ -280,24 +265,12 @@ def finance_documents() -> list[dict]:
     ]
 
 
-def test_libreoffice_recalculates_every_after_tax_financed_refreshed_and_committed_figure(tmp_path):
-    documents = finance_documents()
-    built = [model_book(document) for document in documents]
-    recalculated = recalculate(built, tmp_path)
-    wrong = {
-        document["name"] + f" #{i}": found
-        for i, (document, book, again) in enumerate(zip(documents, built, recalculated, strict=True))
-        if (found := mismatches(again, book, document))
-    }
-    assert wrong == {}
-    assert recalculated[0]["Summary"]["A3"].value.startswith("Every figure agrees")
-
-
 def _set(book: Workbook, name: str, value) -> None:
     named_cell(book, name).value = value
 
 
-def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(tmp_path):
+def _edited_example() -> tuple[Workbook, dict]:
+    """The worked example's workbook with four inputs changed in its cells, and the document changed the same way."""
     document = copy.deepcopy(DESIGN_EXAMPLE)
     book = model_book(document)
     owned, rental, _ = slugs(book, document)
@@ -311,12 +284,12 @@ def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_cha
     _set(book, "discount_rate", 0.11)
     for row in range(2, document["horizon_months"] + 2):
         book["Forecast"][f"B{row}"].value = 0.8
-    (again,) = recalculate([book], tmp_path)
-    assert mismatches(again, model_book(changed), changed) == []
-    assert not close(named(again, f"npv_{owned}"), evaluate(document)["options"][0]["npv"])  # it did move
+    return book, changed
 
 
-def test_changing_finance_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(tmp_path):
+def _edited_finance() -> list[tuple[Workbook, dict, dict]]:
+    """A loan with replacements and a lease beside a commitment, each with finance inputs changed in its cells:
+    ``(book, document, changed document)``."""
     loan = copy.deepcopy(DESIGN_EXAMPLE)
     loan.update(tax_rate=0.21, horizon_months=60, refresh_policy="replace")
     loan["options"][0].update(
@@ -330,7 +303,7 @@ def test_changing_finance_inputs_in_the_workbook_gives_what_the_engine_gives_for
         (loan, {"tax_rate": 0.3}, {0: {"loan_apr": 0.09, "capex_change_per_year": -0.2, "bonus_depreciation": 0.5}}),
         (committed, {"tax_rate": 0.25, "cost_of_debt": 0.08}, {0: {"lease_payment": 7000}, 1: {"upfront_share": 1}}),
     ]
-    books, expected = [], []
+    edited = []
     for document, top, options in changes:
         book = model_book(document)
         found = slugs(book, document)
@@ -342,10 +315,69 @@ def test_changing_finance_inputs_in_the_workbook_gives_what_the_engine_gives_for
             changed["options"][index].update(fields)
             for name, value in fields.items():
                 _set(book, f"{name}_{found[index]}", value)
-        books.append(book)
-        expected.append(changed)
-    recalculated = recalculate(books, tmp_path)
-    for again, changed, (document, _, _) in zip(recalculated, expected, changes, strict=True):
+        edited.append((book, document, changed))
+    return edited
+
+
+@pytest.fixture(scope="module")
+def libreoffice(tmp_path_factory) -> dict:
+    """Every workbook the tests below have LibreOffice recalculate, in one ``soffice`` run: starting it is most of
+    the cost. (``make test`` keeps the tests of the group ``libreoffice`` in one process, so it starts once.)"""
+    plain = [DESIGN_EXAMPLE, *demo_documents(), *generated_documents(12)]
+    finance = finance_documents()
+    edited, changed = _edited_example()
+    edited_finance = _edited_finance()
+    books = [model_book(document) for document in (*plain, *finance)]
+    recalculated = recalculate(
+        [*books, edited, *(book for book, _, _ in edited_finance)], tmp_path_factory.mktemp("lo")
+    )
+    n, m = len(plain), len(plain) + len(finance)
+    return {
+        "plain": (plain, books[:n], recalculated[:n]),
+        "finance": (finance, books[n:], recalculated[n:m]),
+        "edited": (recalculated[m], changed),
+        "edited_finance": [
+            (again, document, changed)
+            for again, (_, document, changed) in zip(recalculated[m + 1 :], edited_finance, strict=True)
+        ],
+    }
+
+
+def _wrong(documents: list[dict], built: list[Workbook], recalculated: list[Workbook]) -> dict:
+    return {
+        document["name"] + f" #{i}": found
+        for i, (document, book, again) in enumerate(zip(documents, built, recalculated, strict=True))
+        if (found := mismatches(again, book, document))
+    }
+
+
+@pytest.mark.xdist_group("libreoffice")
+def test_libreoffice_recalculates_every_figure_of_the_demos_and_generated_scenarios(libreoffice):
+    documents, built, recalculated = libreoffice["plain"]
+    assert _wrong(documents, built, recalculated) == {}
+    summary = recalculated[0]["Summary"]
+    agreement = [row[3] for row in summary.iter_rows(min_row=4, values_only=True) if row[0] and row[1] != "Workbook"]
+    assert agreement and set(agreement) == {"agree"}
+
+
+@pytest.mark.xdist_group("libreoffice")
+def test_libreoffice_recalculates_every_after_tax_financed_refreshed_and_committed_figure(libreoffice):
+    documents, built, recalculated = libreoffice["finance"]
+    assert _wrong(documents, built, recalculated) == {}
+    assert recalculated[0]["Summary"]["A3"].value.startswith("Every figure agrees")
+
+
+@pytest.mark.xdist_group("libreoffice")
+def test_changing_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(libreoffice):
+    again, changed = libreoffice["edited"]
+    owned = slugs(model_book(DESIGN_EXAMPLE), DESIGN_EXAMPLE)[0]
+    assert mismatches(again, model_book(changed), changed) == []
+    assert not close(named(again, f"npv_{owned}"), evaluate(DESIGN_EXAMPLE)["options"][0]["npv"])  # it did move
+
+
+@pytest.mark.xdist_group("libreoffice")
+def test_changing_finance_inputs_in_the_workbook_gives_what_the_engine_gives_for_the_changed_document(libreoffice):
+    for again, document, changed in libreoffice["edited_finance"]:
         assert mismatches(again, model_book(changed), changed) == []
         owned = slugs(model_book(changed), changed)[0]
         moved = evaluate(document)["options"][0]["npv_after_tax"]
