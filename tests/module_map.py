@@ -22,10 +22,21 @@ INTRO = (
 SENTENCE = re.compile(r"^(.+?[.!?])(?=\s+[A-Z`\"(]|\s*$)", re.DOTALL)
 
 
+def parse(source: str) -> ast.Module:
+    """``ast.parse``, tried once more on CPython 3.11.7's spurious "AST constructor recursion depth mismatch"
+    (a SystemError it raises, depending on what ran earlier in the process; fixed in later 3.11 releases)."""
+    try:
+        return ast.parse(source)
+    except SystemError as error:
+        if "recursion depth mismatch" not in str(error):
+            raise
+        return ast.parse(source)
+
+
 def summary(path: Path) -> str | None:
     """The first sentence of the module's docstring, on one line; None for an empty module (a bare package)."""
     source = path.read_text()
-    docstring = ast.get_docstring(ast.parse(source))
+    docstring = ast.get_docstring(parse(source))
     if not docstring:
         if source.strip():
             raise ValueError(f"{path} has code but no docstring to put on the module map")

@@ -59,7 +59,7 @@ def variables_read(source: str) -> set[str]:
     ``os.environ.get("X")``, ``os.environ["X"]``, ``os.getenv("X")`` and ``env="X"`` keywords (dj-database-url).
     ``os.environ.setdefault`` writes a default for Django itself (DJANGO_SETTINGS_MODULE) and is not a setting."""
     names = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(module_map.parse(source)):
         if isinstance(node, ast.Call):
             callee = _callee(node)
             on_environ = isinstance(node.func, ast.Attribute) and _is_os_environ(node.func.value)
