@@ -1,6 +1,7 @@
 /* Decision brief charts, after charts.js has drawn them: compact titles and fonts when a chart is narrow (phones),
    and a fixed print size on paper: every chart at the full width of an A4 or Letter page (700 px fits both), a
-   readable plot height (at least 180 px), the legend beside the plot rather than under it (a long legend would take the plot's height).
+   readable plot height (at least 180 px; a horizontal bar chart 12 px a bar, at least 100 px), the legend beside the
+   plot rather than under it (a long legend would take the plot's height).
    Print starts with beforeprint (the browser's print dialog) or the print media query (Chromium's PDF, emulation). */
 (function () {
   "use strict";
