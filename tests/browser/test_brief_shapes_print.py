@@ -1,8 +1,8 @@
 """Every shape of decision brief prints on at most 3 A4 pages with nothing clipped: the leadership scenario (five
 options, in euros) with no comparison, with a simulation, with a simulation and a fleet plan, with those and one
-compared scenario, and with three, open or decided (a rationale and four answered questions). Nothing is wider than
-the page's content box, no box scrolls or cuts a table; what paper leaves to the web page (the tornado chart, the fleet
-plan's chart) is said on the paper."""
+compared scenario, and with three, open or decided (a rationale and four, or all seven, answered questions). Nothing
+is wider than the page's content box, no box scrolls or cuts a table; what paper leaves to the web page (the tornado
+chart, the fleet plan's chart) is said on the paper."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ SHAPES = [
     "everything, three comparisons",
     "everything, three comparisons, decided",
     "a simulation, three comparisons, decided",
+    "everything, three comparisons, decided, seven answered",
 ]
 
 
@@ -75,9 +76,9 @@ def _brief(analyst, shape: str) -> str:
             variant = copy.deepcopy(LEADERSHIP_SCENARIO)
             variant.update(name=f"64x H100, {months} months", horizon_months=months)
             others.append(scenario_create_from_document(document=variant, user=analyst))
-    if shape.endswith("decided"):  # with a rationale and four of the seven questions answered
+    if "decided" in shape:  # with a rationale and four (or all) of the seven questions answered
         answers = dict.fromkeys(BRIEF_KEYS, "")
-        for key in BRIEF_KEYS[:4]:
+        for key in BRIEF_KEYS[: 7 if "seven" in shape else 4]:
             answers[key] = "Settled with the platform team: see the capacity plan of 2026-11, section 3."
         brief_update(
             scenario=scenario,
