@@ -1,12 +1,13 @@
 /* Decision brief charts, after charts.js has drawn them: compact titles and fonts when a chart is narrow (phones),
    and a fixed print size on paper: every chart at the full width of an A4 or Letter page (700 px fits both), a
-   readable plot height (at least 180 px), the legend beside the plot rather than under it (a long legend would take the plot's height).
+   readable plot height (at least 180 px; a horizontal bar chart 12 px a bar, at least 100 px), the legend beside the
+   plot rather than under it (a long legend would take the plot's height).
    Print starts with beforeprint (the browser's print dialog) or the print media query (Chromium's PDF, emulation). */
 (function () {
   "use strict";
   var NARROW = 560;
   var PRINT = { width: 700, height: 240, print: true };
-  var PRINT_MIN_HEIGHT = 240, PRINT_ROW = 12, PRINT_CHROME = 85, PRINT_LOWER_BY = 40, PRINT_LOWER_MIN_PLOT = 120;
+  var PRINT_ROW = 12, PRINT_BAR_MIN_PLOT = 100, PRINT_CHROME = 85, PRINT_LOWER_BY = 40, PRINT_LOWER_MIN_PLOT = 120;
   var KEYS = ["title.text", "title.font.size", "font.size", "xaxis.title.text", "xaxis.title.font.size", "yaxis.title.text",
               "yaxis.title.font.size", "yaxis.automargin", "legend.font.size", "legend.orientation", "legend.x",
               "legend.xanchor", "legend.xref", "legend.y", "legend.yanchor", "legend.yref", "margin.t", "height"];
@@ -64,7 +65,8 @@
       update.height = size.print ? printHeight(el, size.height) : size.height;
     }
     else { update.width = null; update.autosize = true; }  // the height is the figure's own again (KEYS)
-    var minPlot = size && size.print && !el.closest(".brief-chart") ? PRINT_LOWER_MIN_PLOT : undefined;
+    var minPlot;
+    if (size && size.print) minPlot = horizontalRows(el) ? barPlot(el) : el.closest(".brief-chart") ? undefined : PRINT_LOWER_MIN_PLOT;
     window.Plotly.relayout(el, update).then(function () { window.fitChartRoom(el, minPlot); });
   }
   function horizontalRows(el) {  // the rows of a horizontal bar chart (bars per option, tornado inputs), else 0
@@ -76,13 +78,15 @@
     });
     return Object.keys(rows).length;
   }
+  function barPlot(el) {  // a horizontal bar chart's plot on paper: 12 px a row, at least 100 px (five bars read well)
+    return Math.max(PRINT_BAR_MIN_PLOT, PRINT_ROW * horizontalRows(el));
+  }
   function printHeight(el, standard) {
-    // On paper a chart is as low as reads well, so that three pages hold the brief: a horizontal bar chart 12 px a
-    // row; the simulation's and the comparison's charts lower than the brief's own (plot at least 120 px, not 180;
-    // charts.js fitChartRoom grows one whose plot or legend would be squashed).
-    var lower = el.closest(".brief-chart") ? 0 : PRINT_LOWER_BY;
-    var rows = horizontalRows(el);
-    return rows ? Math.max(PRINT_MIN_HEIGHT - lower, PRINT_CHROME + PRINT_ROW * rows) : standard - lower;
+    // On paper a chart is as low as reads well, so that three pages hold the brief: a horizontal bar chart as high as
+    // its rows need; the simulation's and the comparison's charts lower than the brief's own (plot at least 120 px,
+    // not 180; charts.js fitChartRoom grows one whose plot or legend would be squashed).
+    if (horizontalRows(el)) return PRINT_CHROME + barPlot(el);
+    return standard - (el.closest(".brief-chart") ? 0 : PRINT_LOWER_BY);
   }
   var printing = false;
   function fitAll(size) {

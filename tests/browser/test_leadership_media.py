@@ -3,7 +3,8 @@ own 64 H100, a rental at 2.49, a used option, three ranges and a simulation, in 
 it with a 36-month scenario.
 
 - The brief prints on at most 3 A4 pages, every chart (brief, simulation, comparison) at the page's full width,
-  nothing past the page's right edge, the break-even map's labels apart, every bar label whole.
+  nothing past the page's right edge, the break-even map's labels apart, every bar label whole; the tornado prints
+  as its rows in words.
 - The scenario page prints its inputs and answer without clipping.
 - At 390 px the scenario page, the decision link and compare are no wider than the phone.
 """
@@ -216,15 +217,17 @@ def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_ful
     page.wait_for_timeout(300)
     charts = page.evaluate(CHART_BOXES_JS)
     # Four brief charts (the forecast month by month is left off paper, as the comparison's chart of every option of
-    # every scenario: the page says where they are), the simulation's histogram and tornado.
+    # every scenario and the tornado chart, whose rows print in words: the page says where they are), the simulation's
+    # histogram.
     assert [chart["id"] for chart in charts] == [
         "chart-annual_cost",
         "chart-cumulative",
         "chart-cost_per_output",
         "chart-break_even_map",
         "u-chart-outcome_histogram",
-        "u-chart-tornado",
     ]
+    assert page.locator("#u-tornado-table").is_visible()
+    assert "tornado chart of these rows is on the web page" in page.inner_text("#u-tornado-on-the-web")
     for chart in charts:
         assert 650 <= chart["width"] <= A4_CONTENT_WIDTH + 1, f"{chart['id']} is not page-wide: {chart['width']}"
         for text in chart["barTexts"]:

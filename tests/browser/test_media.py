@@ -125,8 +125,9 @@ BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')]
   const legendTraces = el._fullData.filter((t) => t.showlegend !== false && t.type !== 'heatmap').length;
   const legend = box('.legend .bg');  // the legend's visible box: a legend too long for it scrolls and clips
   const hidden = legend ? entries.filter((r) => r.bottom > legend.bottom + 1 || r.right > legend.right + 1).length : 0;
+  const bars = new Set(el._fullData.filter((t) => t.type === 'bar' && t.orientation === 'h').flatMap((t) => t.y)).size;
   return {id: el.id, svg: box('.main-svg'), plot: box('.nsewdrag'), title: box('.gtitle'), legend,
-          legendEntries: entries.length, legendTraces, hiddenEntries: hidden};
+          legendEntries: entries.length, legendTraces, hiddenEntries: hidden, bars};
 })"""
 
 
@@ -156,7 +157,9 @@ def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
     for chart in charts:
         name, svg, plot, title, legend = chart["id"], chart["svg"], chart["plot"], chart["title"], chart["legend"]
         assert 650 <= svg["right"] - svg["left"] <= A4_CONTENT_WIDTH, f"{name} is not page-wide: {svg}"
-        assert plot["bottom"] - plot["top"] >= 180, f"{name}'s plot is squashed: {plot}"
+        # A horizontal bar chart is as high as its bars read (at least 100 px, 12 px a bar), every other plot 180 px.
+        least = max(100, 12 * chart["bars"]) if chart["bars"] else 180
+        assert plot["bottom"] - plot["top"] >= least, f"{name}'s plot is squashed: {plot}"
         assert title["bottom"] <= plot["top"], f"{name}'s title runs into the plot"
         if legend is not None:
             assert legend["right"] <= svg["right"] + 1 and legend["bottom"] <= svg["bottom"] + 1, f"{name}: legend cut"
