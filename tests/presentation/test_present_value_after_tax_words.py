@@ -115,7 +115,7 @@ def test_the_compare_page_names_the_taxed_column_after_tax(editor_client, editor
     assert f'<td class="num">{format_money(owned["npv_after_tax"])}</td>' in table
 
 
-def test_a_taxed_scenarios_simulation_table_and_tornado_rows_say_after_tax(editor_client, editor, run_jobs):
+def test_a_taxed_scenarios_simulation_and_tornado_tables_and_exports_say_after_tax(editor_client, editor, run_jobs):
     with run_jobs():
         scenario = scenario_create_from_document(document=_taxed(), user=editor)
         form = {"trials": "1000", "profile": "forecast", "peak_ratio": "1.5", "peak_hour": "14"}
@@ -130,3 +130,7 @@ def test_a_taxed_scenarios_simulation_table_and_tornado_rows_say_after_tax(edito
     base = _owned_minus_rental(evaluate(scenario.to_document()), "npv_after_tax")
     assert "owned minus rental present value of cost after tax " in html
     assert format_money(abs(base)) in re.search(r'id="u-tornado-base">(.*?)</p>', html, re.S)[1]
+    simulation = editor_client.get(f"/scenarios/{scenario.pk}/export/simulation.csv").content.decode()
+    assert simulation.splitlines()[0].startswith("series,P10 present value of cost after tax (USD),")
+    tornado_csv = editor_client.get(f"/scenarios/{scenario.pk}/export/tornado.csv").content.decode()
+    assert "owned minus rental present value of cost after tax at low (USD)" in tornado_csv.splitlines()[0]
