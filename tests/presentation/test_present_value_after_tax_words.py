@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from lib.formatting import format_money
+from lib.formatting import format_money, format_pct
 from lib.kinds import is_owned
 from tco.charts.break_even_map import break_even_map
 from tco.charts.uncertainty import uncertainty_figures
@@ -111,8 +111,15 @@ def test_the_compare_page_names_the_taxed_column_after_tax(editor_client, editor
     table = re.search(r'<table id="compare-npv">(.*?)</table>', html, re.S)[1]
     headers = [re.sub(r"\s+", " ", h).strip() for h in re.findall(r'<th scope="col"[^>]*>(.*?)</th>', table, re.S)]
     assert headers == ["Option", "Taxed (36 months, after tax)", "Untaxed (36 months)"]
-    owned = next(o for o in evaluate(taxed.to_document())["options"] if o["kind"] == "owned")
+    result = evaluate(taxed.to_document())
+    owned = next(o for o in result["options"] if o["kind"] == "owned")
     assert f'<td class="num">{format_money(owned["npv_after_tax"])}</td>' in table
+    (pair,) = result["break_even"]  # one owned option, one on-demand rental
+    cards = re.search(r'id="compare-cards">(.*?)</div>\s*</div>\s*</div>', html, re.S)[0]
+    after_tax = format_pct(pair["utilization_after_tax"])
+    assert f"Owning breaks even vs {pair['rental']} at {after_tax} utilization after tax" in cards
+    untaxed_card = cards.split('<div class="stat-label">Untaxed</div>')[1]
+    assert "tax" not in untaxed_card.lower() and "utilization (forecast" in untaxed_card
 
 
 def test_a_taxed_scenarios_simulation_and_tornado_tables_and_exports_say_after_tax(editor_client, editor, run_jobs):
