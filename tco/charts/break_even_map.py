@@ -136,12 +136,14 @@ def break_even_map(
     rental_name: str | None = None,
     forecast_utilization: float | None = None,
     current_price: float | None = None,
+    taxed: str = "",
 ) -> dict:
     """Heatmap of the cheapest option over x = reference utilization (%) and y = a rental's price per GPU-hour.
 
     Each cheapest option is one colour band, named in the legend (with its kind), written on its region and in
     the hover with the owned minus rental NPV difference (negative = owning is cheaper). Optional marks: the
-    forecast's mean utilization and the rental's current price.
+    forecast's mean utilization and the rental's current price. ``taxed`` (``after_tax_words`` of the scenario)
+    follows "present value of cost": a taxed scenario's sweep compares present values after tax.
     """
     kinds = dict(zip(option_names, option_kinds, strict=True)) if option_kinds is not None else {}
     grid = sweep_result["cheapest"]
@@ -155,7 +157,9 @@ def break_even_map(
     x = percent_values(sweep_result["x"]["values"])
     y = rounded(sweep_result["y"]["values"], 4)
     z = [[index_of[name] for name in row] for row in grid]
-    said = {name: f"{plain(name)}<br>Owned \u2212 rental {PRESENT_VALUE} " for name in present}  # 441 cells, few names
+    said = {  # 441 cells, few names
+        name: f"{plain(name)}<br>Owned \u2212 rental {PRESENT_VALUE}{taxed} " for name in present
+    }
     text = [
         [
             said[name] + format_signed_money(difference, currency)

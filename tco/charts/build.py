@@ -5,7 +5,7 @@ from __future__ import annotations
 from lib.currencies import currency_of
 from lib.kinds import OWNED_KINDS, is_on_demand_rental
 from tco.engine import annual_cost_curve, sweep
-from tco.presentation.finance import compared_months
+from tco.presentation.finance import after_tax_words, compared_months
 
 from .break_even_map import break_even_map
 from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
@@ -67,6 +67,7 @@ def break_even_map_figure(document: dict, result: dict, map_rental: str | None =
         rental_name=rental["name"],
         forecast_utilization=result["reference"]["mean_utilization"],
         current_price=price,
+        taxed=after_tax_words(document),
     )
 
 

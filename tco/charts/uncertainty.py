@@ -18,14 +18,16 @@ from lib.chart_style import (
 )
 from lib.currencies import currency_of
 from lib.formatting import format_money
+from tco.presentation.finance import after_tax_words
 from tco.presentation.uncertainty import tornado_rows
 
 TORNADO_ROWS = 15
 
 
-def outcome_histogram(simulation: dict, currency: str) -> dict | None:
+def outcome_histogram(simulation: dict, currency: str, taxed: str = "") -> dict | None:
     """Trials by owned minus rental NPV: bins below 0 (owning cheaper) and above (renting cheaper) as two named
-    series, with P10, P50 and P90 marked. None when the scenario lacks an owned or a rented side."""
+    series, with P10, P50 and P90 marked. None when the scenario lacks an owned or a rented side. ``taxed`` is
+    ``after_tax_words`` of the scenario: a taxed scenario's trials compare present values after tax."""
     difference = simulation.get("owned_minus_rental")
     if difference is None:
         return None
@@ -51,9 +53,9 @@ def outcome_histogram(simulation: dict, currency: str) -> dict | None:
                     "hovertemplate": hover,
                 }
             )
-    title = f"Owned minus rental present value of cost over {simulation['trials']:,} trials ({currency})"
+    title = f"Owned minus rental present value of cost{taxed} over {simulation['trials']:,} trials ({currency})"
     layout = base_layout(
-        title, f"Owned minus rental present value of cost, {currency} (below 0: owning is cheaper)", "Trials"
+        title, f"Owned minus rental present value of cost{taxed}, {currency} (below 0: owning is cheaper)", "Trials"
     )
     layout["bargap"] = 0
     shapes, annotations = [], []
@@ -94,9 +96,10 @@ def tornado(tornado: dict, document: dict) -> dict | None:
                 ),
             }
         )
+    taxed = after_tax_words(document)
     layout = base_layout(
-        f"What moves the answer most: owned minus rental present value of cost ({currency})",
-        f"Owned minus rental present value of cost, {currency} (below 0: owning is cheaper)",
+        f"What moves the answer most: owned minus rental present value of cost{taxed} ({currency})",
+        f"Owned minus rental present value of cost{taxed}, {currency} (below 0: owning is cheaper)",
         "",
     )
     layout["barmode"] = "overlay"
@@ -146,7 +149,7 @@ def uncertainty_figures(result: dict, document: dict) -> dict[str, dict]:
     draw)."""
     currency = currency_of(document)
     figures = {}
-    if (histogram := outcome_histogram(result["simulation"], currency)) is not None:
+    if (histogram := outcome_histogram(result["simulation"], currency, after_tax_words(document))) is not None:
         figures["outcome_histogram"] = histogram
     if result.get("tornado") and (chart := tornado(result["tornado"], document)):
         figures["tornado"] = chart

@@ -13,7 +13,7 @@ from lib.currencies import currency_of
 from tco.engine.results import MONEY_BY_MONTH, MONEY_RESULTS, MONEY_SERIES
 from tco.presentation.inputs import flat_inputs
 
-from .finance import compared_months
+from .finance import compared_months, tax_rate_of
 from .headline import headline
 from .uncertainty import probability_headline
 
@@ -72,13 +72,19 @@ def horizon_note(months: list[int]) -> str:
     )
 
 
-def _rows(entries: list[dict], key: str, names: list[str], cells: str) -> list[dict]:
+def _taxed(entry: dict) -> bool:
+    """Whether a scenario's answer decides on present values after tax (as its headline does)."""
+    return tax_rate_of(entry["document"], entry["result"]) > 0
+
+
+def _rows(entries: list[dict], keys: str | list[str], names: list[str], cells: str) -> list[dict]:
     """Per option name, each scenario's ``key`` under ``cells`` ({"value", "currency"}; None where it has no such
-    option)."""
+    option); ``keys`` is one key for every scenario, or one per scenario."""
+    keys = [keys] * len(entries) if isinstance(keys, str) else keys
     rows = []
     for name in names:
         values = []
-        for entry in entries:
+        for entry, key in zip(entries, keys, strict=True):
             match = next((o for o in entry["result"]["options"] if o["name"] == name), None)
             currency = currency_of(entry["result"])
             values.append({"value": None if match is None else match[key], "currency": currency})
@@ -87,7 +93,8 @@ def _rows(entries: list[dict], key: str, names: list[str], cells: str) -> list[d
 
 
 def comparison(entries: list[dict]) -> dict:
-    """The side-by-side page's data: one card per scenario, NPV and annual-cost rows by option name, the
+    """The side-by-side page's data: one card per scenario, NPV and annual-cost rows by option name (each scenario's
+    NPV the one its answer decides on: after tax when it is taxed, its card's ``taxed`` then True), the
     currency, the rates other currencies went through, a note when horizons differ, input differences."""
     cards = []
     for entry in entries:
@@ -103,6 +110,7 @@ def comparison(entries: list[dict]) -> dict:
                 "break_even": answer.get("break_even"),
                 "probability": probability_headline(simulation) if simulation else "",
                 "horizon_months": compared_months(entry["result"]),
+                "taxed": _taxed(entry),
                 "conversion": entry.get("conversion", ""),
             }
         )
@@ -112,7 +120,7 @@ def comparison(entries: list[dict]) -> dict:
         "conversions": [f"{entry['name']}: {entry['conversion']}" for entry in entries if entry.get("conversion")],
         "horizon_note": horizon_note([compared_months(entry["result"]) for entry in entries]),
         "scenarios": cards,
-        "npv_rows": _rows(entries, "npv", names, "npv"),
+        "npv_rows": _rows(entries, ["npv_after_tax" if _taxed(entry) else "npv" for entry in entries], names, "npv"),
         "annual_rows": _rows(entries, "annual_cost", names, "annual"),
         "differences": input_differences(
             [entry["document"] for entry in entries],

@@ -25,6 +25,12 @@ def tax_rate_of(document: dict, result: dict) -> float:
     return 0.0
 
 
+def after_tax_words(document: dict) -> str:
+    """ " after tax" for a taxed scenario, else "": what follows "present value of cost" where the figure is the one
+    the engine decides on (the simulation's, the tornado's, the sweep's: after tax once there is a tax rate)."""
+    return " after tax" if float(document.get("tax_rate") or 0) > 0 else ""
+
+
 def compared_months(result: dict) -> int:
     """The months every option is compared over: the horizon, or less when the refresh policy cuts it."""
     return int(result.get("effective_horizon_months") or result["horizon_months"])

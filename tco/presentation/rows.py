@@ -70,14 +70,15 @@ def break_even_text(utilization: float | None) -> str:
     return "never" if utilization is None else format_pct(utilization)
 
 
-def break_even_summary(rental: str, utilization: float | None, forecast_mean: float) -> str:
-    """One line a compare card shows: "Owning breaks even vs Lambda at 53.5% utilization (forecast 60.0%)"."""
+def break_even_summary(rental: str, utilization: float | None, forecast_mean: float, *, taxed: str = "") -> str:
+    """One line a compare card shows: "Owning breaks even vs Lambda at 53.5% utilization (forecast 60.0%)";
+    ``taxed`` (" after tax") follows the verdict when the utilization is the after-tax one."""
     forecast = f"(forecast {format_pct(forecast_mean)})"
     if utilization is None:
-        return f"Owning never breaks even vs {rental}: renting is cheaper even at 100% utilization {forecast}"
+        return f"Owning never breaks even vs {rental}{taxed}: renting is cheaper even at 100% utilization {forecast}"
     if utilization <= 0:
-        return f"Owning is cheaper than {rental} even idle {forecast}"
-    return f"Owning breaks even vs {rental} at {format_pct(utilization)} utilization {forecast}"
+        return f"Owning is cheaper than {rental} even idle{taxed} {forecast}"
+    return f"Owning breaks even vs {rental} at {format_pct(utilization)} utilization{taxed} {forecast}"
 
 
 def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> dict:
@@ -100,6 +101,9 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int) -> 
         "verdict": break_even_verdict(utilization),
         "utilization_text": break_even_text(utilization),
         "summary": break_even_summary(pair["rental"], utilization, forecast_mean),
+        "summary_after_tax": break_even_summary(
+            pair["rental"], pair.get("utilization_after_tax", utilization), forecast_mean, taxed=" after tax"
+        ),
         "at_forecast": forecast_choice(utilization, forecast_mean),
         "at_forecast_after_tax": forecast_choice(pair.get("utilization_after_tax", utilization), forecast_mean),
         "crossover_month": crossover,

@@ -12,6 +12,8 @@ from lib.formatting import format_money, format_pct, round_half_up
 from lib.kinds import is_owned
 from tco.presentation.inputs import path_fact, path_words
 
+from .finance import after_tax_words
+
 HOURS_PER_YEAR = 8760
 PERCENTILES_NOTE = (
     "P10, P50 and P90 are percentiles of the trials: 1 in 10 trials came out below P10, half below P50 (the median)"
@@ -81,9 +83,8 @@ def spread_sentence(simulation: dict, document: dict) -> str:
     p10, p50, p90 = (format_money(difference[key], currency) for key in ("p10", "p50", "p90"))
     sides = sides_text(document)
     which = f", in each trial {sides}" if sides else ""
-    taxed = " after tax" if float(document.get("tax_rate") or 0) > 0 else ""  # the simulation compares after tax
     return (
-        f"Owned minus rental present value of cost{taxed}{which}: P10 {p10}, P50 {p50}, P90 {p90} "
+        f"Owned minus rental present value of cost{after_tax_words(document)}{which}: P10 {p10}, P50 {p50}, P90 {p90} "
         "(below 0: owning is cheaper)."
     )
 

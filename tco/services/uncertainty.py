@@ -337,10 +337,12 @@ def _report(run: UncertaintyRun, progress: float, stage: str) -> None:
 
 
 def _difference(document: dict) -> float:
-    """Lowest owned NPV minus lowest rented NPV of the document as entered (the tornado's centre)."""
+    """Lowest owned NPV minus lowest rented NPV of the document as entered (the tornado's centre): after tax when
+    the scenario is taxed, as the tornado's rows are (the engine's decision NPV)."""
     result = evaluate(document)
-    owned = [o["npv"] for o in result["options"] if o["kind"] in OWNED_KINDS]
-    other = [o["npv"] for o in result["options"] if o["kind"] not in OWNED_KINDS]
+    key = "npv_after_tax" if all("npv_after_tax" in o for o in result["options"]) else "npv"
+    owned = [o[key] for o in result["options"] if o["kind"] in OWNED_KINDS]
+    other = [o[key] for o in result["options"] if o["kind"] not in OWNED_KINDS]
     return min(owned) - min(other)
 
 

@@ -10,6 +10,7 @@ from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
 from tco.engine import Problem, ScenarioError, entered_values, validate
 from tco.engine.errors import problem_text
 from tco.models import InputRange, Scenario, UncertaintyRun, UncertaintyStatus
+from tco.presentation.finance import after_tax_words
 from tco.presentation.inputs import path_label, path_words
 from tco.presentation.uncertainty import (
     PERCENTILES_NOTE,
@@ -43,6 +44,7 @@ class UncertaintyAnswer:
     percentiles_note: str
     trials: int
     currency: str
+    taxed: str  # " after tax" when the trials and the tornado compare present values after tax, else ""
     rows: list[dict]
     figures: list[tuple[str, str, dict]]  # (key, element id, figure); the fleet plan's is drawn with its table
     tornado: list[dict]  # the rows that move the answer, in words
@@ -113,6 +115,7 @@ def uncertainty_answer(data: dict, *, element_suffix: str) -> UncertaintyAnswer:
         percentiles_note=PERCENTILES_NOTE,
         trials=result["simulation"]["trials"],
         currency=currency,
+        taxed=after_tax_words(document),
         rows=simulation_rows(result["simulation"]),
         figures=[(k, f"fig-{k}-{element_suffix}", figures[k]) for k in UNCERTAINTY_FIGURE_ORDER if k in figures],
         tornado=tornado["rows"],
