@@ -40,7 +40,7 @@ from tco.services import (
 )
 from tco.services.decisions import decision_record, link_create
 from tco.services.options import option_add
-from tco.services.uncertainty import range_set, uncertainty_run_queue
+from tco.services.uncertainty import uncertainty_run_queue
 from tests.decisions.test_words_on_pages import EVERY_FIELD, _other
 from tests.scenarios import factories
 
@@ -304,20 +304,7 @@ def world(editor, run_jobs) -> World:
         (options[0], "capex", "1800000", "2057613.17", "2400000"),
         (options[2], "price_per_gpu_hour", "2", "2.31", "3"),
     ]
-    for option, field, low, likely, high in ranges:
-        first.refresh_from_db()
-        with run_jobs():
-            range_set(
-                scenario=first,
-                user=editor,
-                expected_version=first.version,
-                option=option,
-                field=field,
-                low=Decimal(low),
-                likely=Decimal(likely),
-                high=Decimal(high),
-            )
-    first.refresh_from_db()
+    factories.give_ranges(first, ranges, user=editor, each=run_jobs)
     profile = from_forecast(
         first.utilization_values(),
         horizon_months=first.horizon_months,

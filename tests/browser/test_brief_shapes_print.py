@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import copy
 import math
-from decimal import Decimal
 
 import pytest
 
 from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
 from tco.services.decisions import brief_update, decision_record, link_create
-from tco.services.uncertainty import range_set, uncertainty_run_queue
+from tco.services.uncertainty import uncertainty_run_queue
 from tests.browser.test_leadership_media import (
     A4_CONTENT_WIDTH,
     CLIPPED_JS,
@@ -24,6 +23,7 @@ from tests.browser.test_leadership_media import (
     _pages,
     _wait_for_charts,
 )
+from tests.scenarios.factories import give_ranges
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -50,23 +50,15 @@ def _brief(analyst, shape: str) -> str:
     scenario = scenario_create_from_document(document=copy.deepcopy(LEADERSHIP_SCENARIO), user=analyst)
     if shape != "no comparison":
         owned, rental = list(scenario.options.all())[:2]
-        for option, field, low, likely, high in (
-            (None, "utilization", "0.3", "0.55", "0.8"),
-            (owned, "capex", "2000000", "2222222.22", "2600000"),
-            (rental, "price_per_gpu_hour", "2", "2.49", "3.5"),
-        ):
-            scenario.refresh_from_db()
-            range_set(
-                scenario=scenario,
-                user=analyst,
-                expected_version=scenario.version,
-                option=option,
-                field=field,
-                low=Decimal(low),
-                likely=Decimal(likely),
-                high=Decimal(high),
-            )
-        scenario.refresh_from_db()
+        give_ranges(
+            scenario,
+            [
+                (None, "utilization", "0.3", "0.55", "0.8"),
+                (owned, "capex", "2000000", "2222222.22", "2600000"),
+                (rental, "price_per_gpu_hour", "2", "2.49", "3.5"),
+            ],
+            user=analyst,
+        )
         profile = LOAD_PROFILE if not shape.startswith("a simulation") else ()
         uncertainty_run_queue(scenario=scenario, user=analyst, trials=1_000, load_profile=profile)
         scenario.refresh_from_db()

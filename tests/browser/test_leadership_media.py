@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import copy
 import re
-from decimal import Decimal
 
 import pytest
 
 from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
 from tco.services.decisions import brief_update, decision_record, link_create
-from tco.services.uncertainty import range_set, uncertainty_run_queue
+from tco.services.uncertainty import uncertainty_run_queue
 from tests.browser.helpers import log_in
+from tests.scenarios.factories import give_ranges
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -79,23 +79,15 @@ def shared(analyst) -> dict:
     shorter.update(name="64x H100, 36 months", horizon_months=36)
     other = scenario_create_from_document(document=shorter, user=analyst)
     options = list(scenario.options.all())
-    for option, field, low, likely, high in (
-        (None, "utilization", "0.3", "0.55", "0.8"),
-        (options[0], "capex", "2000000", "2222222.22", "2600000"),
-        (options[1], "price_per_gpu_hour", "2", "2.49", "3.5"),
-    ):
-        scenario.refresh_from_db()
-        range_set(
-            scenario=scenario,
-            user=analyst,
-            expected_version=scenario.version,
-            option=option,
-            field=field,
-            low=Decimal(low),
-            likely=Decimal(likely),
-            high=Decimal(high),
-        )
-    scenario.refresh_from_db()
+    give_ranges(
+        scenario,
+        [
+            (None, "utilization", "0.3", "0.55", "0.8"),
+            (options[0], "capex", "2000000", "2222222.22", "2600000"),
+            (options[1], "price_per_gpu_hour", "2", "2.49", "3.5"),
+        ],
+        user=analyst,
+    )
     uncertainty_run_queue(scenario=scenario, user=analyst, trials=2_000)
     scenario.refresh_from_db()
     _, token = link_create(scenario=scenario, user=analyst, compare_with=[other])

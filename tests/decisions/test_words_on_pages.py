@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import html
 import re
-from decimal import Decimal
 
 import pytest
 from django.template.loader import render_to_string
@@ -20,7 +19,8 @@ from tco.presentation.inputs import option_fact
 from tco.selectors.history import scenario_history
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
-from tco.services.uncertainty import range_set, uncertainty_run_queue
+from tco.services.uncertainty import uncertainty_run_queue
+from tests.scenarios.factories import give_ranges
 
 E_NOTATION = re.compile(r"\b\d+(?:\.\d+)?[eE][+-]?\d+\b")
 RAW_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -198,20 +198,7 @@ def pair(editor, run_jobs) -> tuple[Scenario, Scenario]:
         (options[0], "cost_of_capital", "0.06", "0.08", "0.1"),
         (options[2], "price_per_gpu_hour", "2", "2.49", "3"),
     ]
-    for option, field, low, likely, high in ranges:
-        first.refresh_from_db()
-        with run_jobs():
-            range_set(
-                scenario=first,
-                user=editor,
-                expected_version=first.version,
-                option=option,
-                field=field,
-                low=Decimal(low),
-                likely=Decimal(likely),
-                high=Decimal(high),
-            )
-    first.refresh_from_db()
+    give_ranges(first, ranges, user=editor, each=run_jobs)
     with run_jobs():
         uncertainty_run_queue(scenario=first, user=editor, trials=1_000)
     return first, second

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from decimal import Decimal
 
@@ -62,6 +63,26 @@ def price_range(scenario, *, user=None, option=None):
         likely=Decimal("3.99"),
         high=Decimal(6),
     )
+
+
+def give_ranges(scenario, ranges, *, user=None, each=None):
+    """Give ``scenario`` a range for each ``(option or None, field, low, likely, high)`` (numbers as text), each at
+    the scenario's current version. ``each``: a context manager factory entered around every change (``run_jobs``
+    to compute what each change queues)."""
+    for option, field, low, likely, high in ranges:
+        scenario.refresh_from_db()
+        with each() if each else contextlib.nullcontext():
+            range_set(
+                scenario=scenario,
+                user=user,
+                expected_version=scenario.version,
+                option=option,
+                field=field,
+                low=Decimal(low),
+                likely=Decimal(likely),
+                high=Decimal(high),
+            )
+    scenario.refresh_from_db()
 
 
 def api_observation(
