@@ -125,6 +125,15 @@ class ParseResult:
     rows_total: int = 0
     new_providers: list[ProviderRef] = field(default_factory=list)
 
+    def count_row(self, line: int, max_rows: int, unit: str = "data rows") -> bool:
+        """Counts one row (or entry); False, with the error, once the file has more than ``max_rows``."""
+        self.rows_total += 1
+        if self.rows_total > max_rows:
+            reason = f"more than {max_rows:,} {unit} (PRICE_IMPORT_MAX_ROWS); split the file"
+            self.errors.append(RowError(line, "", "", reason))
+            return False
+        return True
+
 
 def per_million(price_per_token: Decimal) -> Decimal:
     """$ per million tokens from $ per token, kept to a millionth of a dollar (half-up)."""

@@ -322,15 +322,6 @@ def _header_errors(header: Iterable[str], defaults: ParseContext) -> list[RowErr
     return errors
 
 
-def _cap(result: ParseResult, max_rows: int, line: int) -> bool:
-    if result.rows_total > max_rows:
-        result.errors.append(
-            RowError(line, "", "", f"more than {max_rows:,} data rows (PRICE_IMPORT_MAX_ROWS); split the file")
-        )
-        return True
-    return False
-
-
 def parse_canonical_csv(text: str, context: ParseContext) -> ParseResult:
     result = ParseResult(format="canonical-csv")
     max_rows = context.max_rows
@@ -354,8 +345,7 @@ def parse_canonical_csv(text: str, context: ParseContext) -> ParseResult:
             start, line = line + 1, reader.line_num
             if not record or (len(record) == 1 and not record[0].strip()):
                 continue  # blank line
-            result.rows_total += 1
-            if _cap(result, max_rows, start):
+            if not result.count_row(start, max_rows):
                 return result
             if len(record) != width:
                 result.errors.append(
@@ -393,8 +383,7 @@ def parse_canonical_json(text: str, context: ParseContext) -> ParseResult:
         return result
     rows = _Rows(result, context)
     for number, record in enumerate(records, start=1):
-        result.rows_total += 1
-        if _cap(result, max_rows, number):
+        if not result.count_row(number, max_rows):
             return result
         if not isinstance(record, dict):
             result.errors.append(RowError(number, "", "", "a record must be an object of field: value"))

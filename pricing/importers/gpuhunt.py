@@ -66,10 +66,7 @@ def parse(text: str, context: ParseContext) -> ParseResult:
     line = reader.line_num
     for record in reader:
         start, line = line + 1, reader.line_num
-        result.rows_total += 1
-        if result.rows_total > context.max_rows:
-            reason = f"more than {context.max_rows:,} data rows (PRICE_IMPORT_MAX_ROWS); split the file"
-            result.errors.append(RowError(start, "", "", reason))
+        if not result.count_row(start, context.max_rows):
             return result
         if None in record or None in record.values():
             result.errors.append(RowError(start, "", "", f"the row does not have {len(header)} cells"))

@@ -120,10 +120,7 @@ def parse(text: str, context: ParseContext) -> ParseResult:
     providers = ApiProviders(context, result)
     seen: dict[tuple, PriceRow] = {}
     for line, (key, entry) in enumerate(document.items(), start=1):
-        result.rows_total += 1
-        if result.rows_total > context.max_rows:
-            reason = f"more than {context.max_rows:,} entries (PRICE_IMPORT_MAX_ROWS); split the file"
-            result.errors.append(RowError(line, "", "", reason))
+        if not result.count_row(line, context.max_rows, "entries"):
             return result
         try:
             _entry(result, providers, seen, context, line, key, entry)

@@ -95,10 +95,7 @@ def parse(text: str, context: ParseContext) -> ParseResult:
         return result
     seen: dict[tuple, int] = {}
     for line, (entry, model, endpoint) in enumerate(entries, start=1):
-        result.rows_total += 1
-        if result.rows_total > context.max_rows:
-            reason = f"more than {context.max_rows:,} entries (PRICE_IMPORT_MAX_ROWS); split the file"
-            result.errors.append(RowError(line, "", "", reason))
+        if not result.count_row(line, context.max_rows, "entries"):
             return result
         try:
             _entry(result, providers, seen, context, line, entry, model, endpoint)

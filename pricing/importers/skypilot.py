@@ -171,11 +171,7 @@ class SkyPilotParser:
         line = reader.line_num
         for record in reader:
             start, line = line + 1, reader.line_num
-            self.result.rows_total += 1
-            if self.result.rows_total > max_rows:
-                self.result.errors.append(
-                    RowError(start, "", "", f"more than {max_rows:,} data rows (PRICE_IMPORT_MAX_ROWS); split the file")
-                )
+            if not self.result.count_row(start, max_rows):
                 return self.result
             if None in record or None in record.values():
                 self.result.errors.append(RowError(start, "", "", f"the row does not have {len(header)} cells"))
