@@ -16,7 +16,6 @@ from tco.engine import evaluate
 from tco.forecast import Forecast
 from tco.models import InputRange, UncertaintyRun
 from tco.services import forecast_update, option_pick_price, option_update, scenario_update_field
-from tco.services.uncertainty import range_set
 from tests.documents import DESIGN_EXAMPLE
 from tests.scenarios import factories
 
@@ -45,17 +44,7 @@ def rental_of(scenario):
 
 
 def give_range(scenario, option, field, low, likely, high, user):
-    scenario.refresh_from_db()
-    range_set(
-        scenario=scenario,
-        user=user,
-        expected_version=scenario.version,
-        option=option,
-        field=field,
-        low=D(low),
-        likely=D(likely),
-        high=D(high),
-    )
+    factories.give_ranges(scenario, [(option, field, low, likely, high)], user=user)
     return InputRange.objects.get(scenario=scenario, option=option, field=field)
 
 
