@@ -75,6 +75,7 @@ SPELLED_CODES = re.compile(
         if "_" in code and not label.lower().startswith(spelled)
     )
 )
+ADDRESS = re.compile(r"\bhttps?://\S+")
 RULES: dict[str, re.Pattern[str]] = {
     "raw key": re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z_]+\[\d+\]"),
     "exponent": re.compile(r"\b\d+(?:\.\d+)?[eE][+-]?\d+\b"),
@@ -115,7 +116,9 @@ def _not_money(label: str) -> bool:
 
 
 def _text_finds(where: str, text: str, *, euro: bool, labels: tuple[str, ...] = ()) -> Iterator[Find]:
-    """``labels``: the row's and the column's heading when ``text`` is a table cell."""
+    """``labels``: the row's and the column's heading when ``text`` is a table cell. An address (the printed brief
+    names its link's) is no key or code, whatever its random token spells: it is left out."""
+    text = ADDRESS.sub(" ", text)
     for rule, pattern in RULES.items():
         for match in pattern.finditer(text):
             yield Find(where, rule, _around(text, match.start(), match.end()))
@@ -444,6 +447,7 @@ def test_every_export_says_everything_in_words(editor_client, walked):
         ("1,000 trials, 8,760 hours, 55% busy, a PUE of 1.40", None),
         ("Trials (1,000 to 200,000)", None),
         ("None.", None),
+        ("the chart is on the web page: http://testserver/d/1JWq-5JUCjuGDWn_cIdxME2IgCKtcm14Iv5mF-clv_c)", None),
         ("A cost-of-capital rate of 8 %, a 5-year life, re-opened", None),
     ],
 )
