@@ -18,7 +18,7 @@ low/likely/high range for a Monte Carlo analysis, a currency) are one more attri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -35,8 +35,28 @@ SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
 BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
 RATE_HELP = "Write 8% or 0.08: with % it is a percentage, a bare number is a fraction (8 would mean 800%)."
 
-THROUGHPUT_OVERRIDE = NumberField("Throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU")
-ACCEPTANCE_OVERRIDE = NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)")
+ACCEPTANCE_HINT = " (0.9 means 90%)"
+UTILIZATION_HINT = " (0.55 means 55%)"
+
+ENTRY_RECIPE = (
+    "write the check without a label or a unit, e.g. check=NumberField(lo=0.0, hi=50.0, required=True), "
+    "money_field(required=True), rate_field(default=0.0) or count_field(): the entry's label and unit are bound to it, "
+    "so every message says the input's own words"
+)
+
+
+def bind_check(entry: OptionField | ScenarioField) -> None:
+    """Give an entry's check the entry's label and unit (its messages then say "Useful life (years) must be ...").
+    A check that names its own label or unit is refused: a second name for one input is how labels drift."""
+    check = entry.check
+    if check is None:
+        return
+    if check.label or check.unit:
+        raise ValueError(
+            f"{entry.name}: the check names its own label or unit ({check.label!r}, {check.unit!r}) beside the "
+            f"entry's label {entry.label!r} and unit {entry.unit!r}; {ENTRY_RECIPE}"
+        )
+    object.__setattr__(entry, "check", replace(check, label=entry.label, unit=entry.unit))
 
 
 @dataclass(frozen=True)
@@ -67,6 +87,7 @@ class OptionField:
             raise ValueError(f"{self.name}: value type {self.value_type!r} is not one of {', '.join(VALUE_TYPES)}")
         if (self.check is None) != (self.value_type in ("choice", "list")):
             raise ValueError(f"{self.name}: a number needs a check, a choice or a list has none")
+        bind_check(self)
 
     @property
     def default(self) -> float | str | None:
@@ -121,7 +142,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="GPU count",
         unit="GPUs",
-        check=count_field("GPU count"),
+        check=count_field(),
         default_text="the fleet size",
         help="Blank: the fleet size.",
         placeholder="fleet size",
@@ -132,7 +153,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Capex, whole option",
         unit="{c}",
-        check=money_field("Capex", required=True),
+        check=money_field(required=True),
         help="Purchase price of all the option's hardware (servers, GPUs, spares, installation), paid in month 1.",
     ),
     OptionField(
@@ -141,7 +162,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Residual value",
         unit="{c}",
-        check=money_field("Residual value"),
+        check=money_field(),
         default_text="0",
         help="Expected resale value of all the option's hardware at the end of its life.",
         placeholder="0",
@@ -153,7 +174,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Useful life",
         unit="years",
-        check=NumberField("Useful life", lo=0.0, hi=50.0, lo_open=True, unit="years", required=True),
+        check=NumberField(lo=0.0, hi=50.0, lo_open=True, required=True),
     ),
     OptionField(
         "cost_of_capital",
@@ -161,7 +182,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Cost of capital",
         unit="fraction per year",
-        check=rate_field("Cost of capital", default=0.0),
+        check=rate_field(default=0.0),
         default_text="0",
         placeholder="0",
     ),
@@ -171,7 +192,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Power at full load, whole option",
         unit="kW",
-        check=NumberField("Maximum power", lo=0.0, unit="kW", required=True),
+        check=NumberField(lo=0.0, required=True),
     ),
     OptionField(
         "idle_power_kw",
@@ -179,7 +200,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Idle power, whole option",
         unit="kW",
-        check=NumberField("Idle power", lo=0.0, unit="kW"),
+        check=NumberField(lo=0.0),
         default_text="same as full load",
         help="All the option's servers, idle. Blank: same as full load.",
         placeholder="same as full load",
@@ -190,7 +211,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="PUE",
         unit="ratio",
-        check=NumberField("PUE", lo=1.0, hi=3.0, default=1.0),
+        check=NumberField(lo=1.0, hi=3.0, default=1.0),
         default_text="1",
         help="Facility power ÷ IT power; blank = 1.",
         placeholder="1",
@@ -201,7 +222,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Electricity",
         unit="{c} per kWh",
-        check=money_field("Electricity price per kWh", required=True),
+        check=money_field(required=True),
     ),
     OptionField(
         "facility_per_year",
@@ -209,7 +230,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Facility / colocation",
         unit="{c} per year",
-        check=money_field("Facility cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -219,7 +240,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Network",
         unit="{c} per year",
-        check=money_field("Network cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -229,7 +250,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Software",
         unit="{c} per year",
-        check=money_field("Software cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -239,7 +260,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Support",
         unit="{c} per year",
-        check=money_field("Support cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -249,7 +270,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Operations staff",
         unit="{c} per year",
-        check=money_field("Operations cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -260,7 +281,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Price",
         unit="{c} per GPU-hour",
-        check=money_field("Price per GPU-hour", required=True),
+        check=money_field(required=True),
     ),
     OptionField(
         "billing",
@@ -280,7 +301,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Committed GPUs",
         unit="GPUs",
-        check=count_field("Committed GPUs"),
+        check=count_field(),
         default_text="the fleet size",
         placeholder="fleet size",
     ),
@@ -291,7 +312,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Price per million input tokens",
         unit="{c}",
-        check=money_field("Price per million input tokens", required=True),
+        check=money_field(required=True),
     ),
     OptionField(
         "price_per_million_output_tokens",
@@ -299,7 +320,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Price per million output tokens",
         unit="{c}",
-        check=money_field("Price per million output tokens", required=True),
+        check=money_field(required=True),
     ),
     # Rentals and the API.
     OptionField(
@@ -308,7 +329,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Extras: storage, egress, support",
         unit="{c} per year",
-        check=money_field("Extras per year"),
+        check=money_field(),
         default_text="0",
         help="Storage, egress, support plans.",
         placeholder="0",
@@ -319,9 +340,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Price change",
         unit="fraction per year",
-        check=NumberField(
-            "Price change per year", lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0
-        ),
+        check=NumberField(lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0),
         default_text="0",
         help="-0.10 = prices fall 10 % a year.",
         placeholder="0",
@@ -334,7 +353,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Output tokens per second per GPU",
         unit="tokens/s",
-        check=THROUGHPUT_OVERRIDE,
+        check=NumberField(lo=0.0, lo_open=True),
         default_text="the workload's",
         help="Blank: the workload's.",
         placeholder="workload's",
@@ -346,7 +365,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Acceptance rate",
         unit="fraction",
-        check=ACCEPTANCE_OVERRIDE,
+        check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=ACCEPTANCE_HINT),
         default_text="the workload's",
         help="Blank: the workload's.",
         placeholder="workload's",
@@ -378,7 +397,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Tax life",
         unit="years",
-        check=NumberField("Tax life", lo=0.0, hi=50.0, lo_open=True, unit="years"),
+        check=NumberField(lo=0.0, hi=50.0, lo_open=True),
         default_text="the useful life",
         placeholder="useful life",
         finance=True,
@@ -390,7 +409,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Bonus depreciation",
         unit="fraction",
-        check=rate_field("Bonus depreciation", hint=" (1 means the whole basis in tax year 1)"),
+        check=rate_field(hint=" (1 means the whole basis in tax year 1)"),
         default_text="0",
         help="Deducted in tax year 1; the method applies to the rest.",
         placeholder="0",
@@ -412,7 +431,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Loan APR",
         unit="fraction per year",
-        check=rate_field("Loan APR"),
+        check=rate_field(),
         help="Nominal annual rate, compounded monthly.",
         finance=True,
         when=(("financing", ("loan",)),),
@@ -423,7 +442,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Loan term",
         unit="months",
-        check=NumberField("Loan term", lo=1, hi=360, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=360, integer=True),
         help="Level payments at the end of each month.",
         finance=True,
         when=(("financing", ("loan",)),),
@@ -434,7 +453,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Down payment",
         unit="fraction",
-        check=NumberField("Down payment", lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)"),
+        check=NumberField(lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)"),
         default_text="0",
         help="Share of the price paid at purchase; the loan covers the rest.",
         placeholder="0",
@@ -447,7 +466,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Lease payment",
         unit="{c} per payment",
-        check=money_field("Lease payment", default=None),
+        check=money_field(default=None),
         finance=True,
         when=(("financing", ("lease",)),),
     ),
@@ -457,7 +476,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Lease payment interval",
         unit="months",
-        check=NumberField("Lease payment interval", lo=1, hi=12, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=12, integer=True),
         default_text="monthly",
         choices=(("1", "Monthly"), ("3", "Quarterly"), ("6", "Every 6 months"), ("12", "Yearly")),
         finance=True,
@@ -469,7 +488,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Lease term",
         unit="months",
-        check=NumberField("Lease term", lo=1, hi=240, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=240, integer=True),
         help="A whole number of payment intervals, at most the horizon.",
         finance=True,
         when=(("financing", ("lease",)),),
@@ -502,7 +521,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Lease buyout price",
         unit="{c}",
-        check=money_field("Lease buyout price", default=None),
+        check=money_field(default=None),
         help="Paid at the end of the lease; the hardware is then depreciated and sold like a purchase.",
         finance=True,
         when=(("financing", ("lease",)), ("lease_end", ("buyout",))),
@@ -513,9 +532,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Replacement price change",
         unit="fraction per year",
-        check=NumberField(
-            "Capex change per year", lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)"
-        ),
+        check=NumberField(lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)"),
         default_text="0",
         help="Price of a replacement unit (refresh policy: replace).",
         placeholder="0",
@@ -538,7 +555,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Age at purchase",
         unit="months",
-        check=NumberField("Age at purchase", lo=0.0, hi=1200.0, unit="months"),
+        check=NumberField(lo=0.0, hi=1200.0),
         default_text="0 (new)",
         help="A used unit starts this far along the resale curve.",
         placeholder="0",
@@ -563,7 +580,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Commitment term",
         unit="months",
-        check=NumberField("Commitment term", lo=1, hi=240, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=240, integer=True),
         default_text="none: the commitment covers the horizon at the floating price",
         help="Each term locks the price of the month it starts.",
         finance=True,
@@ -575,7 +592,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Upfront share",
         unit="fraction",
-        check=rate_field("Upfront share", hint=" (0.5 means half of each term paid when it starts)"),
+        check=rate_field(hint=" (0.5 means half of each term paid when it starts)"),
         default_text="0 (no upfront)",
         help="Share of each term paid when it starts.",
         placeholder="0",
@@ -599,7 +616,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="On-demand price",
         unit="{c} per GPU-hour",
-        check=money_field("On-demand price per GPU-hour", default=None),
+        check=money_field(default=None),
         default_text="the burst price, flat",
         help="For hours above or outside the commitment.",
         placeholder="burst price",
@@ -742,6 +759,7 @@ class ScenarioField:
             raise ValueError(f"{self.name}: words and choices have no number check")
         if (self.value_type == "choice") != bool(self.choices):
             raise ValueError(f"{self.name}: a choice lists its choices, and only a choice does")
+        bind_check(self)
 
     @property
     def field(self) -> str:
@@ -790,7 +808,8 @@ class ScenarioField:
         return self.value_type in ("money", "rate", "number") and self.scope != "forecast"
 
 
-UTILIZATION = rate_field("Utilization", hint=" (0.55 means 55%)")  # each month's value, checked on its own
+# Each month's utilization, checked on its own ("Month 5: Utilization must be ..."); the forecast's level is the entry.
+UTILIZATION = rate_field("Utilization", hint=UTILIZATION_HINT)
 
 SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
     ScenarioField("name", "scenario", "text", label="Name"),
@@ -809,7 +828,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "count",
         label="Horizon",
         unit="months",
-        check=NumberField("Horizon", lo=1, hi=240, integer=True, unit="months", required=True),
+        check=NumberField(lo=1, hi=240, integer=True, required=True),
         initial=36,
     ),
     ScenarioField(
@@ -818,7 +837,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Discount rate",
         unit="fraction per year",
-        check=rate_field("Discount rate", required=True),
+        check=rate_field(required=True),
         initial=Decimal("0.08"),
     ),
     ScenarioField(
@@ -827,7 +846,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "count",
         label="Fleet size",
         unit="GPUs",
-        check=count_field("Fleet size", required=True),
+        check=count_field(required=True),
         initial=8,
     ),
     ScenarioField(
@@ -836,7 +855,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Utilization (forecast level)",
         unit="fraction",
-        check=UTILIZATION,
+        check=rate_field(hint=UTILIZATION_HINT),
         stored=False,
     ),
     ScenarioField(
@@ -845,7 +864,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "money",
         label="Burst price",
         unit="{c} per GPU-hour",
-        check=money_field("Burst price", default=None),
+        check=money_field(default=None),
         default_text="none: no demand above capacity allowed",
         help="Paid for demand above owned capacity or a commitment.",
     ),
@@ -857,7 +876,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Tax rate",
         unit="fraction",
-        check=NumberField("Tax rate", lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0),
+        check=NumberField(lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0),
         default_text="0 (pre-tax)",
         help="Tax on profits: costs are deducted when paid, hardware through its tax depreciation. Below 100%.",
         placeholder="0",
@@ -869,7 +888,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Cost of debt",
         unit="fraction per year",
-        check=rate_field("Cost of debt", default=None),
+        check=rate_field(default=None),
         default_text="none: no lease-vs-buy answer",
         help="What borrowing costs you before tax; a lease is compared with borrowing to buy at this rate after tax.",
         finance=True,
@@ -895,7 +914,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Throughput",
         unit="output tokens/s per GPU",
-        check=NumberField("Throughput", lo=0.0, lo_open=True, unit="output tokens/s per GPU", required=True),
+        check=NumberField(lo=0.0, lo_open=True, required=True),
     ),
     ScenarioField(
         "output_tokens_per_response",
@@ -903,7 +922,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Output tokens per response",
         unit="tokens",
-        check=NumberField("Output tokens per response", lo=0.0, lo_open=True, required=True),
+        check=NumberField(lo=0.0, lo_open=True, required=True),
     ),
     ScenarioField(
         "input_tokens_per_response",
@@ -911,7 +930,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Input tokens per response",
         unit="tokens",
-        check=NumberField("Input tokens per response", lo=0.0, default=0.0),
+        check=NumberField(lo=0.0, default=0.0),
         default_text="0",
     ),
     ScenarioField(
@@ -920,7 +939,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Acceptance rate",
         unit="fraction",
-        check=NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)", default=1.0),
+        check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=ACCEPTANCE_HINT, default=1.0),
         default_text="1",
         help="Accepted responses ÷ attempted.",
     ),

@@ -52,7 +52,8 @@ _MONTH_PATH = re.compile(r"utilization\[(\d+)\]")
 def problem_text(problem: Problem, document: object = None) -> str:
     """A problem as a finance user reads it: the option's name and the field, never a path.
 
-    ``options[0].capex`` in ``document`` becomes "Own 8 H100 (new) → Capex must not be negative; got -1";
+    ``options[0].capex`` in ``document`` becomes "Own 8 H100 (new) → Capex, whole option (USD) must not be negative;
+    got -1";
     ``utilization[4]`` becomes "Month 5: Utilization must be ..."; other paths are already named in the message.
     """
     match = OPTION_PATH.match(problem.path)
@@ -70,9 +71,10 @@ def problem_text(problem: Problem, document: object = None) -> str:
 
 
 def _with_field(message: str, field: str | None) -> str:
-    """ "Capex must not be negative" stays; "1E+20 is too large to store" becomes "Capex: 1E+20 is too large ..."."""
+    """ "Capex, whole option (USD) must not be negative" stays; "1E+20 is too large to store" becomes "Capex, whole
+    option: 1E+20 is too large ..."."""
     entry = OPTION_FIELD.get(field or "")
     if entry is None:
         return message
-    label = entry.check.label if entry.check is not None else entry.label[:1].upper() + entry.label[1:]
+    label = entry.label[:1].upper() + entry.label[1:]
     return message if message.lower().startswith(label.lower()) else f"{label}: {message}"

@@ -97,6 +97,7 @@ class FinanceOptionChecks:
     the rules that tie them together and to the horizon."""
 
     add: Any  # the Checker's: add(path, message, code)
+    currency_code: str  # the Checker's: the document's currency
 
     def finance_option(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: Mapping[str, Any]) -> None:
         kind = option["kind"]
@@ -146,7 +147,7 @@ class FinanceOptionChecks:
             self._commitment_rules(raw, option, path, doc)
 
     def _finance_number(self, value: Any, spec: NumberField, path: str) -> float | int | None:
-        number, message = check_number(value, spec)
+        number, message = check_number(value, spec, self.currency_code)
         if message:
             real = isinstance(value, numbers.Real | Decimal) and not isinstance(value, bool)
             self.add(path, message, "out_of_range" if real else "invalid")
@@ -178,7 +179,7 @@ class FinanceOptionChecks:
         if financing == "loan":
             for key in ("loan_apr", "loan_term_months"):
                 if not key_given(raw, key):
-                    self.add(f"{path}.{key}", f"A loan needs its {_label(key).lower()}", "required")
+                    self.add(f"{path}.{key}", f"A loan needs its {_lower_first(_label(key))}", "required")
         if financing == "lease":
             self._lease_rules(raw, option, path, doc)
         if key_given(raw, "resale_curve") and key_given(raw, "residual_value"):
@@ -205,7 +206,7 @@ class FinanceOptionChecks:
     def _lease_rules(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: Mapping[str, Any]) -> None:
         for key in ("lease_payment", "lease_term_months"):
             if not key_given(raw, key):
-                self.add(f"{path}.{key}", f"A lease needs its {_label(key).lower()}", "required")
+                self.add(f"{path}.{key}", f"A lease needs its {_lower_first(_label(key))}", "required")
         end = option.get("lease_end", "return")
         if end == "buyout" and not key_given(raw, "lease_buyout_price"):
             self.add(f"{path}.lease_buyout_price", "A lease ending in a buyout needs the buyout price", "required")
@@ -361,6 +362,10 @@ def _curve_at(curve: list[list[float]], age: float) -> float:
 
 def key_given(raw: Mapping[str, Any], key: str) -> bool:
     return raw.get(key) is not None
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _label(key: str) -> str:

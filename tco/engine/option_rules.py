@@ -10,6 +10,7 @@ from typing import Any
 from lib.kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 from .catalogue import (
+    OPTION_FIELD,
     OVERRIDES,
     PRICE_PATH_SOURCE_COUNTS,
     PRICE_PATH_SOURCE_DATES,
@@ -108,7 +109,8 @@ class OptionChecker(FinanceOptionChecks, Checker):
         if power is not None and idle is not None and idle > power:
             self.add(
                 f"{path}.idle_power_kw",
-                f"Idle power ({fmt(idle)} kW) cannot be more than the maximum power ({fmt(power)} kW)",
+                f"{OPTION_FIELD['idle_power_kw'].label} ({fmt(idle)} kW) cannot be more than the "
+                f"{OPTION_FIELD['power_kw'].label.lower()} ({fmt(power)} kW)",
             )
 
     def rental_extras(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: dict[str, Any]) -> None:

@@ -79,6 +79,7 @@ class _DocumentChecker(OptionChecker):
         doc["schema"] = SCENARIO_SCHEMA
         doc["name"] = self.text(document, "name", "name", "Scenario name")
         doc["currency"] = self.currency(document.get("currency"))
+        self.currency_code = doc["currency"] or DEFAULT_CURRENCY
         for key, spec in TOP_NUMBERS.items():
             doc[key] = self.number(document, key, spec, key)
         doc["utilization"] = self.utilization(document.get("utilization"), doc["horizon_months"])
@@ -108,7 +109,7 @@ class _DocumentChecker(OptionChecker):
         normalises exactly as before."""
         for key, spec in FINANCE_TOP_NUMBERS.items():
             if document.get(key) is not None:
-                number, message = check_number(document[key], spec)
+                number, message = check_number(document[key], spec, self.currency_code)
                 if message:
                     self.add(key, message, "out_of_range" if isinstance(document[key], int | float) else "invalid")
                 else:

@@ -43,7 +43,8 @@ class Change:
 class EditRefused(AppError, ValueError):
     """The edit would leave the scenario with a problem it did not have: nothing was saved.
 
-    ``messages`` name the option and the field ("Own 8 H100 (new) → Capex must not be negative; got -1").
+    ``messages`` name the option and the field ("Own 8 H100 (new) → Capex, whole option (USD) must not be
+    negative; got -1").
     """
 
     def __init__(self, problems: list[Problem], document: dict):

@@ -39,7 +39,10 @@ def test_a_refused_value_stays_refused_until_corrected_or_restored(page, live_se
     capex.fill("-5")
     capex.press("Tab")
     page.locator(f"#f-o{owned.pk}-capex[data-refused]").wait_for()
-    assert page.inner_text(f"#err-o{owned.pk}-capex") == "Own 8x H100 (new) → Capex must not be negative; got -5"
+    assert (
+        page.inner_text(f"#err-o{owned.pk}-capex")
+        == "Own 8x H100 (new) → Capex, whole option (USD) must not be negative; got -5"
+    )
     assert "Not saved" in page.inner_text(f"#not-saved-o{owned.pk}-capex")
     assert page.inner_text(".run-status").startswith("Up to date with the stored values: what is marked “Not saved”")
 

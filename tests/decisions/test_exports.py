@@ -226,7 +226,7 @@ def test_while_the_current_inputs_cannot_be_evaluated_only_a_confirmed_older_ver
         assert refused.status_code == 409 and "Content-Disposition" not in refused
         text = refused.content.decode()
         assert f"Version {current} cannot be evaluated" in text and "nothing was exported" in text
-        assert "Neocloud rental → Price per GPU-hour is required" in text and "options[" not in text
+        assert "Neocloud rental → Price (USD per GPU-hour) is required" in text and "options[" not in text
 
     panel = editor_client.get(reverse("tco:decision_panel", args=[scenario.pk]), HTTP_HX_REQUEST="true")
     box = panel.content.decode().split('id="exports"', 1)[1].split("</div>", 1)[0]
@@ -252,7 +252,7 @@ def test_an_export_with_nothing_to_export_is_a_plain_text_refusal_never_a_page(e
         assert response["Content-Type"] == "text/plain; charset=utf-8"
         assert "Content-Disposition" not in response
         text = response.content.decode()
-        assert "Nothing was exported" in text and "Neocloud rental → Price per GPU-hour is required" in text
+        assert "Nothing was exported" in text and "Neocloud rental → Price (USD per GPU-hour) is required" in text
         assert "<" not in text and "options[" not in text
 
 
@@ -311,7 +311,7 @@ def test_with_nothing_to_export_the_panel_says_why_instead_of_offering_links(edi
 
     html = editor_client.get(reverse("tco:decision_panel", args=[blank.pk])).content.decode()
 
-    assert "Nothing to export yet" in html and "Neocloud rental → Price per GPU-hour is required" in html
+    assert "Nothing to export yet" in html and "Neocloud rental → Price (USD per GPU-hour) is required" in html
     assert "export/options.csv" not in html
 
 

@@ -208,7 +208,7 @@ def test_a_scenario_the_engine_refuses_cannot_be_shared(editor, editor_client, s
 
     assert response.status_code == 400
     assert "No link was created" in response.content.decode()
-    assert "Neocloud rental → Price per GPU-hour is required" in response.content.decode()
+    assert "Neocloud rental → Price (USD per GPU-hour) is required" in response.content.decode()
     assert "options[" not in response.content.decode()
     assert path == ""
     assert not DecisionSnapshot.objects.exists()

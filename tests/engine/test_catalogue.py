@@ -19,7 +19,7 @@ from tco.engine.catalogue import (
     scenario_fields,
     scenario_path_field,
 )
-from tco.engine.fields import NumberField, rate_field
+from tco.engine.fields import NumberField, money_field, rate_field
 
 from .test_properties import MONEY_FIELDS
 
@@ -178,17 +178,29 @@ def test_an_input_is_named_by_its_scope_in_the_model_and_in_the_document():
     assert scenario_path_field("workload.acceptance_rate") is acceptance
 
 
-def test_every_checked_scenario_input_is_refused_in_its_own_words():
-    for entry in scenario_fields("scenario", "workload"):
-        if entry.check is not None and entry.stored:
-            assert entry.check.label == entry.label, entry.name
+def test_every_checked_input_is_refused_in_its_own_words():
+    for entry in (*scenario_fields("scenario", "workload"), *OPTION_FIELDS):
+        if entry.check is not None:
+            assert (entry.check.label, entry.check.unit) == (entry.label, entry.unit), entry.name
+
+
+@pytest.mark.parametrize(
+    "check",
+    [NumberField("Lease term", lo=1, hi=240, integer=True), NumberField(lo=1, unit="months"), money_field("Capex")],
+    ids=["label", "unit", "money label"],
+)
+def test_an_entry_whose_check_names_its_own_label_or_unit_is_refused_with_the_way_to_write_it(check):
+    with pytest.raises(ValueError, match=r"write the check without a label or a unit, e\.g\. check=NumberField"):
+        OptionField("lease_term_months", ("owned",), "count", label="Lease term", unit="months", check=check)
+    with pytest.raises(ValueError, match="the check names its own label or unit"):
+        ScenarioField("x", "scenario", "count", label="X", unit="months", check=check)
 
 
 def test_a_choice_and_a_share_are_plain_entries():
     policy = ScenarioField(
         "refresh_policy", "scenario", "choice", label="Refresh", choices=(("none", "None"), ("renew", "Renew"))
     )
-    share = ScenarioField("tax_rate", "scenario", "rate", label="Tax rate", check=rate_field("Tax rate"))
+    share = ScenarioField("tax_rate", "scenario", "rate", label="Tax rate", check=rate_field())
     assert (policy.field, policy.takes_range, share.is_percent, share.takes_range) == (
         "refresh_policy",
         False,

@@ -98,7 +98,7 @@ def test_a_horizon_of_0_is_refused_with_the_engines_message_and_nothing_is_store
 
     html = _post_field(editor_client, scenario, "horizon_months", "0").content.decode()
 
-    assert "Horizon must be between 1 and 240 months; got 0" in html
+    assert "Horizon (months) must be between 1 and 240; got 0" in html
     assert _snapshot(scenario) == before
     assert_every_page_renders(editor_client, scenario)
 

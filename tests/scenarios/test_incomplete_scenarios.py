@@ -73,7 +73,7 @@ def test_a_value_wrong_on_its_own_is_still_refused(scenario, editor):
     option = scenario.options.get(kind="owned")
     with pytest.raises(EditRefused) as refused:
         option_update(option=option, user=editor, expected_version=1, field="capex", value=Decimal(-5))
-    assert refused.value.messages == ["Own 8x H100 (new) → Capex must not be negative; got -5"]
+    assert refused.value.messages == ["Own 8x H100 (new) → Capex, whole option (USD) must not be negative; got -5"]
 
 
 def test_a_value_wrong_against_what_is_stored_is_still_refused(scenario, editor):
@@ -82,7 +82,8 @@ def test_a_value_wrong_against_what_is_stored_is_still_refused(scenario, editor)
     with pytest.raises(EditRefused) as refused:
         option_update(option=option, user=editor, expected_version=1, field="power_kw", value=Decimal(2))
     assert refused.value.messages == [
-        "Own 8x H100 (new) → Idle power (3.5 kW) cannot be more than the maximum power (2 kW)"
+        "Own 8x H100 (new) → Idle power, whole option (3.5 kW) cannot be more than the power at full load, "
+        "whole option (2 kW)"
     ]
     assert ScenarioOption.objects.get(pk=option.pk).power_kw == Decimal("10.2")
 

@@ -128,7 +128,9 @@ def test_importing_an_invalid_file_lists_the_problems_and_creates_nothing(editor
     upload = SimpleUploadedFile("plan.json", json.dumps(example_document).encode(), "application/json")
     response = editor_client.post(reverse("tco:scenario_import"), {"file": upload}, follow=True)
     html = response.content.decode()
-    assert "plan.json was not imported: Lambda 8x H100 SXM → Price per GPU-hour must not be negative; got -3" in html
+    assert (
+        "plan.json was not imported: Lambda 8x H100 SXM → Price (USD per GPU-hour) must not be negative; got -3" in html
+    )
     assert "options[" not in html
     assert not Scenario.objects.exists()
 

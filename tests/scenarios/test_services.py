@@ -50,7 +50,7 @@ def test_a_value_the_engine_refuses_is_not_saved(scenario, editor):
     with pytest.raises(EditRefused) as refused:
         option_update(option=option, user=editor, expected_version=1, field="capex", value=Decimal(-5))
     assert [p.path for p in refused.value.problems] == ["options[0].capex"]
-    assert refused.value.messages == [f"{option.name} → Capex must not be negative; got -5"]
+    assert refused.value.messages == [f"{option.name} → Capex, whole option (USD) must not be negative; got -5"]
     assert ScenarioRun.objects.count() == runs_before
     assert ScenarioOption.objects.get(pk=option.pk).capex == 320000
     scenario.refresh_from_db()
