@@ -27,7 +27,7 @@ from typing import Any
 from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
 from lib.terms import term_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
-from tco.engine.catalogue import OPTION_FIELDS
+from tco.engine.catalogue import OPTION_FIELDS, scenario_fields
 from tco.engine.finance_fields import uses_finance
 from tco.engine.finance_results import truncated
 from tco.exports import model_finance as fin
@@ -37,18 +37,13 @@ from tco.presentation.inputs import lower_first
 
 INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change
 OPEX = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
-WORKLOAD_INPUTS = (
-    ("tokens_per_second_per_gpu", "Reference throughput", "tokens per second per GPU"),
-    ("output_tokens_per_response", "Output tokens per response", "tokens"),
-    ("input_tokens_per_response", "Input tokens per response", "tokens"),
-    ("acceptance_rate", "Reference acceptance rate", "share"),
+# The scenario's and the workload's numbers the ledger reads, each a named cell with its catalogue label and unit.
+SCENARIO_INPUTS = tuple(
+    entry for entry in scenario_fields("scenario") if entry.check is not None and entry.stored and not entry.finance
 )
-SCENARIO_INPUTS = (
-    ("horizon_months", "Horizon (fixed in the workbook: one ledger row a month)", "months"),
-    ("discount_rate", "Discount rate", "per year"),
-    ("fleet_gpus", "Fleet size", "GPUs"),
-    ("burst_price_per_gpu_hour", "Burst price", "{c} per GPU-hour"),
-)
+WORKLOAD_INPUTS = tuple(entry for entry in scenario_fields("workload") if entry.check is not None)
+HORIZON_FIXED = " (fixed in the workbook: one ledger row a month)"
+EFFECTIVE_HORIZON = ", effective (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
 AGREEMENT = 1e-9  # relative: the workbook's figure and the app's agree when this close
 
 
@@ -144,15 +139,17 @@ class Builder(FinanceSheets):
         sheet = self.book.create_sheet("Inputs")
         self.header(sheet, ["Input", "Value", "Unit", "Name", "Source"])
         doc = self.doc
-        for key, label, unit in SCENARIO_INPUTS:
-            if key == "horizon_months" and doc["horizon_months"] != self.result["horizon_months"]:
-                label = "Effective horizon (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
-            self.input_row(sheet, label, doc.get(key), unit, key, editable=key != "horizon_months")
+        for entry in SCENARIO_INPUTS:
+            key, label = entry.name, entry.label
+            if key == "horizon_months":
+                cut = doc["horizon_months"] != self.result["horizon_months"]
+                label += EFFECTIVE_HORIZON if cut else HORIZON_FIXED
+            self.input_row(sheet, label, doc.get(key), entry.unit, key, editable=key != "horizon_months")
         for label, value, unit, name, editable in fin.scenario_rows(doc) if self.finance else ():
             self.input_row(sheet, label, value, unit, name, editable=editable)
         workload = doc.get("workload")
-        for key, label, unit in WORKLOAD_INPUTS if workload else ():
-            self.input_row(sheet, label, workload[key], unit, key)
+        for entry in WORKLOAD_INPUTS if workload else ():
+            self.input_row(sheet, entry.label, workload[entry.name], entry.unit, entry.name)
         slugs = []
         for option in doc["options"]:
             slug = self.names.option_slug(option["name"])

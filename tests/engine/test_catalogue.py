@@ -142,8 +142,8 @@ def test_the_overrides_of_the_workload_are_throughput_and_acceptance():
 
 def test_defaults_in_words_match_the_engine_defaults():
     spoken = {entry.name: entry.default_text for entry in OPTION_FIELDS if entry.default == 0.0}
-    assert set(spoken.values()) == {"0"}
-    assert {entry.name for entry in OPTION_FIELDS if entry.default == 1.0} == {"pue"}
+    assert {text.split(" ")[0] for text in spoken.values()} == {"0"}  # "0", "0 (new)", "0 (no upfront)"
+    assert {entry.name for entry in OPTION_FIELDS if entry.default == 1.0} == {"pue", "lease_payment_interval_months"}
 
 
 def test_names_are_unique():
