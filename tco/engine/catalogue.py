@@ -18,6 +18,7 @@ low/likely/high range for a Monte Carlo analysis, a currency) are one more attri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 from lib.currencies import DEFAULT_CURRENCY
 from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
-from .fields import NumberField, count_field, money_field, rate_field
+from .fields import NumberField, count_field, fmt, money_field, rate_field, unit_text
 
 # A list is a finance input made of several numbers (a resale curve, a price path by year), read by the engine's
 # finance checks (tco.engine.finance_fields).
@@ -81,6 +82,7 @@ class OptionField:
     finance: bool = False
     default_choice: str | None = None
     when: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
+    at_most: str | None = None  # another input of the option this one cannot exceed (idle power, full power)
 
     def __post_init__(self) -> None:
         if self.value_type not in VALUE_TYPES:
@@ -93,6 +95,11 @@ class OptionField:
     def default(self) -> float | str | None:
         """The engine's value when the field is omitted (None: required, or derived from another input)."""
         return self.check.default if self.check else self.default_choice
+
+    @property
+    def required(self) -> bool:
+        """The engine refuses an option without it (a finance input: whenever it applies, a loan's APR with a loan)."""
+        return self.check is not None and self.check.required
 
     @property
     def is_integer(self) -> bool:
@@ -167,6 +174,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         help="Expected resale value of all the option's hardware at the end of its life.",
         placeholder="0",
         when=(("resale_curve", ()),),  # a resale curve sets it
+        at_most="capex",
     ),
     OptionField(
         "useful_life_years",
@@ -204,6 +212,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         default_text="same as full load",
         help="All the option's servers, idle. Blank: same as full load.",
         placeholder="same as full load",
+        at_most="power_kw",
     ),
     OptionField(
         "pue",
@@ -294,6 +303,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         help="Blank: on demand.",
         placeholder="on demand",
         choices=tuple(BILLING_LABELS.items()),
+        default_choice=BILLINGS[0],
     ),
     OptionField(
         "committed_gpus",
@@ -431,7 +441,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Loan APR",
         unit="fraction per year",
-        check=rate_field(),
+        check=rate_field(required=True),
         help="Nominal annual rate, compounded monthly.",
         finance=True,
         when=(("financing", ("loan",)),),
@@ -442,7 +452,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Loan term",
         unit="months",
-        check=NumberField(lo=1, hi=360, integer=True),
+        check=NumberField(lo=1, hi=360, integer=True, required=True),
         help="Level payments at the end of each month.",
         finance=True,
         when=(("financing", ("loan",)),),
@@ -466,7 +476,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Lease payment",
         unit="{c} per payment",
-        check=money_field(default=None),
+        check=money_field(required=True),
         finance=True,
         when=(("financing", ("lease",)),),
     ),
@@ -488,7 +498,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Lease term",
         unit="months",
-        check=NumberField(lo=1, hi=240, integer=True),
+        check=NumberField(lo=1, hi=240, integer=True, required=True),
         help="A whole number of payment intervals, at most the horizon.",
         finance=True,
         when=(("financing", ("lease",)),),
@@ -663,6 +673,25 @@ PRICE_PATH_SOURCE_DATES = ("first_week", "last_day", "adopted_on")
 PRICE_PATH_SOURCE_COUNTS = ("months", "weeks", "offerings")
 
 OVERRIDES = tuple(entry.name for entry in OPTION_FIELDS if entry.overrides_workload)
+# Inputs of one option that must stay ordered: (the smaller, the larger), checked on a document, a sweep's every cell
+# and a batch of variants.
+AT_MOST_PAIRS = tuple((entry.name, entry.at_most) for entry in OPTION_FIELDS if entry.at_most)
+
+
+def at_most_message(small: str, large: str, values: tuple[float, float] | None = None, currency: str = "") -> str:
+    """ "Idle power, whole option (3.5 kW) cannot be more than the power at full load, whole option (2 kW)", in the
+    entries' words; without ``values``, the rule alone."""
+    low, high = OPTION_FIELD[small], OPTION_FIELD[large]
+    if values is None:
+        return f"{low.label} cannot be more than the {high.label[:1].lower()}{high.label[1:]}"
+
+    def amount(value: float, unit: str) -> str:
+        return f"{fmt(value)} {unit_text(unit, currency or DEFAULT_CURRENCY)}".strip()
+
+    return (
+        f"{low.label} ({amount(values[0], low.unit)}) cannot be more than the {high.label[:1].lower()}"
+        f"{high.label[1:]} ({amount(values[1], high.unit)})"
+    )
 
 
 def option_fields(kind: str) -> tuple[OptionField, ...]:
@@ -749,6 +778,7 @@ class ScenarioField:
     choices: tuple[tuple[str, str], ...] = ()
     stored: bool = True
     finance: bool = False
+    default_choice: str | None = None
 
     def __post_init__(self) -> None:
         if self.value_type not in SCENARIO_VALUE_TYPES:
@@ -785,9 +815,9 @@ class ScenarioField:
         return self.required and self.scope == "scenario"
 
     @property
-    def default(self) -> float | None:
+    def default(self) -> float | str | None:
         """The engine's value when the input is omitted (None: required, or no default)."""
-        return self.check.default if self.check else None
+        return self.check.default if self.check else self.default_choice
 
     @property
     def is_integer(self) -> bool:
@@ -899,6 +929,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "choice",
         label="Refresh policy",
         default_text="keep serving past the useful life",
+        default_choice="none",
         help="What happens when owned hardware reaches the end of its useful life within the horizon.",
         choices=(
             ("none", "Keep serving past the useful life"),
@@ -994,6 +1025,19 @@ REFRESH_POLICIES = tuple(value for value, _ in SCENARIO_FIELD["refresh_policy"].
 WORKLOAD_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "workload" and entry.check is not None
 }
+
+
+def option_value(option: Mapping[str, Any], name: str) -> Any:
+    """An option input's value, or its entry's default when the document leaves it out (a finance input is read by
+    the engine only when given, so a normalised document may lack it): the one place a consumer finds a default."""
+    value = option.get(name)
+    return OPTION_FIELD[name].default if value is None else value
+
+
+def scenario_value(document: Mapping[str, Any], name: str) -> Any:
+    """A top-level input's value (``tax_rate``, ``refresh_policy``), or its entry's default when left out."""
+    value = document.get(name)
+    return SCENARIO_FIELD[name].default if value is None else value
 
 
 def input_fields_of_type(*value_types: str) -> frozenset[str]:

@@ -15,7 +15,16 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .catalogue import FINANCE_TOP_NUMBERS, OVERRIDES, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, numbers_for_kind
+from .catalogue import (
+    AT_MOST_PAIRS,
+    FINANCE_TOP_NUMBERS,
+    OVERRIDES,
+    TOP_NUMBERS,
+    UTILIZATION,
+    WORKLOAD_NUMBERS,
+    at_most_message,
+    numbers_for_kind,
+)
 from .demand import expand_utilization
 from .errors import OPTION_PATH, Problem, ScenarioError
 from .fields import NumberField, check_number
@@ -191,12 +200,10 @@ def _check_grid(
     for i, option in enumerate(variant["options"]):
         if option["kind"] not in OWNED_KINDS:
             continue
-        for low, high, what in (
-            ("residual_value", "capex", "Residual value cannot be more than the capex"),
-            ("idle_power_kw", "power_kw", "Idle power cannot be more than the maximum power"),
-        ):
+        for low, high in AT_MOST_PAIRS:
             if np.any(np.asarray(option[low]) > np.asarray(option[high])):
-                problems.append(Problem(f"options[{i}].{low}", f"{what} in some cells of the sweep"))
+                message = f"{at_most_message(low, high)} in some cells of the sweep"
+                problems.append(Problem(f"options[{i}].{low}", message))
     if problems:
         raise ScenarioError(problems)
 

@@ -25,12 +25,14 @@ import numpy as np
 from lib.kinds import OWNED_KINDS
 
 from .catalogue import (
+    AT_MOST_PAIRS,
     FINANCE_TOP_NUMBERS,
     OVERRIDES,
     SCENARIO_FIELD,
     TOP_NUMBERS,
     UTILIZATION,
     WORKLOAD_NUMBERS,
+    at_most_message,
     numbers_for_kind,
 )
 from .demand import expand_utilization
@@ -44,11 +46,6 @@ from .sweep import with_assignments
 
 WORKLOAD_PATH = re.compile(r"workload\.(\w+)")
 TOP_PATHS = ("discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
-# Fields that must stay ordered within an owned option: (the smaller, the larger, what the user is told).
-PAIRS = (
-    ("residual_value", "capex", "Residual value cannot be more than the capex"),
-    ("idle_power_kw", "power_kw", "Idle power cannot be more than the maximum power"),
-)
 
 
 @dataclass(frozen=True)
@@ -205,10 +202,10 @@ def pair_problems(
     for i, option in enumerate(doc["options"]):
         if option["kind"] not in OWNED_KINDS:
             continue
-        for small, large, what in PAIRS:
+        for small, large in AT_MOST_PAIRS:
             small_path, large_path = f"options[{i}].{small}", f"options[{i}].{large}"
             if small_path in derived and small_path not in moved:
                 continue
             if highest(small_path) > lowest(large_path):
-                problems.append(Problem(small_path, f"{what} in some {where}"))
+                problems.append(Problem(small_path, f"{at_most_message(small, large)} in some {where}"))
     return problems

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
-from tco.engine.catalogue import OPTION_FIELD, OPTION_FIELDS, SCENARIO_FIELD
+from tco.engine.catalogue import OPTION_FIELD, OPTION_FIELDS, SCENARIO_FIELD, option_value
 from tco.engine.finance import cycle_months
 from tco.engine.financing import lease_payment_months
 from tco.engine.tax import MACRS
@@ -111,7 +111,7 @@ def tax_years(doc: Mapping[str, Any]) -> int:
 
 def share_formula(option: Mapping[str, Any], slug: str, year: int, macrs_cell: str) -> str:
     """Tax year ``year``'s share of the basis: the method's share of ``(1 - b)·B``, and the bonus b in year 1."""
-    method = option.get("tax_depreciation", "straight_line")
+    method = option_value(option, "tax_depreciation")
     if method in MACRS:
         base = f"N({macrs_cell})/100"
     elif method == "straight_line":
@@ -141,9 +141,9 @@ class OwnedSchedule:
     def __init__(self, option: Mapping[str, Any], slug: str, horizon: int, refresh: str) -> None:
         self.option, self.slug, self.horizon = option, slug, horizon
         self.terms: dict[tuple[str, int], list[str]] = defaultdict(list)
-        self.financing = option.get("financing", "cash")
+        self.financing = option_value(option, "financing")
         self.leased = self.financing == "lease"
-        self.buyout = self.leased and option.get("lease_end", "return") == "buyout"
+        self.buyout = self.leased and option_value(option, "lease_end") == "buyout"
         cycle = cycle_months(option) if refresh == "replace" else horizon
         self.starts = list(range(0, horizon, cycle)) if refresh == "replace" else [0]
         self.cycle = cycle
@@ -281,7 +281,7 @@ def owned_derived(
         )
     else:
         rows.append(("Residual value S", f"=residual_value_{s}", "{c}", f"residual_{s}"))
-    if option.get("tax_depreciation", "straight_line") == "straight_line" and "tax_life_years" not in option:
+    if option_value(option, "tax_depreciation") == "straight_line" and "tax_life_years" not in option:
         rows.append(("Tax life (the useful life)", f"=useful_life_years_{s}", "years", f"tax_life_years_{s}"))
     if option.get("financing") == "loan":
         n = int(option["loan_term_months"])
@@ -319,13 +319,13 @@ def lease_versus_buy(option: Mapping[str, Any], slug: str) -> list[tuple[str, st
     payments are set against."""
     s = slug
     n = int(option["lease_term_months"])
-    interval = int(option.get("lease_payment_interval_months", 1))
-    first = 0 if option.get("lease_payment_timing", "advance") == "advance" else interval
+    interval = int(option_value(option, "lease_payment_interval_months"))
+    first = 0 if option_value(option, "lease_payment_timing") == "advance" else interval
     count = n // interval
     k = "after_tax_cost_of_debt_rate_" + s
     years = n // 12
     left = f"capex_{s}*(1-INDEX(tax_shares_cum_{s},{years}))" if years else f"capex_{s}"
-    if option.get("lease_end", "return") == "buyout":
+    if option_value(option, "lease_end") == "buyout":
         end = f"((1-tax_rate)*lease_buyout_price_{s}+tax_rate*{left})"
     else:
         if option.get("resale_curve") is not None:

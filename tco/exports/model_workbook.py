@@ -27,7 +27,7 @@ from typing import Any
 from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
 from lib.terms import term_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
-from tco.engine.catalogue import OPTION_FIELDS, scenario_fields
+from tco.engine.catalogue import OPTION_FIELDS, scenario_fields, scenario_value
 from tco.engine.finance_fields import uses_finance
 from tco.engine.finance_results import truncated
 from tco.exports import model_finance as fin
@@ -215,7 +215,7 @@ class Builder(FinanceSheets):
         letters = {column.key: get_column_letter(i) for i, column in enumerate(columns, start=1) if column.key}
         schedule = None
         if self.finance and kind in OWNED_KINDS:
-            schedule = fin.OwnedSchedule(option, slug, self.horizon, self.doc.get("refresh_policy", "none"))
+            schedule = fin.OwnedSchedule(option, slug, self.horizon, scenario_value(self.doc, "refresh_policy"))
             self.schedules[slug] = schedule
             columns += self.schedule_columns(schedule, letters)
         else:

@@ -28,6 +28,7 @@ from tco.engine.catalogue import (
     OptionField,
     ScenarioField,
     option_fields,
+    option_value,
     scenario_fields,
     scenario_path_field,
 )
@@ -305,7 +306,7 @@ def input_groups(document: dict) -> list[dict]:
             for entry in option_fields(option["kind"])
             if entry.applies(option) or option.get(entry.name) is not None  # no loan terms for a cash purchase
         ]
-        if option.get("billing", "on_demand") != "committed":
+        if option_value(option, "billing") != "committed":
             rows = [row for row in rows if row["key"] != "committed_gpus"]
         groups.append(
             {"title": option["name"], "kind": option["kind"], "kind_label": kind_label(option["kind"]), "rows": rows}
