@@ -779,6 +779,7 @@ class ScenarioField:
     stored: bool = True
     finance: bool = False
     default_choice: str | None = None
+    fixed: bool = False  # it sets the schedule itself (the horizon, the months): never varied, fixed in the workbook
 
     def __post_init__(self) -> None:
         if self.value_type not in SCENARIO_VALUE_TYPES:
@@ -860,6 +861,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         unit="months",
         check=NumberField(lo=1, hi=240, integer=True, required=True),
         initial=36,
+        fixed=True,
     ),
     ScenarioField(
         "discount_rate",
@@ -1015,6 +1017,10 @@ TOP_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check
     for entry in SCENARIO_FIELDS
     if entry.scope == "scenario" and entry.check is not None and entry.stored and not entry.finance
+}
+# The scenario's numbers a sweep, a range or a batch of variants may move (not the horizon: it sets the months).
+VARIED_TOP_NUMBERS: dict[str, NumberField] = {
+    name: spec for name, spec in TOP_NUMBERS.items() if not SCENARIO_FIELD[name].fixed
 }
 # The finance depth's scenario inputs, put in the normalised document only when given.
 FINANCE_TOP_NUMBERS: dict[str, NumberField] = {

@@ -7,7 +7,6 @@ processed in chunks so a 240-month horizon never needs more than a few tens of M
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,25 +18,24 @@ from .catalogue import (
     AT_MOST_PAIRS,
     FINANCE_TOP_NUMBERS,
     OVERRIDES,
-    TOP_NUMBERS,
     UTILIZATION,
+    VARIED_TOP_NUMBERS,
     WORKLOAD_NUMBERS,
     at_most_message,
     numbers_for_kind,
 )
 from .demand import expand_utilization
-from .errors import OPTION_PATH, Problem, ScenarioError
+from .errors import Problem, ScenarioError
 from .fields import NumberField, check_number
 from .finance_fields import REFRESH_FIXED, fixed_by_refresh, ranged_finance_numbers
 from .finance_results import truncated
 from .flows import option_flows
 from .model import build_context
+from .paths import OPTION_PATH, WORKLOAD_PATH
 from .validation import normalise
 
 MAX_AXIS_VALUES = 1000
 CHUNK_ELEMENTS = 2_000_000
-_WORKLOAD_PATH = re.compile(r"workload\.(\w+)")
-_TOP_PATHS = ("fleet_gpus", "discount_rate", "burst_price_per_gpu_hour")
 
 
 def sweep(
@@ -117,11 +115,11 @@ def _field_spec(axis: str, path: Any, doc: Mapping[str, Any], problems: list[Pro
         return None
     if path == "utilization":
         return UTILIZATION
-    if path in _TOP_PATHS:
-        return TOP_NUMBERS[path]
+    if path in VARIED_TOP_NUMBERS:
+        return VARIED_TOP_NUMBERS[path]
     if path in FINANCE_TOP_NUMBERS:
         return FINANCE_TOP_NUMBERS[path]
-    if match := _WORKLOAD_PATH.fullmatch(path):
+    if match := WORKLOAD_PATH.fullmatch(path):
         if doc.get("workload") is None:
             fail("the scenario has no workload to vary")
         elif match[1] not in WORKLOAD_NUMBERS:
@@ -165,7 +163,7 @@ def with_assignments(
             option[match[2]] = value
             if match[2] == "power_kw" and f"options[{match[1]}].idle_power_kw" in derived:
                 option["idle_power_kw"] = value
-        elif match := _WORKLOAD_PATH.fullmatch(path):
+        elif match := WORKLOAD_PATH.fullmatch(path):
             variant["workload"][match[1]] = value
         else:
             variant[path] = value

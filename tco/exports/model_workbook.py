@@ -141,10 +141,10 @@ class Builder(FinanceSheets):
         doc = self.doc
         for entry in SCENARIO_INPUTS:
             key, label = entry.name, entry.label
-            if key == "horizon_months":
-                cut = doc["horizon_months"] != self.result["horizon_months"]
+            if entry.fixed:  # the horizon: one ledger row a month
+                cut = doc[key] != self.result[key]
                 label += EFFECTIVE_HORIZON if cut else HORIZON_FIXED
-            self.input_row(sheet, label, doc.get(key), entry.unit, key, editable=key != "horizon_months")
+            self.input_row(sheet, label, doc.get(key), entry.unit, key, editable=not entry.fixed)
         for label, value, unit, name, editable in fin.scenario_rows(doc) if self.finance else ():
             self.input_row(sheet, label, value, unit, name, editable=editable)
         workload = doc.get("workload")

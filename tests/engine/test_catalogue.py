@@ -254,3 +254,16 @@ def test_every_choice_names_its_default_in_words_and_the_default_is_one_of_its_v
     for entry in OPTION_FIELDS:
         if entry.finance and entry.value_type == "choice":
             assert entry.default in dict(entry.choices) and entry.default_text, entry.name
+
+
+def test_the_paths_a_sweep_or_a_variant_moves_are_the_catalogues_unfixed_scenario_numbers():
+    from tco.engine.catalogue import VARIED_TOP_NUMBERS
+    from tco.engine.variants import resolve
+    from tests.documents import DESIGN_EXAMPLE
+
+    assert tuple(VARIED_TOP_NUMBERS) == ("discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
+    assert SCENARIO_FIELD["horizon_months"].fixed  # it sets the months: never moved
+    for path in VARIED_TOP_NUMBERS:
+        found, reason = resolve(DESIGN_EXAMPLE, path)
+        assert reason is None and found.label == SCENARIO_FIELD[path].label
+    assert resolve(DESIGN_EXAMPLE, "horizon_months")[0] is None

@@ -25,8 +25,8 @@ from tco.engine.catalogue import (
     scenario_path_field,
 )
 from tco.engine.catalogue import option_fields as catalogue_fields
-from tco.engine.errors import OPTION_PATH
 from tco.engine.fields import NumberField, fmt, input_name
+from tco.engine.paths import OPTION_PATH
 from tco.models import Scenario, ScenarioOption
 from tco.web.forms import PricePickerQueryForm, list_input_text
 
