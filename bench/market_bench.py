@@ -6,11 +6,12 @@ Run from the repository root: `.venv/bin/python bench/market_bench.py [--sizes 1
 says so and exits 0 (so `make bench` skips it).
 
 It creates its own database (dropped at the end), migrates it, loads the reference data and generates a year of
-daily catalogs with SQL (`INSERT ... SELECT generate_series`): every offering (36 providers, 20 GPU models, 8 regions, 5 terms, 1 to 8 GPUs) priced once a day, each day its own
-snapshot recording its rows. The number of offerings makes each size (1M: ~2,700 offerings x 365 days; 10M:
-~27,400). Then the migration that made the current-price table fills it again from the observations (its own
-function, as it would on an existing deployment), ANALYZEs as a big import does, and
-measures with Django's test client, the cache off (every request renders and queries):
+daily catalogs with SQL (`INSERT ... SELECT generate_series`): every offering (36 providers, 20 GPU models, 8
+regions, 5 terms, 1 to 8 GPUs) priced once a day, each day its own snapshot recording its rows. The number of
+offerings makes each size (1M: ~2,700 offerings x 365 days; 10M: ~27,400). Then the migration that made the
+current-price table fills it again from the observations (its own function, as it would on an existing
+deployment), ANALYZEs as a big import does, and measures with Django's test client, the cache off (every
+request renders and queries):
 
 - baseline: a bare indexed SELECT of one page (one day's on-demand prices of one GPU model, 100 rows);
 - the Market page: the default view, each filter, the highest-price sort, page 20 and the last page (the 300 ms
