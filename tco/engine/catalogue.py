@@ -1012,12 +1012,20 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
 )
 
 SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
+
+
+def top_numbers() -> dict[str, NumberField]:
+    """The engine's checks of the scenario's numbers, by document key (read when called, so an entry added to the
+    catalogue is checked at once)."""
+    return {
+        entry.name: entry.check
+        for entry in SCENARIO_FIELDS
+        if entry.scope == "scenario" and entry.check is not None and entry.stored and not entry.finance
+    }
+
+
 # The engine's checks of the scenario's numbers, by document key (validation, sweeps, variants, the tornado).
-TOP_NUMBERS: dict[str, NumberField] = {
-    entry.name: entry.check
-    for entry in SCENARIO_FIELDS
-    if entry.scope == "scenario" and entry.check is not None and entry.stored and not entry.finance
-}
+TOP_NUMBERS: dict[str, NumberField] = top_numbers()
 # The scenario's numbers a sweep, a range or a batch of variants may move (not the horizon: it sets the months).
 VARIED_TOP_NUMBERS: dict[str, NumberField] = {
     name: spec for name, spec in TOP_NUMBERS.items() if not SCENARIO_FIELD[name].fixed

@@ -27,7 +27,7 @@ from typing import Any
 from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
 from lib.terms import term_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
-from tco.engine.catalogue import OPTION_FIELDS, scenario_fields, scenario_value
+from tco.engine.catalogue import ScenarioField, option_fields, scenario_fields, scenario_value
 from tco.engine.finance_fields import uses_finance
 from tco.engine.finance_results import truncated
 from tco.exports import model_finance as fin
@@ -37,11 +37,15 @@ from tco.presentation.inputs import lower_first
 
 INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change
 OPEX = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
-# The scenario's and the workload's numbers the ledger reads, each a named cell with its catalogue label and unit.
-SCENARIO_INPUTS = tuple(
-    entry for entry in scenario_fields("scenario") if entry.check is not None and entry.stored and not entry.finance
-)
-WORKLOAD_INPUTS = tuple(entry for entry in scenario_fields("workload") if entry.check is not None)
+
+
+def scenario_inputs() -> tuple[ScenarioField, ...]:
+    """The scenario's and the workload's numbers the ledger reads, each a named cell with its catalogue label and
+    unit (the finance inputs are written with the finance depth's rows)."""
+    numbers = (entry for entry in scenario_fields("scenario", "workload") if entry.check is not None and entry.stored)
+    return tuple(entry for entry in numbers if not entry.finance)
+
+
 HORIZON_FIXED = " (fixed in the workbook: one ledger row a month)"
 EFFECTIVE_HORIZON = ", effective (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
 AGREEMENT = 1e-9  # relative: the workbook's figure and the app's agree when this close
@@ -139,7 +143,8 @@ class Builder(FinanceSheets):
         sheet = self.book.create_sheet("Inputs")
         self.header(sheet, ["Input", "Value", "Unit", "Name", "Source"])
         doc = self.doc
-        for entry in SCENARIO_INPUTS:
+        inputs = scenario_inputs()
+        for entry in (entry for entry in inputs if entry.scope == "scenario"):
             key, label = entry.name, entry.label
             if entry.fixed:  # the horizon: one ledger row a month
                 cut = doc[key] != self.result[key]
@@ -148,7 +153,7 @@ class Builder(FinanceSheets):
         for label, value, unit, name, editable in fin.scenario_rows(doc) if self.finance else ():
             self.input_row(sheet, label, value, unit, name, editable=editable)
         workload = doc.get("workload")
-        for entry in WORKLOAD_INPUTS if workload else ():
+        for entry in (entry for entry in inputs if entry.scope == "workload") if workload else ():
             self.input_row(sheet, entry.label, workload[entry.name], entry.unit, entry.name)
         slugs = []
         for option in doc["options"]:
@@ -156,7 +161,7 @@ class Builder(FinanceSheets):
             slugs.append(slug)
             sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})")])
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
-            for entry in OPTION_FIELDS:
+            for entry in option_fields(option["kind"]):
                 value = option.get(entry.name)
                 # The finance inputs are written by ``finance_inputs``, which knows which of them set the schedule.
                 if option["kind"] not in entry.kinds or value is None or entry.value_type == "choice" or entry.finance:
