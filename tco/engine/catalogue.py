@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY
-from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
+from lib.kinds import API_KINDS, BILLINGS, COMMITTED, KINDS, ON_DEMAND, OWNED_KINDS, RENTAL_KINDS
 
 from .fields import NumberField, count_field, fmt, money_field, rate_field, unit_text
 
@@ -33,7 +33,7 @@ from .fields import NumberField, count_field, fmt, money_field, rate_field, unit
 VALUE_TYPES = ("money", "rate", "count", "number", "choice", "list")
 # A scenario also has inputs that are words (its name, its currency) or a list (a pasted forecast column).
 SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
-BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
+BILLING_LABELS = {ON_DEMAND: "On demand", COMMITTED: "Committed"}
 RATE_HELP = "Write 8% or 0.08: with % it is a percentage, a bare number is a fraction (8 would mean 800%)."
 
 ACCEPTANCE_HINT = " (0.9 means 90%)"
@@ -615,7 +615,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "choice",
         label="After a term",
         default_text="renew",
-        choices=(("renew", "Renew"), ("on_demand", "Fall back to on demand")),
+        choices=(("renew", "Renew"), (ON_DEMAND, "Fall back to on demand")),
         default_choice="renew",
         finance=True,
         when=(("billing", ("committed",)), ("commitment_term_months", None)),

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from lib.kinds import ON_DEMAND
+
 from .catalogue import option_value
 from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .demand import work_factor
@@ -26,7 +28,7 @@ from .price_path import monthly_price_factor
 def term_starts(option: Mapping[str, Any], horizon: int) -> list[int]:
     """First months (1-based) of the whole terms that fit the horizon."""
     term = int(option["commitment_term_months"])
-    if option_value(option, "after_term") == "on_demand":
+    if option_value(option, "after_term") == ON_DEMAND:
         return [1] if term <= horizon else []
     return list(range(1, horizon - term + 2, term))
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
+from lib.currencies import DEFAULT_CURRENCY
+from lib.kinds import API_KINDS, ON_DEMAND, OWNED_KINDS, kind_label
 from lib.terms import term_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
 from tco.engine.catalogue import ScenarioField, option_fields, scenario_fields, scenario_value
@@ -107,7 +108,7 @@ class Builder(FinanceSheets):
 
         self.book, self.doc, self.result = book, doc, result
         self.horizon = int(doc["horizon_months"])
-        self.currency = doc.get("currency", "USD")
+        self.currency = doc.get("currency") or DEFAULT_CURRENCY
         self.names = Names()
         self.bold = Font(bold=True)
         self.input_fill = PatternFill("solid", start_color=INPUT_FILL, end_color=INPUT_FILL)
@@ -320,7 +321,7 @@ class Builder(FinanceSheets):
         ]
         if option.get("commitment_term_months") is not None:
             return columns + self.term_columns(option, slug)
-        if option["billing"] == "on_demand":
+        if option["billing"] == ON_DEMAND:
             return [*columns, Column("Usage cost", lambda r: f"={{hours}}{r}*{{price}}{r}+{extras}", "money", "usage")]
         committed = f"committed_gpus_{slug}*{HOURS_PER_MONTH}"
         return [
@@ -426,7 +427,7 @@ class Builder(FinanceSheets):
                 f"+output_tokens_per_response*price_per_million_output_tokens_{slug})/1000000"
             )
             annual = f"=12*AVERAGE({found['attempts']})*{per_attempt}+{extras}"
-        elif option["billing"] == "on_demand":
+        elif option["billing"] == ON_DEMAND:
             annual = f"=12*AVERAGE({found['hours']})*price_per_gpu_hour_{slug}+{extras}"
         elif option.get("commitment_term_months") is not None:
             od = (
@@ -567,7 +568,7 @@ class Builder(FinanceSheets):
             if owned["kind"] not in OWNED_KINDS:
                 continue
             for j, rental in enumerate(options):
-                if rental["kind"] in OWNED_KINDS or rental["kind"] in API_KINDS or rental.get("billing") != "on_demand":
+                if rental["kind"] in OWNED_KINDS or rental["kind"] in API_KINDS or rental.get("billing") != ON_DEMAND:
                     continue
                 o, r = slugs[i], slugs[j]
                 column += 1
