@@ -28,6 +28,7 @@ from lib.kinds import BILLINGS, KIND_LABELS
 from lib.terms import PRICING_TERM_LABELS
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.documents import scenario_document
 from tco.engine.catalogue import SCENARIO_FIELDS
 from tco.load_profiles import from_forecast
 from tco.models import RunStatus, Scenario, ScenarioRun, UncertaintyRun, UncertaintyStatus
@@ -496,7 +497,7 @@ def test_a_failed_simulation_names_the_option_not_its_path(editor_client, unpric
     UncertaintyRun.objects.create(
         scenario=unpriced,
         scenario_version=unpriced.version,
-        document=unpriced.to_document(),
+        document=scenario_document(unpriced),
         uncertainty={},
         status=UncertaintyStatus.FAILED,
         problems=[{"path": "options[0].price_per_gpu_hour", "message": "Price (USD per GPU-hour) is required"}],

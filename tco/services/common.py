@@ -10,6 +10,7 @@ from django.utils import timezone
 from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.checks import document_problems, is_gap
+from tco.documents import scenario_document
 from tco.engine import Problem
 from tco.engine.errors import problem_text
 from tco.models import Scenario, ScenarioOption, ScenarioRun
@@ -110,7 +111,7 @@ def recompute_if_valid(*, scenario: Scenario, user: object | None, ranges: list 
     options are those the write read with ``scenario_options`` (read now if it did not); ``ranges`` are its input
     ranges when the write read them, passed on to whoever shows the change."""
     options = scenario_options(scenario)
-    document = scenario.to_document(options)
+    document = scenario_document(scenario, options)
     problems = document_problems(document)
     run = None if problems else run_queue(scenario=scenario, user=user, document=document)
     return Change(scenario=scenario, problems=problems, run=run, options=options, document=document, ranges=ranges)

@@ -12,6 +12,7 @@ import pytest
 
 from lib.formatting import format_money, format_pct, format_unit_money
 from pricing.services import reference_data_load
+from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.models import Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
@@ -197,7 +198,7 @@ def test_a_blank_scenario_built_field_by_field_in_any_order_shows_what_the_engin
     page.locator("#results .status-done").wait_for()
     assert page.locator("#to-complete").count() == 0
 
-    document = Scenario.objects.get(pk=scenario.pk).to_document()
+    document = scenario_document(Scenario.objects.get(pk=scenario.pk))
     assert document["horizon_months"] == 60 and document["fleet_gpus"] == GPUS
     assert document["workload"] == WORKLOAD
     result = evaluate(document)

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from tco.checks import document_gaps
+from tco.documents import scenario_document
 from tco.models import RunStatus, Scenario, ScenarioOption, ScenarioRun
 from tco.services import (
     EditRefused,
@@ -39,7 +40,7 @@ def test_a_blank_scenarios_workload_saves_field_by_field_in_any_order(db, editor
     fresh = Scenario.objects.get(pk=scenario.pk)
     assert {field: getattr(fresh, field) for field in WORKLOAD} == WORKLOAD
     # Nothing to evaluate yet: the scenario has no option. That is what it lacks, and all it lacks.
-    assert [gap.path for gap in document_gaps(fresh.to_document())] == ["options"]
+    assert [gap.path for gap in document_gaps(scenario_document(fresh))] == ["options"]
     assert not ScenarioRun.objects.filter(scenario=scenario).exists()
 
 

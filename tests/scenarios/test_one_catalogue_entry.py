@@ -11,6 +11,7 @@ from django.db import models
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from tco.documents import scenario_document
 from tco.engine import catalogue
 from tco.engine.catalogue import RATE_HELP, SCENARIO_FIELDS, ScenarioField, scenario_fields
 from tco.engine.errors import ScenarioError
@@ -101,7 +102,7 @@ def test_a_new_entry_is_an_input_of_the_editor(scenario, with_spares):
 
 def test_a_new_entry_is_in_the_document_the_exports_the_brief_the_comparison_and_the_history(scenario, with_spares):
     scenario.spares_share = Decimal("0.05")
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     assert document["spares_share"] == 0.05
     rows = {row["key"]: row for row in input_groups(document)[0]["rows"]}  # the decision brief's inputs
     assert (rows["spares_share"]["title"], rows["spares_share"]["text"]) == ("Spares share", "5%")
@@ -124,7 +125,7 @@ SHOWN = [entry for entry in STORED if entry.scope in ("scenario", "workload") an
 def test_an_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_client, scenario):
     page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
     editor_label = page.text(f"f-s-{entry.field}")
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     groups = input_groups(document)
     rows = {(group["title"], row["key"]): row for group in groups for row in group["rows"]}
     row = rows[("Workload" if entry.scope == "workload" else "Scenario", entry.name)]
@@ -149,7 +150,7 @@ def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, 
     page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
     options = scenario.options.all()
     option = next(o for o in options if o.kind in entry.kinds and getattr(o, entry.name) not in (None, ""))
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     rows = {(group["title"], row["key"]): row for group in input_groups(document) for row in group["rows"]}
     row = rows[(option.name, entry.name)]
     history = {attname: (label, shown) for attname, label, shown in _tracked_fields(ScenarioOption)}
