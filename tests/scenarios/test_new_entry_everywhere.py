@@ -13,9 +13,9 @@ from django.template.loader import render_to_string
 
 from lib.kinds import OWNED_KINDS, kind_label
 from tco.engine import catalogue, evaluate
-from tco.engine.catalogue import OptionField, ScenarioField
+from tco.engine.catalogue import OptionField
 from tco.engine.errors import ScenarioError
-from tco.engine.fields import money_field, rate_field
+from tco.engine.fields import money_field
 from tco.engine.validation import validate
 from tco.exports import inputs_table, results_workbook
 from tco.exports.model_workbook import Names
@@ -25,19 +25,10 @@ from tco.web.forms import scenario_input_form
 from tco.web.viewmodels.fields import error_map, input_label, option_fields, scenario_sections
 from tests.documents import DESIGN_EXAMPLE
 from tests.exports.test_model_workbook import recalculate
+from tests.scenarios.test_one_catalogue_entry import SPARES  # the scenario input a developer adds
 from tests.scenarios.workspace_html import Workspace
 
 CURRENCY = "EUR"
-SPARES = ScenarioField(
-    "spares_share",
-    "scenario",
-    "rate",
-    label="Spares share",
-    unit="fraction",
-    check=rate_field(default=0.0),
-    default_text="0",
-    help="GPUs kept aside as spares.",
-)
 INSURANCE = OptionField(
     "insurance_per_year",
     OWNED_KINDS,
