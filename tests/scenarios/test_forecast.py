@@ -95,7 +95,7 @@ def test_each_forecast_kind_is_one_registry_entry_with_one_catalogue_choice():
     from tco.forecast import FORECAST_KINDS, KIND_PARAMETERS, Forecast, starting_parameters
 
     assert tuple(FORECAST_KINDS) == tuple(value for value, _ in SCENARIO_FIELD["forecast_kind"].choices)
-    assert KIND_PARAMETERS == {name: kind.parameters for name, kind in FORECAST_KINDS.items()}
+    assert {name: kind.parameters for name, kind in FORECAST_KINDS.items()} == KIND_PARAMETERS
     # every kind continues a forecast it is switched to, and that start reads back to the same months
     for name in FORECAST_KINDS:
         start = starting_parameters(kind=name, current=[0.5], horizon_months=3)
