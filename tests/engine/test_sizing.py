@@ -363,3 +363,9 @@ def test_a_row_without_concurrency_counts_after_one_with_it():
     point = size(sizing([bucket(2)], [gpu("G", 2.0, rows)]))["gpus"][0]["types"][0]["operating_points"][0]
     assert point["concurrency"] is None
     assert point["above_memory_estimate"] is False
+
+
+def test_without_the_mix_each_type_is_sized_alone():
+    result = size(melange(), mix=False)
+    assert result["mix"] is None
+    assert result["gpus"][1]["best"]["cost_per_hour"] == pytest.approx(7.34)

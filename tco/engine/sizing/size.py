@@ -12,9 +12,9 @@ from .mix import LOAD_TOLERANCE, ReplicaType, cheapest_mix
 from .points import operating_point
 
 
-def size(document: Mapping[str, Any]) -> dict[str, Any]:
+def size(document: Mapping[str, Any], *, mix: bool = True) -> dict[str, Any]:
     """Memory fit, operating points, replicas per GPU type and the cheapest mix; raises ``ScenarioError`` only for an
-    invalid document."""
+    invalid document. ``mix=False`` leaves the mix out (``"mix": None``): each GPU type alone, without a solver."""
     doc = read_sizing(document)
     gpus, types = [], []
     for gpu in doc["gpus"]:
@@ -28,7 +28,7 @@ def size(document: Mapping[str, Any]) -> dict[str, Any]:
         "context_tokens": doc["context_tokens"],
         "kv_gib_per_request": kv_bytes_per_token(doc) * doc["context_tokens"] / GIB,
         "gpus": gpus,
-        "mix": _mix(doc, gpus, types),
+        "mix": _mix(doc, gpus, types) if mix else None,
     }
 
 
