@@ -1,4 +1,4 @@
-"""Sizing from the workload (docs/money-math.md, "Sizing"): DESIGN 5.10's worked figures and every rule by hand."""
+"""Sizing from the workload (docs/money-math.md, "Sizing"): the worked figures of the docs and every rule by hand."""
 
 from __future__ import annotations
 
