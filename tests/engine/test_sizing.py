@@ -369,3 +369,13 @@ def test_without_the_mix_each_type_is_sized_alone():
     result = size(melange(), mix=False)
     assert result["mix"] is None
     assert result["gpus"][1]["best"]["cost_per_hour"] == pytest.approx(7.34)
+
+
+@pytest.mark.parametrize("over", [1e-6, 1e-7, 1e-8])
+def test_a_load_just_over_a_whole_replica_needs_another_in_the_mix_too(over):
+    # HiGHS accepts constraints within 1e-7; a load of 1 + 1e-8 replicas still needs 2, as for one type alone.
+    gpus = [gpu("A", 1.0, [row(throughput=100.0)]), gpu("B", 1.5, [row(throughput=100.0)])]
+    result = size(sizing([bucket(1 + over)], gpus))
+    assert result["gpus"][0]["best"]["replicas"] == 2
+    assert result["mix"]["replicas"] == {"A": 2}
+    assert result["mix"]["cost_per_hour"] == 2.0

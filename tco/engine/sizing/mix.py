@@ -77,7 +77,7 @@ class _Program:
     def replica_vector(self, weights: list[float]) -> np.ndarray:
         return np.concatenate([np.asarray(weights, dtype=float), np.zeros(len(self.pairs))])
 
-    def solve(self, objective: np.ndarray, extra: list, integral: bool = True) -> np.ndarray:
+    def solve(self, objective: np.ndarray, extra: list, integral: bool = True) -> np.ndarray | None:
         from scipy.optimize import milp
 
         result = milp(
@@ -87,8 +87,6 @@ class _Program:
             bounds=self.bounds,
             options={"mip_rel_gap": 0.0},
         )
-        if result.x is None:
-            raise RuntimeError(f"HiGHS found no mix although one type serves every bucket: {result.message}")
         return result.x
 
 
@@ -104,21 +102,29 @@ def cheapest_mix(types: list[ReplicaType], rates: list[float], headroom: float) 
     gpus = program.replica_vector([t.tp for t in types])
     position = program.replica_vector(list(range(n_t)))
     x = program.solve(cost, [])
+    if x is None:
+        raise RuntimeError("HiGHS found no mix although every bucket has a type that serves it")
+    # Each tie-break keeps the optimum so far as a constraint; a stage HiGHS cannot satisfy (its tolerances) keeps x.
     best_cost = float(cost @ np.round(x))
     fixed = [LinearConstraint(cost, -np.inf, best_cost + COST_TOLERANCE * max(1.0, best_cost))]
-    x = program.solve(gpus, fixed)
-    fixed.append(LinearConstraint(gpus, -np.inf, float(gpus @ np.round(x)) + 0.5))
-    if n_t > 1:
-        x = program.solve(position, fixed)
-    replicas = np.round(x[:n_t])
+    for objective in (gpus, position) if n_t > 1 else ():
+        tied = program.solve(objective, fixed)
+        if tied is None:
+            break
+        x = tied
+        fixed.append(LinearConstraint(objective, -np.inf, float(objective @ np.round(x)) + 0.5))
     # The replicas found, then the shares on the earliest types that fit in them (an LP: the replicas are fixed).
+    replicas = np.round(x[:n_t])
     pin = [
         LinearConstraint(program.replica_vector([1.0 if i == t else 0.0 for i in range(n_t)]), r, r)
         for t, r in enumerate(replicas)
     ]
     share_cost = np.concatenate([np.zeros(n_t), [float(t) for _, t in program.pairs]])
-    x = program.solve(share_cost, pin, integral=False) if n_t > 1 else x
-    return _mix(program, replicas, x[n_t:])
+    shares = program.solve(share_cost, pin, integral=False) if n_t > 1 else None
+    found = _mix(program, replicas, (x if shares is None else shares)[n_t:])
+    # A load HiGHS let through within its tolerances got whole replicas in _mix; one type alone, sized by the same
+    # rule, is then never beaten by a dearer "mix".
+    return min([found, *_single_types(program)], key=lambda m: _rank(m, types))
 
 
 def _mix(program: _Program, replicas: np.ndarray, x: np.ndarray) -> Mix:
@@ -133,3 +139,27 @@ def _mix(program: _Program, replicas: np.ndarray, x: np.ndarray) -> Mix:
     # A load the solver let through within its feasibility tolerance still needs whole replicas.
     needed = [max(int(r), math.ceil(used - LOAD_TOLERANCE)) for r, used in zip(replicas, load, strict=True)]
     return Mix(tuple(needed), tuple(tuple(float(s) for s in row) for row in shares))
+
+
+def _single_types(program: _Program) -> list[Mix]:
+    """Every type that serves all buckets, alone, with the single-type rule's replicas."""
+    n_t, n_b = len(program.types), len(program.rates)
+    mixes = []
+    for t in range(n_t):
+        loads = [program.loads[j] for j, (_, k) in enumerate(program.pairs) if k == t]
+        if len(loads) < n_b:
+            continue
+        replicas = [0] * n_t
+        replicas[t] = math.ceil(sum(loads) - LOAD_TOLERANCE)
+        shares = tuple(tuple(1.0 if k == t else 0.0 for k in range(n_t)) for _ in range(n_b))
+        mixes.append(Mix(tuple(replicas), shares))
+    return mixes
+
+
+def _rank(mix: Mix, types: list[ReplicaType]) -> tuple[float, int, int]:
+    """The objective and its tie-breaks: cost (to a millionth an hour), then GPUs, then replicas on earlier types."""
+    return (
+        round(mix.cost_per_hour(types), 6),
+        sum(y * t.tp for y, t in zip(mix.replicas, types, strict=True)),
+        sum(y * i for i, y in enumerate(mix.replicas)),
+    )
