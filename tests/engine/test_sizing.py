@@ -365,6 +365,13 @@ def test_a_row_without_concurrency_counts_after_one_with_it():
     assert point["above_memory_estimate"] is False
 
 
+def test_a_row_without_concurrency_where_nothing_fits_is_above_the_estimate():
+    doc = llama()
+    doc["gpus"][0]["throughput"] = [row(tp=1, concurrency=None, input_tokens=4096, output_tokens=4096)]
+    point = size(doc)["gpus"][0]["types"][0]["operating_points"][0]
+    assert point["above_memory_estimate"] is True
+
+
 def test_without_the_mix_each_type_is_sized_alone():
     result = size(melange(), mix=False)
     assert result["mix"] is None
