@@ -44,7 +44,9 @@ def test_melange_single_type_is_two_a100s():
 
 
 def test_melange_mix_is_one_a100_and_one_a10g():
-    mix = size(melange())["mix"]
+    result = size(melange())
+    mix = result["mix"]
+    assert result["mix_status"] == "solved"
     assert mix["replicas"] == {"A10G": 1, "A100": 1}
     assert mix["gpus"] == {"A10G": 1, "A100": 1}
     assert mix["cost_per_hour"] == pytest.approx(4.68)
@@ -242,7 +244,16 @@ def test_a_gpu_without_rows_has_no_types():
 
 def test_mix_is_null_when_a_bucket_has_no_type():
     doc = sizing(capacity_traffic([1, 1]), [gpu("A", 1.0, capacity_rows([2, None]))], slo=CAPACITY_SLO)
-    assert size(doc)["mix"] is None
+    result = size(doc)
+    assert (result["mix"], result["mix_status"]) == (None, "unservable")
+
+
+def test_a_mix_of_more_than_a_million_gpus_is_not_solved():
+    # 1,000 requests/s x 10,000 tokens on 0.01 tokens/s a GPU: 10^9 replicas.
+    doc = sizing([bucket(1000, 1000, 10_000)], [gpu("G", 1.0, [row(output_tokens=10_000, throughput=0.01)])])
+    result = size(doc)
+    assert (result["mix"], result["mix_status"]) == (None, "too_large")
+    assert result["gpus"][0]["best"]["replicas"] == 10**9
 
 
 def test_mix_serves_buckets_no_single_type_serves():

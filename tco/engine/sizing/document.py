@@ -75,7 +75,7 @@ ROW_NUMBERS: dict[str, NumberField] = {
     "input_tokens": NumberField("Input tokens", **_TOKENS, required=True),
     "output_tokens": NumberField("Output tokens", **_TOKENS, required=True),
     "output_tokens_per_second_per_gpu": NumberField(
-        "Throughput", lo=0.0, hi=100_000_000.0, lo_open=True, unit="output tokens per second per GPU", required=True
+        "Throughput", lo=0.001, hi=100_000_000.0, unit="output tokens per second per GPU", required=True
     ),
     "ttft_ms": NumberField("Time to first token", lo=0.0, hi=100_000_000.0, unit="ms"),
     "tpot_ms": NumberField("Time per output token", lo=0.0, hi=100_000_000.0, unit="ms"),

@@ -18,6 +18,11 @@ import numpy as np
 COST_TOLERANCE = 1e-7
 LOAD_TOLERANCE = 1e-9
 SHARE_NOISE = 1e-9
+# The largest mix solved: a scenario holds at most this many GPUs of an option. A bucket share needing more is out
+# of reach (and would put coefficients of 10^16 before the solver).
+MAX_GPUS = 1_000_000
+# Why a mix is there or not: solved; some bucket has no type meeting the target; only more than MAX_GPUS serve it.
+MIX_STATUSES = ("solved", "unservable", "too_large")
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,8 @@ class _Program:
         most = np.zeros(n_t)
         for j, (_, t) in enumerate(self.pairs):
             most[t] += self.loads[j]
-        self.bounds = Bounds(np.zeros(self.n), np.concatenate([np.ceil(most) + 1, np.ones(n_x)]))
+        reach = np.array([MAX_GPUS // t.tp for t in types], dtype=float)
+        self.bounds = Bounds(np.zeros(self.n), np.concatenate([np.minimum(np.ceil(most) + 1, reach), np.ones(n_x)]))
         self.integrality = np.concatenate([np.ones(n_t), np.zeros(n_x)])
 
     def replica_vector(self, weights: list[float]) -> np.ndarray:
@@ -90,20 +96,23 @@ class _Program:
         return result.x
 
 
-def cheapest_mix(types: list[ReplicaType], rates: list[float], headroom: float) -> Mix | None:
-    """The cheapest mix, or None when some bucket has no type that can serve it."""
-    if not types or any(all(t.capacities[b] is None for t in types) for b in range(len(rates))):
-        return None
+def cheapest_mix(types: list[ReplicaType], rates: list[float], headroom: float) -> tuple[Mix | None, str]:
+    """The cheapest mix and "solved", or None and why not (``MIX_STATUSES``)."""
+    if not types or _unservable(types, len(rates)):
+        return None, "unservable"
+    reachable = [_within_reach(t, rates, headroom) for t in types]
+    if _unservable(reachable, len(rates)):
+        return None, "too_large"
     from scipy.optimize import LinearConstraint
 
-    program = _Program(types, rates, headroom)
+    program = _Program(reachable, rates, headroom)
     n_t = len(types)
     cost = program.replica_vector([t.cost_per_hour for t in types])
     gpus = program.replica_vector([t.tp for t in types])
     position = program.replica_vector(list(range(n_t)))
     x = program.solve(cost, [])
-    if x is None:
-        raise RuntimeError("HiGHS found no mix although every bucket has a type that serves it")
+    if x is None:  # every bucket is in reach of some type, but not all of them at once
+        return None, "too_large"
     # Each tie-break keeps the optimum so far as a constraint; a stage HiGHS cannot satisfy (its tolerances) keeps x.
     best_cost = float(cost @ np.round(x))
     fixed = [LinearConstraint(cost, -np.inf, best_cost + COST_TOLERANCE * max(1.0, best_cost))]
@@ -124,7 +133,20 @@ def cheapest_mix(types: list[ReplicaType], rates: list[float], headroom: float) 
     found = _mix(program, replicas, (x if shares is None else shares)[n_t:])
     # A load HiGHS let through within its tolerances got whole replicas in _mix; one type alone, sized by the same
     # rule, is then never beaten by a dearer "mix".
-    return min([found, *_single_types(program)], key=lambda m: _rank(m, types))
+    return min([found, *_single_types(program)], key=lambda m: _rank(m, types)), "solved"
+
+
+def _unservable(types: list[ReplicaType], buckets: int) -> bool:
+    return any(all(t.capacities[b] is None for t in types) for b in range(buckets))
+
+
+def _within_reach(kind: ReplicaType, rates: list[float], headroom: float) -> ReplicaType:
+    """The type without the buckets it could carry only on more than MAX_GPUS GPUs."""
+    capacities = tuple(
+        None if c is None or r * (1 + headroom) / c * kind.tp > MAX_GPUS else c
+        for c, r in zip(kind.capacities, rates, strict=True)
+    )
+    return ReplicaType(kind.name, kind.tp, kind.price_per_gpu_hour, capacities)
 
 
 def _mix(program: _Program, replicas: np.ndarray, x: np.ndarray) -> Mix:
@@ -151,6 +173,8 @@ def _single_types(program: _Program) -> list[Mix]:
             continue
         replicas = [0] * n_t
         replicas[t] = math.ceil(sum(loads) - LOAD_TOLERANCE)
+        if replicas[t] * program.types[t].tp > MAX_GPUS:
+            continue
         shares = tuple(tuple(1.0 if k == t else 0.0 for k in range(n_t)) for _ in range(n_b))
         mixes.append(Mix(tuple(replicas), shares))
     return mixes
