@@ -348,7 +348,7 @@ INVALID = [
         "gpus.0.throughput.0.output_tokens_per_second_per_gpu",
         1e-4,
         "gpus[0].throughput[0].output_tokens_per_second_per_gpu",
-        "at least 0.001",
+        "between 0.001 and 100,000,000",
     ),
     ("headroom", 3, "headroom", "Headroom must be between 0 and 1"),
     ("memory_utilization", 0, "memory_utilization", "Memory utilization must be"),
