@@ -7,6 +7,8 @@ contained (new or already known) is recorded separately, in SnapshotObservation.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from decimal import Decimal
 from pathlib import Path
 
@@ -672,6 +674,11 @@ class LanguageModel(models.Model):
         verbose_name="rotary key size",
         help_text="Multi-head latent attention: qk_rope_head_dim, cached beside the latent; blank otherwise.",
     )
+    aliases = models.TextField(
+        blank=True,
+        help_text="Other names result files give it, one a line (llama2-70b, nvidia/DeepSeek-R1-0528-FP4-V2); "
+        "matched like GPU names: case, spaces, dashes and underscores do not matter.",
+    )
     source_url = models.URLField(max_length=500, blank=True, help_text="The published configuration read.")
     notes = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -690,6 +697,11 @@ class LanguageModel(models.Model):
     @property
     def is_latent(self) -> bool:
         return self.kv_lora_rank is not None
+
+    def names(self) -> list[str]:
+        """Every name it answers to: its own, its Hugging Face id and that id's last part, its aliases."""
+        found = [self.name, self.hf_id, self.hf_id.rsplit("/", 1)[-1], *self.aliases.splitlines()]
+        return [name.strip() for name in found if name.strip()]
 
     def clean(self) -> None:
         errors = {}
@@ -849,8 +861,40 @@ class ThroughputMeasurement(models.Model):
             f"({self.input_tokens}/{self.output_tokens}): {self.output_tokens_per_second_per_gpu:g} tok/s/GPU"
         )
 
+    def save(self, *args, **kwargs) -> None:
+        if not self.row_key:
+            self.row_key = self.compute_row_key()
+        super().save(*args, **kwargs)
+
+    def compute_row_key(self) -> str:
+        """A digest of what was measured and what came out: the same measurement from any file is one row, a
+        different result (another run, another date) another row. Names compare as GPU names do."""
+        figures = (self.output_tokens_per_second_per_gpu, self.ttft_ms, self.tpot_ms)
+        key = [
+            self.gpu_model_id,
+            normalise_name(self.model_name),
+            normalise_name(self.precision),
+            self.weight_bits,
+            self.kv_bits,
+            self.tp,
+            self.concurrency,
+            self.input_tokens,
+            self.output_tokens,
+            self.statistic,
+            *(None if value is None else round(float(value), 6) for value in figures),
+            self.measured_on.isoformat() if self.measured_on else None,
+            self.hardware.strip(),
+            self.software.strip(),
+            self.configuration.strip(),
+        ]
+        return hashlib.sha256(json.dumps(key).encode("utf-8")).hexdigest()
+
     def clean(self) -> None:
         errors = {}
+        if self.gpu_model_id and self.output_tokens_per_second_per_gpu is not None:
+            same = ThroughputMeasurement.objects.filter(row_key=self.compute_row_key()).exclude(pk=self.pk)
+            if first := same.values_list("pk", flat=True).first():
+                errors["output_tokens_per_second_per_gpu"] = f"This measurement is in the library already (#{first})."
         if self.ttft_ms is None and self.tpot_ms is None:
             errors["ttft_ms"] = "Give the time to first token or the time per output token (or both)."
         if not (self.source or "").strip():
