@@ -422,7 +422,7 @@ GPU_CATALOGUE_FIELDS = (
     "gpus_per_node",
     "spec_source",
 )
-# A measured row in the shape sizing reads (DESIGN 5.10), and its id: the measurement's primary key.
+# A tco-sizing/1 document's measured row; throughput_rows adds its id, the measurement's primary key.
 THROUGHPUT_ROW_FIELDS = (
     "tp",
     "concurrency",
@@ -461,8 +461,9 @@ def throughput_rows(
     statistic: str = "median",
     latest_only: bool = True,
 ) -> list[dict]:
-    """The measured rows of one model on one GPU type at one weight precision and latency statistic, in DESIGN
-    5.10's row shape (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's) and `measured_on`.
+    """The measured rows of one model on one GPU type at one weight precision and latency statistic, in the shape
+    of a tco-sizing/1 document's measured rows (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's, which the
+    document takes too): ready to put in a document's `gpus[].throughput`.
 
     `latest_only`: of several runs of the same operating point on the same setup, only the newest (by date, then
     by import order); the older ones remain in the library and its export. One query."""
@@ -481,7 +482,7 @@ def throughput_rows(
             if key not in kept or _newer(row, kept[key]):
                 kept[key] = row
         rows = sorted(kept.values(), key=lambda row: tuple(row[name] for name in order))
-    return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id", "measured_on")} for row in rows]
+    return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id")} for row in rows]
 
 
 def _newer(row: dict, than: dict) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -143,6 +144,12 @@ def throughput_import_run(*, record: ThroughputImport, content: bytes) -> Throug
     imported, already known or refused with its reason."""
     given = dict(record.given)
     measured_on = date.fromisoformat(given.pop("measured_on")) if given.get("measured_on") else None
+    if len(content) > settings.PRICE_IMPORT_MAX_BYTES:
+        reason = (
+            f"the file has {len(content):,} bytes; the limit is {settings.PRICE_IMPORT_MAX_BYTES:,} bytes "
+            "(PRICE_IMPORT_MAX_BYTES): split it into smaller files"
+        )
+        return _finish(record, ThroughputImportStatus.REJECTED, refused=[_file_error(reason)])
     try:
         text = content.decode("utf-8-sig")
         if record.format == AUTO and (found := detect_format(text)) is not None:

@@ -166,7 +166,12 @@ def test_a_newer_run_is_a_new_row_and_the_older_one_stays():
     b200 = GpuModel.objects.get(name="B200")
     deepseek = LanguageModel.objects.get(name="DeepSeek-R1")
     rows = selectors.throughput_rows(gpu_model=b200, language_model=deepseek, weight_bits=4)
-    assert rows and all(str(row["measured_on"]) == "2026-11-30" for row in rows)
+    newest = ThroughputMeasurement.objects.filter(throughput_import=newer).values_list("id", flat=True)
+    assert rows and {row["id"] for row in rows} <= set(newest)
+    assert {str(day) for day in ThroughputMeasurement.objects.values_list("measured_on", flat=True)} == {
+        "None",
+        "2026-11-30",
+    }
 
 
 @pytest.mark.usefixtures("reference")
@@ -199,7 +204,7 @@ def test_selected_rows_size_a_workload_with_the_engine():
                 "name": b200.name,
                 "memory_gib": float(b200.memory_gib),
                 "price_per_gpu_hour": 5.0,
-                "throughput": [{k: v for k, v in row.items() if k != "measured_on"} for row in rows],
+                "throughput": rows,
             }
         ],
     }
@@ -303,6 +308,14 @@ def test_an_unreadable_file_is_rejected_with_the_reason(content, format, reason)
     assert record.status == ThroughputImportStatus.REJECTED and record.rows_total == 0
     assert reason in record.refused[0]["reason"] and reason in record.summary
     assert ThroughputMeasurement.objects.count() == 0
+
+
+@pytest.mark.usefixtures("reference")
+def test_a_file_over_the_size_limit_is_rejected_naming_the_limit(settings):
+    settings.PRICE_IMPORT_MAX_BYTES = 1000
+    record = run(NVIDIA.read_bytes())
+    assert record.status == ThroughputImportStatus.REJECTED
+    assert "the limit is 1,000 bytes (PRICE_IMPORT_MAX_BYTES)" in record.refused[0]["reason"]
 
 
 # ---- upload -----------------------------------------------------------------------------------------------------
