@@ -20,6 +20,8 @@ from pricing.services.throughput import (
     throughput_import_queue,
     throughput_import_run,
     throughput_models_link,
+    throughput_source_run,
+    throughput_sources_run_due,
 )
 
 __all__ = [
@@ -41,4 +43,6 @@ __all__ = [
     "throughput_import_queue",
     "throughput_import_run",
     "throughput_models_link",
+    "throughput_source_run",
+    "throughput_sources_run_due",
 ]

@@ -352,3 +352,51 @@ def test_an_upload_waits_for_its_worker_and_its_page_polls(editor_client, django
 
 def test_a_viewer_cannot_upload(viewer_client):
     assert viewer_client.get("/market/throughput/import/").status_code == 403
+
+
+# ---- schedule -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("reference")
+def test_a_scheduled_throughput_source_runs_once_per_cadence_beside_the_price_sources(settings):
+    from pricing.models import ThroughputSource
+
+    settings.PRICE_IMPORT_DIR = DATA
+    source = ThroughputSource.objects.create(name="InferenceX B200/H200", location=NVIDIA.name, cadence_hours=24)
+    out = io.StringIO()
+    call_command("run_scheduled_imports", stdout=out)
+    source.refresh_from_db()
+    assert source.last_import.status == ThroughputImportStatus.IMPORTED and source.last_import.rows_new == 126
+    assert source.last_import.origin == "schedule" and f"{NVIDIA.name}: throughput import" in out.getvalue()
+    out = io.StringIO()
+    call_command("run_scheduled_imports", stdout=out)
+    assert out.getvalue().strip() == "No scheduled import is due."
+    call_command("run_scheduled_imports", "--all", stdout=io.StringIO())
+    source.refresh_from_db()
+    assert source.last_import.rows_known == 126 and ThroughputMeasurement.objects.count() == 126
+
+
+@pytest.mark.usefixtures("reference")
+def test_a_scheduled_source_whose_file_is_gone_records_a_failed_import(settings):
+    from pricing.models import ThroughputSource
+
+    settings.PRICE_IMPORT_DIR = DATA
+    source = ThroughputSource.objects.create(name="gone", location="nothing-here.json")
+    [record] = services.throughput_sources_run_due()
+    assert record.status == ThroughputImportStatus.FAILED and "no such file" in record.error
+    source.refresh_from_db()
+    assert source.last_import == record
+
+
+def test_a_throughput_source_outside_the_import_folder_or_with_an_unknown_key_is_refused(settings, tmp_path):
+    from django.core.exceptions import ValidationError
+
+    from pricing.models import ThroughputSource
+
+    settings.PRICE_IMPORT_DIR = tmp_path
+    with pytest.raises(ValidationError) as outside:
+        ThroughputSource(name="x", location="../../etc/passwd").clean()
+    assert "location" in outside.value.message_dict
+    with pytest.raises(ValidationError) as unknown:
+        ThroughputSource(name="x", location="a.json", given={"gpus": "h100"}).clean()
+    assert "Unknown key 'gpus'" in unknown.value.message_dict["given"][0]
