@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pricing.services.catalogs import price_catalog_import
-from pricing.services.reference import demo_prices_load, reference_data_load
+from pricing.services.reference import demo_prices_load, demo_throughput_load, reference_data_load
 from pricing.services.snapshots import (
     BULK_BATCH_SIZE,
     price_snapshot_create,
@@ -27,6 +27,7 @@ from pricing.services.throughput import (
 __all__ = [
     "BULK_BATCH_SIZE",
     "demo_prices_load",
+    "demo_throughput_load",
     "import_source_run",
     "import_sources_run_due",
     "price_catalog_import",

@@ -400,3 +400,12 @@ def test_a_throughput_source_outside_the_import_folder_or_with_an_unknown_key_is
     with pytest.raises(ValidationError) as unknown:
         ThroughputSource(name="x", location="a.json", given={"gpus": "h100"}).clean()
     assert "Unknown key 'gpus'" in unknown.value.message_dict["given"][0]
+
+
+def test_seed_demo_fills_the_library_once_from_the_fixture_copies(db, run_jobs):
+    with run_jobs():
+        call_command("seed_demo", stdout=io.StringIO())
+        call_command("seed_demo", stdout=io.StringIO())
+    assert ThroughputImport.objects.filter(origin="seed").count() == 2
+    assert ThroughputMeasurement.objects.count() == 2 * (63 + 45)
+    assert (FIXTURES / "throughput" / NVIDIA.name).read_bytes() == NVIDIA.read_bytes()
