@@ -481,8 +481,13 @@ def throughput_rows(
             key = tuple(row[name] for name in (*_SAME_POINT, *_SAME_SETUP))
             if key not in kept or _newer(row, kept[key]):
                 kept[key] = row
-        rows = sorted(kept.values(), key=lambda row: tuple(row[name] for name in order))
+        # MLPerf publishes no concurrency: None sorts first, as the database orders it on SQLite.
+        rows = sorted(kept.values(), key=lambda row: tuple(_sortable(row[name]) for name in order))
     return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id")} for row in rows]
+
+
+def _sortable(value: int | None) -> int:
+    return -1 if value is None else value
 
 
 def _newer(row: dict, than: dict) -> bool:

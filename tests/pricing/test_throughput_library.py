@@ -103,6 +103,15 @@ def test_another_engine_at_the_same_point_is_not_an_older_run(h100, llama):
     assert {row["id"] for row in rows} == {vllm.pk, sglang.pk}
 
 
+def test_a_row_without_a_concurrency_sits_beside_rows_with_one(h100, llama):
+    """MLPerf publishes no concurrency; its rows and a vllm run's at the same shape are read together."""
+    mlperf = measure(h100, llama, concurrency=None, software="MLPerf v5.1 submission", statistic="p99")
+    vllm = measure(h100, llama, statistic="p99")
+    rows = selectors.throughput_rows(gpu_model=h100, language_model=llama, weight_bits=8, statistic="p99")
+    assert [row["id"] for row in rows] == [mlperf.pk, vllm.pk]
+    assert rows[0]["concurrency"] is None
+
+
 def test_the_same_measurement_saved_twice_is_refused_by_its_key(h100, llama):
     from django.db import IntegrityError
 
