@@ -453,6 +453,29 @@ def language_models() -> QuerySet[LanguageModel]:
     return LanguageModel.objects.all()
 
 
+# A tco-sizing/1 document's `model` section, read from the model catalogue.
+MODEL_SHAPE_FIELDS = (
+    "name",
+    "params_billion",
+    "layers",
+    "attention_heads",
+    "kv_heads",
+    "head_dim",
+    "kv_lora_rank",
+    "qk_rope_head_dim",
+)
+
+
+def language_model_shape(*, language_model: LanguageModel) -> dict:
+    """The model as a sizing document's `model` section: MODEL_SHAPE_FIELDS, parameters as a float, the latent
+    attention sizes only for a model that has them."""
+    shape = {name: getattr(language_model, name) for name in MODEL_SHAPE_FIELDS}
+    shape["params_billion"] = float(shape["params_billion"])
+    if not language_model.is_latent:
+        del shape["kv_lora_rank"], shape["qk_rope_head_dim"]
+    return shape
+
+
 def throughput_rows(
     *,
     gpu_model: GpuModel | int,

@@ -183,15 +183,16 @@ def test_selected_rows_size_a_workload_with_the_engine():
     b200 = GpuModel.objects.get(name="B200")
     deepseek = LanguageModel.objects.get(name="DeepSeek-R1")
     rows = selectors.throughput_rows(gpu_model=b200, language_model=deepseek, weight_bits=4)
-    model = {
-        "name": deepseek.name,
-        "params_billion": float(deepseek.params_billion),
-        "layers": deepseek.layers,
-        "attention_heads": deepseek.attention_heads,
-        "kv_heads": deepseek.kv_heads,
-        "head_dim": deepseek.head_dim,
-        "kv_lora_rank": deepseek.kv_lora_rank,
-        "qk_rope_head_dim": deepseek.qk_rope_head_dim,
+    model = selectors.language_model_shape(language_model=deepseek)
+    assert model == {
+        "name": "DeepSeek-R1",
+        "params_billion": 671.0,
+        "layers": 61,
+        "attention_heads": 128,
+        "kv_heads": 128,
+        "head_dim": 128,
+        "kv_lora_rank": 512,
+        "qk_rope_head_dim": 64,
     }
     shape = (rows[0]["input_tokens"], rows[0]["output_tokens"])
     document = {
@@ -210,6 +211,8 @@ def test_selected_rows_size_a_workload_with_the_engine():
     }
     result = size(document)
     assert result["gpus"][0]["best"]["gpus"] >= 1
+    # (512 + 64) x 61 layers x 2 bytes at 16-bit KV: latent attention caches one latent per layer, not K and V.
+    assert result["kv_bytes_per_token"] == 70_272
 
 
 @pytest.mark.usefixtures("reference")

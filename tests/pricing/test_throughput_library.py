@@ -120,6 +120,17 @@ def test_the_same_measurement_saved_twice_is_refused_by_its_key(h100, llama):
         measure(h100, llama)
 
 
+def test_an_ordinary_model_has_no_latent_sizes_in_its_sizing_shape(llama):
+    assert selectors.language_model_shape(language_model=llama) == {
+        "name": "Llama-3.1-70B",
+        "params_billion": 70.554,
+        "layers": 80,
+        "attention_heads": 64,
+        "kv_heads": 8,
+        "head_dim": 128,
+    }
+
+
 def test_gpu_catalogue_gives_the_sizing_fields(h100):
     GpuModel.objects.create(name="Mystery", memory_gb=10)
     catalogue = selectors.gpu_catalogue(with_memory_only=True)
