@@ -319,7 +319,14 @@ def _with(path: str, value):
     return doc
 
 
-DROP = object()
+class _Drop:
+    """Stands for "leave this key out" in INVALID (its repr names it, so parallel test runs agree on the ids)."""
+
+    def __repr__(self) -> str:
+        return "dropped"
+
+
+DROP = _Drop()
 
 INVALID = [
     ("schema", "tco-scenario/1", "schema", "Schema must be 'tco-sizing/1'"),
