@@ -1,0 +1,342 @@
+"""FOCUS billing exports (FOCUS 1.0 to 1.2; CSV, gzipped CSV or Parquet), read streaming into monthly groups.
+
+Pure: a file in, the billed cost grouped by month, provider, service, SKU, resource, tags, charge category,
+currency and GPU out, with the problems found. Nothing is written anywhere.
+
+- Columns are read by name, in any order; other columns (``Id``, ``x_*`` extensions) are ignored. A file without
+  the required columns is refused with the missing ones named.
+- The literal ``NULL`` is empty (the FOCUS sample writes its nulls so); so is an empty field.
+- The month is ``ChargePeriodStart``'s, in UTC: a timestamp without a zone is UTC, one with an offset is converted.
+- Every ``ChargeCategory`` counts (usage, purchases, taxes, credits, adjustments): nothing is filtered.
+- A GPU row is one whose instance type, VM size or machine type (in ``ChargeDescription``, ``SkuId``,
+  ``SkuPriceId``, ``SkuMeter``, ``SkuPriceDetails`` or ``ResourceName``) names a GPU instance
+  (tco/actuals/gpus.py); its GPU-hours are instance hours x GPUs per instance, the instance hours being the usage
+  quantity in hours (``ConsumedQuantity``/``ConsumedUnit``, else ``PricingQuantity``/``PricingUnit``).
+- A cost that is not a number is a problem naming its line and column; the import stops at the first batch with
+  problems after listing every bad row of it (an import is all or nothing).
+Memory stays bounded: the file is read in blocks of rows (pyarrow), each block grouped, and only the groups kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import BinaryIO
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from tco.actuals.gpus import instance_gpus
+
+REQUIRED = (
+    "BilledCost",
+    "BillingCurrency",
+    "ChargeCategory",
+    "ChargePeriodStart",
+    "EffectiveCost",
+    "ProviderName",
+    "ServiceName",
+)
+OPTIONAL = (
+    "ListCost",
+    "ChargePeriodEnd",
+    "SkuId",
+    "SkuPriceId",
+    "SkuMeter",
+    "SkuPriceDetails",
+    "ResourceId",
+    "ResourceName",
+    "ChargeDescription",
+    "ConsumedQuantity",
+    "ConsumedUnit",
+    "PricingQuantity",
+    "PricingUnit",
+    "CommitmentDiscountId",
+    "Tags",
+)
+MONEY = ("BilledCost", "EffectiveCost", "ListCost")
+QUANTITIES = ("ConsumedQuantity", "PricingQuantity")
+DESCRIBING = ("ChargeDescription", "SkuId", "SkuPriceId", "SkuMeter", "SkuPriceDetails", "ResourceName")
+KEYS = ("month", "provider", "service", "sku", "resource", "tags", "category", "currency", "gpu_model", "gpus")
+NULLS = ["NULL", "", "null"]
+BLOCK_BYTES = 8 << 20
+MAX_PROBLEMS = 100
+_HOURS = re.compile(r"^\s*(\d+(?:\.\d+)?)?\s*(?:hours?|hrs?|h)\s*$", re.IGNORECASE)
+
+
+class FocusError(ValueError):
+    """The file cannot be read as FOCUS at all (not CSV/Parquet, required columns missing)."""
+
+
+@dataclass
+class BillingGroup:
+    """The rows of one month, provider, service, SKU, resource, tags, charge category, currency and GPU."""
+
+    month: str
+    provider: str
+    service: str
+    sku: str
+    resource: str
+    tags: str
+    category: str
+    currency: str
+    gpu_model: str
+    gpus: int
+    billed_cost: float = 0.0
+    effective_cost: float = 0.0
+    list_cost: float = 0.0
+    gpu_hours: float = 0.0
+    rows: int = 0
+
+
+@dataclass
+class FocusResult:
+    groups: list[BillingGroup] = field(default_factory=list)
+    rows: int = 0
+    problems: list[str] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def hours_multiplier(unit: str | None) -> float | None:
+    """How many hours one unit is ("Hours" 1, "1 Hour" 1, "10 Hours" 10), None when the unit is not time."""
+    if not unit:
+        return None
+    match = _HOURS.match(unit)
+    if not match:
+        return None
+    return float(match.group(1)) if match.group(1) else 1.0
+
+
+def _open_batches(stream: BinaryIO, name: str) -> tuple[list[str], Iterator[pa.RecordBatch]]:
+    """The header and the batches of a CSV (gzipped or not) or Parquet file, every CSV column read as text."""
+    head = stream.read(4)
+    stream.seek(0)
+    if head == b"PAR1":
+        parquet = pq.ParquetFile(stream)
+        names = parquet.schema_arrow.names
+        wanted = [c for c in (*REQUIRED, *OPTIONAL) if c in names]
+        _check_columns(names)
+        return names, parquet.iter_batches(batch_size=65536, columns=wanted)
+    gzipped = head[:2] == b"\x1f\x8b"
+    first = (gzip.GzipFile(fileobj=stream) if gzipped else stream).readline()
+    stream.seek(0)
+    try:
+        header = next(csv.reader([first.decode("utf-8-sig")]))
+    except (UnicodeDecodeError, StopIteration, csv.Error):
+        raise FocusError(
+            f"{name} is neither a FOCUS CSV nor a Parquet file: its first line is not a CSV header."
+        ) from None
+    _check_columns(header)
+    wanted = [c for c in (*REQUIRED, *OPTIONAL) if c in header]
+    source: BinaryIO = gzip.GzipFile(fileobj=stream) if gzipped else stream
+    reader = pacsv.open_csv(
+        source,
+        read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, encoding="utf-8-sig"),
+        parse_options=pacsv.ParseOptions(newlines_in_values=True),
+        convert_options=pacsv.ConvertOptions(
+            column_types=dict.fromkeys(header, pa.string()),
+            include_columns=wanted,
+            null_values=NULLS,
+            strings_can_be_null=True,
+            quoted_strings_can_be_null=True,
+        ),
+    )
+    return header, iter(reader)
+
+
+def _check_columns(names: list[str]) -> None:
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        raise FocusError(
+            "This is not a FOCUS billing export: the required column(s) "
+            + ", ".join(missing)
+            + " are missing (FOCUS 1.0 to 1.2 names them so; columns are matched by name)."
+        )
+
+
+def _text(batch: pa.RecordBatch, name: str) -> pa.Array:
+    """A column as text with empty and NULL as null; an absent column is all null."""
+    if name not in batch.schema.names:
+        return pa.nulls(batch.num_rows, pa.string())
+    column = batch.column(name)
+    if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
+        column = column.cast(pa.string())
+    return pc.if_else(pc.is_in(column, pa.array(NULLS)), pa.scalar(None, pa.string()), column)
+
+
+def _numbers(batch: pa.RecordBatch, name: str, first_line: int, problems: list[str]) -> pa.Array:
+    """A money or quantity column as float64 (null = 0); bad values are reported with their line and column."""
+    if name not in batch.schema.names:
+        return pa.array([0.0] * batch.num_rows, pa.float64())
+    column = batch.column(name)
+    if pa.types.is_floating(column.type) or pa.types.is_integer(column.type) or pa.types.is_decimal(column.type):
+        return pc.fill_null(column.cast(pa.float64()), 0.0)
+    text = _text(batch, name)
+    try:
+        return pc.fill_null(pc.utf8_trim_whitespace(text).cast(pa.float64()), 0.0)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        pass
+    values = []
+    for offset, value in enumerate(text.to_pylist()):
+        try:
+            number = float(value) if value is not None else 0.0
+        except ValueError:
+            if len(problems) < MAX_PROBLEMS:
+                problems.append(f"Line {first_line + offset}, column {name}: {value!r} is not a number.")
+            number = 0.0
+        values.append(number)
+    return pa.array(values, pa.float64())
+
+
+def _months(batch: pa.RecordBatch, first_line: int, problems: list[str]) -> pa.Array:
+    """``ChargePeriodStart`` as "YYYY-MM" in UTC (a timestamp without a zone is UTC)."""
+    column = batch.column("ChargePeriodStart")
+    if pa.types.is_timestamp(column.type):
+        if column.type.tz is not None:
+            column = pc.cast(column, pa.timestamp(column.type.unit, tz="UTC"))
+        return pc.strftime(column, format="%Y-%m")
+    if pa.types.is_date(column.type):
+        return pc.strftime(column, format="%Y-%m")
+    text = pc.utf8_trim_whitespace(_text(batch, "ChargePeriodStart"))
+    for target in (pa.timestamp("s", tz="UTC"), pa.timestamp("s")):
+        try:
+            return pc.strftime(text.cast(target), format="%Y-%m")
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            continue
+    months = []
+    for offset, value in enumerate(text.to_pylist()):
+        months.append(_month_of(value, first_line + offset, problems))
+    return pa.array(months, pa.string())
+
+
+def _month_of(value: str | None, line: int, problems: list[str]) -> str | None:
+    if value is None:
+        if len(problems) < MAX_PROBLEMS:
+            problems.append(f"Line {line}, column ChargePeriodStart: empty; every charge needs its period.")
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        if len(problems) < MAX_PROBLEMS:
+            problems.append(f"Line {line}, column ChargePeriodStart: {value!r} is not a date and time.")
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return f"{moment.year:04d}-{moment.month:02d}"
+
+
+def _gpus(batch: pa.RecordBatch) -> tuple[pa.Array, pa.Array]:
+    """Each row's GPU model ("" = none) and GPUs per instance (0), from the texts that name the instance."""
+    parts = [pc.fill_null(_text(batch, name), "") for name in DESCRIBING if name in batch.schema.names]
+    if not parts:
+        return pa.array([""] * batch.num_rows), pa.array([0] * batch.num_rows, pa.int64())
+    described = parts[0] if len(parts) == 1 else pc.binary_join_element_wise(*parts, " | ")
+    distinct = pc.unique(described)
+    found = [instance_gpus(text) or ("", 0) for text in distinct.to_pylist()]
+    where = pc.index_in(described, value_set=distinct)
+    models = pc.take(pa.array([model for model, _ in found], pa.string()), where)
+    counts = pc.take(pa.array([count for _, count in found], pa.int64()), where)
+    return models, counts
+
+
+def _instance_hours(batch: pa.RecordBatch, quantities: dict[str, pa.Array]) -> pa.Array:
+    """Usage quantity in hours: the consumed quantity when its unit is time, else the pricing quantity's; 0 if
+    neither is in hours."""
+    result = pa.array([0.0] * batch.num_rows, pa.float64())
+    for quantity, unit in (("PricingQuantity", "PricingUnit"), ("ConsumedQuantity", "ConsumedUnit")):
+        units = pc.fill_null(_text(batch, unit), "")
+        distinct = pc.unique(units)
+        factors = pa.array([hours_multiplier(u) or 0.0 for u in distinct.to_pylist()], pa.float64())
+        factor = pc.take(factors, pc.index_in(units, value_set=distinct))
+        hours = pc.multiply(quantities[quantity], factor)
+        result = pc.if_else(pc.greater(factor, 0.0), hours, result)
+    return result
+
+
+def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | None = None) -> FocusResult:
+    """Read a FOCUS export streaming into monthly groups; a file that is not FOCUS raises FocusError."""
+    try:
+        header, batches = _open_batches(stream, name)
+    except (pa.ArrowInvalid, OSError) as error:
+        raise FocusError(f"{name} cannot be read as CSV or Parquet: {error}") from None
+    result = FocusResult(columns=list(header))
+    merged: dict[tuple, BillingGroup] = {}
+    line = 2  # the first row under the header
+    try:
+        for batch in batches:
+            problems: list[str] = []
+            money = {column: _numbers(batch, column, line, problems) for column in MONEY}
+            quantities = {column: _numbers(batch, column, line, problems) for column in QUANTITIES}
+            months = _months(batch, line, problems)
+            if problems:
+                result.problems.extend(problems)
+                if len(result.problems) >= MAX_PROBLEMS:
+                    break
+                line += batch.num_rows
+                continue
+            models, counts = _gpus(batch)
+            category = pc.fill_null(_text(batch, "ChargeCategory"), "")
+            usage = pc.equal(pc.utf8_lower(category), "usage")
+            gpu_hours = pc.if_else(
+                usage, pc.multiply(_instance_hours(batch, quantities), counts.cast(pa.float64())), 0.0
+            )
+            table = pa.table(
+                {
+                    "month": months,
+                    "provider": pc.fill_null(_text(batch, "ProviderName"), ""),
+                    "service": pc.fill_null(_text(batch, "ServiceName"), ""),
+                    "sku": pc.fill_null(_text(batch, "SkuId"), ""),
+                    "resource": pc.fill_null(_text(batch, "ResourceId"), ""),
+                    "tags": pc.fill_null(_text(batch, "Tags"), ""),
+                    "category": category,
+                    "currency": pc.fill_null(_text(batch, "BillingCurrency"), ""),
+                    "gpu_model": models,
+                    "gpus": counts,
+                    "billed": money["BilledCost"],
+                    "effective": money["EffectiveCost"],
+                    "listed": money["ListCost"],
+                    "gpu_hours": gpu_hours,
+                }
+            )
+            grouped = table.group_by(list(KEYS)).aggregate(
+                [
+                    ("billed", "sum"),
+                    ("effective", "sum"),
+                    ("listed", "sum"),
+                    ("gpu_hours", "sum"),
+                    ([], "count_all"),
+                ]
+            )
+            for row in grouped.to_pylist():
+                key = tuple(row[k] for k in KEYS)
+                group = merged.get(key)
+                if group is None:
+                    group = merged[key] = BillingGroup(**{k: row[k] for k in KEYS})
+                group.billed_cost += row["billed_sum"]
+                group.effective_cost += row["effective_sum"]
+                group.list_cost += row["listed_sum"]
+                group.gpu_hours += row["gpu_hours_sum"]
+                group.rows += row["count_all"]
+            result.rows += batch.num_rows
+            line += batch.num_rows
+            if max_rows is not None and result.rows > max_rows:
+                result.problems.append(f"{name} has more than {max_rows:,} rows: split it into smaller files.")
+                break
+    except pa.ArrowInvalid as error:
+        result.problems.append(f"{name} is not a well-formed CSV file near line {line}: {error}")
+    if not result.problems:
+        missing_currency = [g for g in merged.values() if not g.currency]
+        if missing_currency:
+            result.problems.append("Some rows have no BillingCurrency: every cost needs its currency.")
+    result.groups = [] if result.problems else list(merged.values())
+    return result
