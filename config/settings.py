@@ -192,6 +192,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "pricing-run-due-imports": {"task": "pricing.tasks.run_due_imports", "schedule": 15 * 60},
     # Jobs that never get stuck: resend pending ones, fail those whose worker died.
     "sweep-jobs": {"task": "tco.tasks.sweep_jobs", "schedule": 60},
+    # Decisions against actuals: work each verdict out again, e-mail a decision's owner once when it turns.
+    "tco-check-actuals": {"task": "tco.tasks.check_actuals", "schedule": 60 * 60},
 }
 
 # Cache: shared by every web process through Redis when REDIS_URL is set (rate limits must hold across

@@ -69,8 +69,8 @@ class ImportOutcome:
     created: bool  # False: the same bytes were imported before, nothing was added
 
 
-def _sha256(stream: BinaryIO) -> str:
-    digest = hashlib.sha256()
+def _sha256(stream: BinaryIO, salt: str = "") -> str:
+    digest = hashlib.sha256(salt.encode())
     for block in iter(lambda: stream.read(1 << 20), b""):
         digest.update(block)
     stream.seek(0)
@@ -103,8 +103,9 @@ def actuals_import(
 ) -> ImportOutcome:
     """Import one bills or GPU-use file, all or nothing. The same bytes imported again add nothing.
 
-    ``month`` dates a DCGM scrape without timestamps; ``currency`` is OpenCost's (its responses do not say)."""
-    sha = _sha256(stream)
+    ``month`` dates a DCGM scrape without timestamps (the same scrape given for another month is another import);
+    ``currency`` is OpenCost's (its responses do not say)."""
+    sha = _sha256(stream, salt=f"month={month}" if month else "")
     existing = ActualsImport.objects.filter(sha256=sha).first()
     if existing is not None:
         return ImportOutcome(existing, False)
