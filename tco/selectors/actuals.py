@@ -223,3 +223,9 @@ def plan_for(scenario) -> ActualsPlan | None:
 def turned_plans() -> list[ActualsPlan]:
     """Decisions whose verdict has turned: the Overview's notice."""
     return list(ActualsPlan.objects.filter(verdict_holds=False).select_related("scenario").order_by("scenario__name"))
+
+
+def actuals_notice(scenario) -> str:
+    """The stored verdict in words when it has turned ("" while the decision holds or has no actuals)."""
+    row = ActualsPlan.objects.filter(scenario=scenario, verdict_holds=False).values_list("verdict_text", flat=True)
+    return row.first() or ""
