@@ -117,8 +117,9 @@ def hours_multiplier(unit: str | None) -> float | None:
     return float(match.group(1)) if match.group(1) else 1.0
 
 
-def _open_batches(stream: BinaryIO, name: str) -> tuple[list[str], Iterator[pa.RecordBatch]]:
-    """The header and the batches of a CSV (gzipped or not) or Parquet file, every CSV column read as text."""
+def _open_batches(stream: BinaryIO, name: str, bad_rows: list[str]) -> tuple[list[str], Iterator[pa.RecordBatch]]:
+    """The header and the batches of a CSV (gzipped or not) or Parquet file, every CSV column read as text. A CSV row
+    with the wrong number of fields is skipped by the reader and described in ``bad_rows``."""
     head = stream.read(4)
     stream.seek(0)
     if head == b"PAR1":
@@ -142,7 +143,9 @@ def _open_batches(stream: BinaryIO, name: str) -> tuple[list[str], Iterator[pa.R
     reader = pacsv.open_csv(
         source,
         read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, encoding="utf-8-sig"),
-        parse_options=pacsv.ParseOptions(newlines_in_values=True),
+        parse_options=pacsv.ParseOptions(
+            newlines_in_values=True, invalid_row_handler=lambda row: _bad_row(row, len(header), bad_rows)
+        ),
         convert_options=pacsv.ConvertOptions(
             column_types=dict.fromkeys(header, pa.string()),
             include_columns=wanted,
@@ -152,6 +155,36 @@ def _open_batches(stream: BinaryIO, name: str) -> tuple[list[str], Iterator[pa.R
         ),
     )
     return header, iter(reader)
+
+
+def _bad_row(row: pacsv.InvalidRow, expected: int, bad_rows: list) -> str:
+    if len(bad_rows) < MAX_PROBLEMS:
+        bad_rows.append((row.number, row.text, row.actual_columns, expected))
+    return "skip"
+
+
+def _describe_bad_rows(stream: BinaryIO, bad_rows: list) -> list[str]:
+    """Each bad row in words with its line: the reader reads in parallel and does not know it, so the refused
+    file is read once more, line by line, to find it."""
+    wanted = {text.rstrip("\r\n"): number for number, text, _, _ in bad_rows if number is None}
+    found: dict[str, int] = {}
+    if wanted:
+        stream.seek(0)
+        gzipped = stream.read(2) == b"\x1f\x8b"
+        stream.seek(0)
+        source = gzip.GzipFile(fileobj=stream) if gzipped else stream
+        for line, raw in enumerate(source, start=1):
+            text = raw.decode("utf-8-sig", errors="replace").rstrip("\r\n")
+            if text in wanted and text not in found:
+                found[text] = line
+                if len(found) == len(wanted):
+                    break
+    messages = []
+    for number, text, actual, expected in bad_rows:
+        line = number if number is not None else found.get(text.rstrip("\r\n"))
+        where = f"Line {line}" if line is not None else f"The row {text[:60]!r}"
+        messages.append(f"{where}: {actual} fields where the header has {expected}.")
+    return messages
 
 
 def _check_columns(names: list[str]) -> None:
@@ -266,7 +299,8 @@ def _instance_hours(batch: pa.RecordBatch, quantities: dict[str, pa.Array]) -> p
 def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | None = None) -> FocusResult:
     """Read a FOCUS export streaming into monthly groups; a file that is not FOCUS raises FocusError."""
     try:
-        header, batches = _open_batches(stream, name)
+        bad_rows: list[tuple] = []
+        header, batches = _open_batches(stream, name, bad_rows)
     except (pa.ArrowInvalid, OSError) as error:
         raise FocusError(f"{name} cannot be read as CSV or Parquet: {error}") from None
     result = FocusResult(columns=list(header))
@@ -275,6 +309,9 @@ def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | Non
     try:
         for batch in batches:
             problems: list[str] = []
+            if bad_rows:  # rows the reader could not split into the header's fields: the file is refused
+                result.problems.extend(_describe_bad_rows(stream, bad_rows))
+                break
             money = {column: _numbers(batch, column, line, problems) for column in MONEY}
             quantities = {column: _numbers(batch, column, line, problems) for column in QUANTITIES}
             months = _months(batch, line, problems)

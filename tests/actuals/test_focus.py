@@ -161,3 +161,13 @@ def test_hour_units():
     assert hours_multiplier("10 Hours") == 10.0
     assert hours_multiplier("GB") is None
     assert hours_multiplier(None) is None
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_a_row_with_too_many_fields_is_named_by_its_line(compress):
+    lines = SAMPLE.read_text().splitlines()
+    lines[5] += ",extra,fields"
+    data = ("\n".join(lines) + "\n").encode()
+    result = parse_focus(io.BytesIO(gzip.compress(data) if compress else data))
+    assert result.problems == ["Line 6: 46 fields where the header has 44."]
+    assert result.groups == []
