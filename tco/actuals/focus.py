@@ -9,12 +9,14 @@ currency and GPU out, with the problems found. Nothing is written anywhere.
 - The month is ``ChargePeriodStart``'s, in UTC: a timestamp without a zone is UTC, one with an offset is converted.
 - Every ``ChargeCategory`` counts (usage, purchases, taxes, credits, adjustments): nothing is filtered.
 - A GPU row is one whose instance type, VM size or machine type (in ``ChargeDescription``, ``SkuId``,
-  ``SkuPriceId``, ``SkuMeter``, ``SkuPriceDetails`` or ``ResourceName``) names a GPU instance
+  ``SkuMeter`` or ``SkuPriceDetails``) names a GPU instance
   (tco/actuals/gpus.py); its GPU-hours are instance hours x GPUs per instance, the instance hours being the usage
   quantity in hours (``ConsumedQuantity``/``ConsumedUnit``, else ``PricingQuantity``/``PricingUnit``).
 - A cost that is not a number is a problem naming its line and column; the import stops at the first batch with
   problems after listing every bad row of it (an import is all or nothing).
-Memory stays bounded: the file is read in blocks of rows (pyarrow), each block grouped, and only the groups kept.
+Memory stays bounded: the file is read in blocks of rows (pyarrow, one thread: its read-ahead holds a few blocks),
+each block grouped with pyarrow's compute functions, and only the groups kept. The money and quantity columns are
+read as numbers; when one cell is not a number the file is read again as text to name every bad cell.
 """
 
 from __future__ import annotations
@@ -45,28 +47,25 @@ REQUIRED = (
 )
 OPTIONAL = (
     "ListCost",
-    "ChargePeriodEnd",
     "SkuId",
-    "SkuPriceId",
     "SkuMeter",
     "SkuPriceDetails",
     "ResourceId",
-    "ResourceName",
     "ChargeDescription",
     "ConsumedQuantity",
     "ConsumedUnit",
     "PricingQuantity",
     "PricingUnit",
-    "CommitmentDiscountId",
     "Tags",
 )
 MONEY = ("BilledCost", "EffectiveCost", "ListCost")
 QUANTITIES = ("ConsumedQuantity", "PricingQuantity")
-DESCRIBING = ("ChargeDescription", "SkuId", "SkuPriceId", "SkuMeter", "SkuPriceDetails", "ResourceName")
+DESCRIBING = ("ChargeDescription", "SkuId", "SkuMeter", "SkuPriceDetails")
 KEYS = ("month", "provider", "service", "sku", "resource", "tags", "category", "currency", "gpu_model", "gpus")
 NULLS = ["NULL", "", "null"]
-BLOCK_BYTES = 8 << 20
+BLOCK_BYTES = 4 << 20  # bounds memory: the reader holds a few blocks ahead (a bigger block, more memory)
 MAX_PROBLEMS = 100
+_UTC_OR_NO_ZONE = r"^\d{4}-(0[1-9]|1[0-2])-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?)?$"
 _HOURS = re.compile(r"^\s*(\d+(?:\.\d+)?)?\s*(?:hours?|hrs?|h)\s*$", re.IGNORECASE)
 
 
@@ -117,9 +116,13 @@ def hours_multiplier(unit: str | None) -> float | None:
     return float(match.group(1)) if match.group(1) else 1.0
 
 
-def _open_batches(stream: BinaryIO, name: str, bad_rows: list[str]) -> tuple[list[str], Iterator[pa.RecordBatch]]:
-    """The header and the batches of a CSV (gzipped or not) or Parquet file, every CSV column read as text. A CSV row
-    with the wrong number of fields is skipped by the reader and described in ``bad_rows``."""
+def _open_batches(
+    stream: BinaryIO, name: str, bad_rows: list, *, typed: bool = True
+) -> tuple[list[str], Iterator[pa.RecordBatch]]:
+    """The header and the batches of a CSV (gzipped or not) or Parquet file. CSV columns are read as text, the money
+    and quantity columns as numbers when ``typed`` (a value that is not one stops the reader: the caller reads the
+    file again untyped to name every bad cell). A CSV row with the wrong number of fields is skipped by the reader
+    and described in ``bad_rows``."""
     head = stream.read(4)
     stream.seek(0)
     if head == b"PAR1":
@@ -127,7 +130,7 @@ def _open_batches(stream: BinaryIO, name: str, bad_rows: list[str]) -> tuple[lis
         names = parquet.schema_arrow.names
         wanted = [c for c in (*REQUIRED, *OPTIONAL) if c in names]
         _check_columns(names)
-        return names, parquet.iter_batches(batch_size=65536, columns=wanted)
+        return names, (_nulls(batch) for batch in parquet.iter_batches(batch_size=65536, columns=wanted))
     gzipped = head[:2] == b"\x1f\x8b"
     first = (gzip.GzipFile(fileobj=stream) if gzipped else stream).readline()
     stream.seek(0)
@@ -142,12 +145,15 @@ def _open_batches(stream: BinaryIO, name: str, bad_rows: list[str]) -> tuple[lis
     source: BinaryIO = gzip.GzipFile(fileobj=stream) if gzipped else stream
     reader = pacsv.open_csv(
         source,
-        read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, encoding="utf-8-sig"),
+        read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=False),
         parse_options=pacsv.ParseOptions(
             newlines_in_values=True, invalid_row_handler=lambda row: _bad_row(row, len(header), bad_rows)
         ),
         convert_options=pacsv.ConvertOptions(
-            column_types=dict.fromkeys(header, pa.string()),
+            column_types={
+                **dict.fromkeys(header, pa.string()),
+                **(dict.fromkeys((c for c in (*MONEY, *QUANTITIES) if c in header), pa.float64()) if typed else {}),
+            },
             include_columns=wanted,
             null_values=NULLS,
             strings_can_be_null=True,
@@ -198,13 +204,24 @@ def _check_columns(names: list[str]) -> None:
 
 
 def _text(batch: pa.RecordBatch, name: str) -> pa.Array:
-    """A column as text with empty and NULL as null; an absent column is all null."""
+    """A column as text (NULL and empty are null already: the CSV reader's null values, ``_nulls`` for Parquet); an
+    absent column is all null."""
     if name not in batch.schema.names:
         return pa.nulls(batch.num_rows, pa.string())
     column = batch.column(name)
     if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
         column = column.cast(pa.string())
-    return pc.if_else(pc.is_in(column, pa.array(NULLS)), pa.scalar(None, pa.string()), column)
+    return column
+
+
+def _nulls(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """A Parquet batch's text columns with the literal NULL (and empty text) as null, as the CSV reader reads them."""
+    columns = []
+    for column in batch.columns:
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            column = pc.if_else(pc.is_in(column, pa.array(NULLS, column.type)), pa.scalar(None, column.type), column)
+        columns.append(column)
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 
 
 def _numbers(batch: pa.RecordBatch, name: str, first_line: int, problems: list[str]) -> pa.Array:
@@ -213,10 +230,10 @@ def _numbers(batch: pa.RecordBatch, name: str, first_line: int, problems: list[s
         return pa.array([0.0] * batch.num_rows, pa.float64())
     column = batch.column(name)
     if pa.types.is_floating(column.type) or pa.types.is_integer(column.type) or pa.types.is_decimal(column.type):
-        return pc.fill_null(column.cast(pa.float64()), 0.0)
+        return pc.coalesce(column.cast(pa.float64()), 0.0)
     text = _text(batch, name)
     try:
-        return pc.fill_null(pc.utf8_trim_whitespace(text).cast(pa.float64()), 0.0)
+        return pc.coalesce(pc.utf8_trim_whitespace(text).cast(pa.float64()), 0.0)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         pass
     values = []
@@ -241,6 +258,9 @@ def _months(batch: pa.RecordBatch, first_line: int, problems: list[str]) -> pa.A
     if pa.types.is_date(column.type):
         return pc.strftime(column, format="%Y-%m")
     text = pc.utf8_trim_whitespace(_text(batch, "ChargePeriodStart"))
+    # The usual case, read without parsing: every value starts YYYY-MM- and carries no offset (no zone, or Z: UTC).
+    if text.null_count == 0 and pc.all(pc.match_substring_regex(text, _UTC_OR_NO_ZONE)).as_py():
+        return pc.utf8_slice_codeunits(text, 0, 7)
     for target in (pa.timestamp("s", tz="UTC"), pa.timestamp("s")):
         try:
             return pc.strftime(text.cast(target), format="%Y-%m")
@@ -270,15 +290,21 @@ def _month_of(value: str | None, line: int, problems: list[str]) -> str | None:
 
 def _gpus(batch: pa.RecordBatch) -> tuple[pa.Array, pa.Array]:
     """Each row's GPU model ("" = none) and GPUs per instance (0), from the texts that name the instance."""
-    parts = [pc.fill_null(_text(batch, name), "") for name in DESCRIBING if name in batch.schema.names]
-    if not parts:
-        return pa.array([""] * batch.num_rows), pa.array([0] * batch.num_rows, pa.int64())
-    described = parts[0] if len(parts) == 1 else pc.binary_join_element_wise(*parts, " | ")
-    distinct = pc.unique(described)
-    found = [instance_gpus(text) or ("", 0) for text in distinct.to_pylist()]
-    where = pc.index_in(described, value_set=distinct)
-    models = pc.take(pa.array([model for model, _ in found], pa.string()), where)
-    counts = pc.take(pa.array([count for _, count in found], pa.int64()), where)
+    models = pa.array([""] * batch.num_rows, pa.string())
+    counts = pa.array([0] * batch.num_rows, pa.int64())
+    # The first column that names a GPU instance wins: later columns fill only the rows still without one.
+    for name in reversed([name for name in DESCRIBING if name in batch.schema.names]):
+        texts = _text(batch, name)
+        distinct = pc.unique(texts).drop_null()
+        found = [instance_gpus(text) or ("", 0) for text in distinct.to_pylist()]
+        if not any(count for _, count in found):
+            continue
+        where = pc.index_in(texts, value_set=distinct)
+        column_models = pc.take(pa.array([model for model, _ in found], pa.string()), where)
+        column_counts = pc.take(pa.array([count for _, count in found], pa.int64()), where)
+        named = pc.coalesce(pc.greater(column_counts, 0), False)
+        models = pc.if_else(named, column_models, models)
+        counts = pc.if_else(named, column_counts, counts)
     return models, counts
 
 
@@ -287,7 +313,7 @@ def _instance_hours(batch: pa.RecordBatch, quantities: dict[str, pa.Array]) -> p
     neither is in hours."""
     result = pa.array([0.0] * batch.num_rows, pa.float64())
     for quantity, unit in (("PricingQuantity", "PricingUnit"), ("ConsumedQuantity", "ConsumedUnit")):
-        units = pc.fill_null(_text(batch, unit), "")
+        units = pc.coalesce(_text(batch, unit), "")
         distinct = pc.unique(units)
         factors = pa.array([hours_multiplier(u) or 0.0 for u in distinct.to_pylist()], pa.float64())
         factor = pc.take(factors, pc.index_in(units, value_set=distinct))
@@ -299,9 +325,23 @@ def _instance_hours(batch: pa.RecordBatch, quantities: dict[str, pa.Array]) -> p
 def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | None = None) -> FocusResult:
     """Read a FOCUS export streaming into monthly groups; a file that is not FOCUS raises FocusError."""
     try:
+        return _parse(stream, name=name, max_rows=max_rows, typed=True)
+    except _NotANumber:
+        stream.seek(0)
+        return _parse(stream, name=name, max_rows=max_rows, typed=False)
+
+
+class _NotANumber(Exception):
+    """A money or quantity cell the fast typed read could not convert: read again as text to name every one."""
+
+
+def _parse(stream: BinaryIO, *, name: str, max_rows: int | None, typed: bool) -> FocusResult:
+    try:
         bad_rows: list[tuple] = []
-        header, batches = _open_batches(stream, name, bad_rows)
+        header, batches = _open_batches(stream, name, bad_rows, typed=typed)
     except (pa.ArrowInvalid, OSError) as error:
+        if typed and "conversion error" in str(error):
+            raise _NotANumber from None
         raise FocusError(f"{name} cannot be read as CSV or Parquet: {error}") from None
     result = FocusResult(columns=list(header))
     merged: dict[tuple, BillingGroup] = {}
@@ -322,7 +362,7 @@ def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | Non
                 line += batch.num_rows
                 continue
             models, counts = _gpus(batch)
-            category = pc.fill_null(_text(batch, "ChargeCategory"), "")
+            category = pc.coalesce(_text(batch, "ChargeCategory"), "")
             usage = pc.equal(pc.utf8_lower(category), "usage")
             gpu_hours = pc.if_else(
                 usage, pc.multiply(_instance_hours(batch, quantities), counts.cast(pa.float64())), 0.0
@@ -330,13 +370,13 @@ def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | Non
             table = pa.table(
                 {
                     "month": months,
-                    "provider": pc.fill_null(_text(batch, "ProviderName"), ""),
-                    "service": pc.fill_null(_text(batch, "ServiceName"), ""),
-                    "sku": pc.fill_null(_text(batch, "SkuId"), ""),
-                    "resource": pc.fill_null(_text(batch, "ResourceId"), ""),
-                    "tags": pc.fill_null(_text(batch, "Tags"), ""),
+                    "provider": pc.coalesce(_text(batch, "ProviderName"), ""),
+                    "service": pc.coalesce(_text(batch, "ServiceName"), ""),
+                    "sku": pc.coalesce(_text(batch, "SkuId"), ""),
+                    "resource": pc.coalesce(_text(batch, "ResourceId"), ""),
+                    "tags": pc.coalesce(_text(batch, "Tags"), ""),
                     "category": category,
-                    "currency": pc.fill_null(_text(batch, "BillingCurrency"), ""),
+                    "currency": pc.coalesce(_text(batch, "BillingCurrency"), ""),
                     "gpu_model": models,
                     "gpus": counts,
                     "billed": money["BilledCost"],
@@ -345,7 +385,7 @@ def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | Non
                     "gpu_hours": gpu_hours,
                 }
             )
-            grouped = table.group_by(list(KEYS)).aggregate(
+            grouped = table.group_by(list(KEYS), use_threads=False).aggregate(
                 [
                     ("billed", "sum"),
                     ("effective", "sum"),
@@ -370,6 +410,8 @@ def parse_focus(stream: BinaryIO, *, name: str = "the file", max_rows: int | Non
                 result.problems.append(f"{name} has more than {max_rows:,} rows: split it into smaller files.")
                 break
     except pa.ArrowInvalid as error:
+        if typed and "conversion error" in str(error):
+            raise _NotANumber from None
         result.problems.append(f"{name} is not a well-formed CSV file near line {line}: {error}")
     if not result.problems:
         missing_currency = [g for g in merged.values() if not g.currency]

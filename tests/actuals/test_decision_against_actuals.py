@@ -92,3 +92,11 @@ def test_the_reforecast_version_starts_from_the_actuals(plan, owner):
     assert values[9:] == pytest.approx([0.75] * 15)  # the months ahead keep the plan's forecast
     plan.refresh_from_db()
     assert plan.document["utilization"] == [0.75]  # what was decided stays frozen
+
+
+def test_celery_beat_runs_the_check_hourly():
+    from django.conf import settings
+
+    entry = settings.CELERY_BEAT_SCHEDULE["tco-check-actuals"]
+    assert entry["task"] == tasks.check_actuals.name == "tco.tasks.check_actuals"
+    assert entry["schedule"] == 3600
