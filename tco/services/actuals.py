@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -53,6 +54,7 @@ MAX_ROWS = 50_000_000
 BATCH = 2000
 PLACES = Decimal("0.0000000001")
 SNIFF_BYTES = 64 * 1024
+logger = logging.getLogger(__name__)
 
 
 class ActualsImportError(AppError, ValueError):
@@ -348,7 +350,10 @@ def actuals_check_all(*, plans: Iterable[ActualsPlan] | None = None) -> tuple[in
     checked = sent = 0
     for plan in plans if plans is not None else ActualsPlan.objects.select_related("scenario__owner", "decision"):
         checked += 1
-        sent += actuals_check(plan=plan)
+        try:
+            sent += actuals_check(plan=plan)
+        except OSError:  # no mail relay: nothing was stored, so the next run tells the owner
+            logger.exception("The actuals warning for scenario %s could not be sent", plan.scenario_id)
     return checked, sent
 
 

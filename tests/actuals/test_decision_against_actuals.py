@@ -100,3 +100,22 @@ def test_celery_beat_runs_the_check_hourly():
     entry = settings.CELERY_BEAT_SCHEDULE["tco-check-actuals"]
     assert entry["task"] == tasks.check_actuals.name == "tco.tasks.check_actuals"
     assert entry["schedule"] == 3600
+
+
+def test_a_mail_that_cannot_be_sent_is_sent_at_the_next_check(plan, monkeypatch):
+    from tco.services import actuals as actuals_services
+
+    for month in MONTHS[:3]:
+        actuals_import(stream=io.BytesIO(_scrape(0.1)), file_name=f"dcgm-{month}.prom", month=month)
+
+    def refused(**kwargs):
+        raise ConnectionRefusedError("no relay")
+
+    monkeypatch.setattr(actuals_services, "send_mail", refused)
+    assert actuals_services.actuals_check_all() == (1, 0)
+    plan.refresh_from_db()
+    assert plan.warned_since == "" and mail.outbox == []
+    monkeypatch.undo()
+    assert actuals_services.actuals_check_all() == (1, 1)
+    plan.refresh_from_db()
+    assert plan.warned_since == "2027-01" and len(mail.outbox) == 1
