@@ -241,7 +241,7 @@ def _paid_price(actual: Actual | None) -> float | None:
 
 
 def month_break_even(
-    doc: Mapping[str, Any], chosen: str, month_actuals: Mapping[str, Actual]
+    doc: Mapping[str, Any], chosen: str, month_actuals: Mapping[str, Actual], cache: dict | None = None
 ) -> tuple[float | None, str]:
     """The break-even the chosen option is held against in one month, and which side loses below it.
 
@@ -251,9 +251,17 @@ def month_break_even(
     been cheaper. Neither (an API, a committed rental, no pair): None."""
     options = {option["name"]: option for option in doc["options"]}
     option = options[chosen]
+    cache = {} if cache is None else cache
+
+    def pair(owned: str, rental: str, price: float | None) -> float | None:
+        key = (owned, rental, price)  # months paid at the same price (or none billed) share one solve
+        if key not in cache:
+            cache[key] = pair_break_even(doc, owned, rental, price)
+        return cache[key]
+
     if option["kind"] in OWNED_KINDS:
         rentals = [o["name"] for o in doc["options"] if is_on_demand_rental(o)]
-        values = [pair_break_even(doc, chosen, r, _paid_price(month_actuals.get(r))) for r in rentals]
+        values = [pair(chosen, r, _paid_price(month_actuals.get(r))) for r in rentals]
         known = [v for v in values if v is not None]
         if not rentals:
             return None, "below"
@@ -262,7 +270,7 @@ def month_break_even(
     if is_on_demand_rental(option):
         owners = [o["name"] for o in doc["options"] if o["kind"] in OWNED_KINDS]
         price = _paid_price(month_actuals.get(chosen))
-        known = [v for v in (pair_break_even(doc, o, chosen, price) for o in owners) if v is not None]
+        known = [v for v in (pair(o, chosen, price) for o in owners) if v is not None]
         return (min(known) if known else None), "above"
     return None, "below"
 
@@ -350,8 +358,9 @@ def compare(
     utilization = {row.month: row.actual.utilization for row in chosen_rows}
     break_even: dict[str, float | None] = {}
     direction = "below"
+    solved: dict = {}
     for label in months:
-        break_even[label], direction = month_break_even(doc, chosen, actuals.get(label, {}))
+        break_even[label], direction = month_break_even(doc, chosen, actuals.get(label, {}), solved)
     return Comparison(
         chosen=chosen,
         months=months,

@@ -4,6 +4,7 @@ its currency through the dated exchange rates, and held against its frozen plan 
 from __future__ import annotations
 
 import calendar
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable
@@ -11,9 +12,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Count, Max, Sum
 
 from pricing.fx import Rate
+from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
 from tco.engine.actuals import Actual, Comparison, compare, month_label
 from tco.engine.validation import validate
@@ -89,6 +91,21 @@ def _month_end(label: str) -> date:
     return date(year, month, calendar.monthrange(year, month)[1])
 
 
+def actuals_stamp(plan: ActualsPlan) -> str:
+    """What plan against actual depends on, as one key: the plan, its rules, the imports and the exchange rates. Any
+    import, rule or rate added or removed changes it, so a view kept under it is never stale."""
+    imports = ActualsImport.objects.aggregate(last=Max("id"), count=Count("id"))
+    rates = ExchangeRate.objects.aggregate(last=Max("id"), count=Count("id"))
+    rules = list(
+        plan.rules.values_list("id", "position", "option_name", "provider", "service", "sku", "resource", "tag")
+    )
+    digest = hashlib.sha256(repr((rules, plan.start_month, plan.months_in_a_row)).encode()).hexdigest()[:16]
+    return (
+        f"{plan.pk}:{plan.decision_id}:{plan.created_at.timestamp()}:{imports['last']}:{imports['count']}:"
+        f"{rates['last']}:{rates['count']}:{digest}"
+    )
+
+
 def plan_comparison(plan: ActualsPlan) -> PlanView:
     """Plan against actual for a plan: billing lines and GPU use of the plan's months, each mapped to an option by
     the first matching rule (unmapped cost kept apart, never dropped), converted at the rate dated the month's end
@@ -104,11 +121,19 @@ def plan_comparison(plan: ActualsPlan) -> PlanView:
     busy: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     allocated: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     view = PlanView(plan=plan, comparison=None)  # type: ignore[arg-type]
+    # Grouped in the database by what the page shows and what the rules match: resource and tags only when a rule
+    # names one, so a plan over millions of rows reads a few hundred groups.
+    fields = ["month", "provider", "service", "sku", "currency"]
+    fields += [
+        name
+        for name, used in (("resource", any(r.resource for r in rules)), ("tags", any(r.tag for r in rules)))
+        if used
+    ]
     lines = (
         BillingLine.objects.filter(month__in=months)
-        .values("month", "provider", "service", "sku", "resource", "tags", "currency")
+        .values(*fields)
         .annotate(billed=Sum("billed_cost"), hours=Sum("gpu_hours"))
-        .order_by("month", "provider", "service", "sku")
+        .order_by(*fields)
     )
     grouped: dict[tuple, Breakdown] = {}
     for line in lines.iterator(chunk_size=5000):
@@ -117,8 +142,8 @@ def plan_comparison(plan: ActualsPlan) -> PlanView:
             provider=line["provider"],
             service=line["service"],
             sku=line["sku"],
-            resource=line["resource"],
-            tags=line["tags"],
+            resource=line.get("resource", ""),
+            tags=line.get("tags", ""),
         )
         key = (line["month"], line["currency"])
         if key not in rates:
@@ -140,12 +165,6 @@ def plan_comparison(plan: ActualsPlan) -> PlanView:
                 )
             else:
                 view.unmapped_cost += converted
-        if line["tags"] and converted is not None:
-            try:
-                for tag_key, tag_value in (json.loads(line["tags"]) or {}).items():
-                    view.by_tag[f"{tag_key}={tag_value}"] = view.by_tag.get(f"{tag_key}={tag_value}", 0.0) + converted
-            except (ValueError, AttributeError):
-                pass
         group_key = (line["month"], line["provider"], line["service"], line["sku"], option, line["currency"])
         entry = grouped.get(group_key)
         if entry is None:
@@ -154,6 +173,7 @@ def plan_comparison(plan: ActualsPlan) -> PlanView:
         entry.converted = None if converted is None or entry.converted is None else entry.converted + converted
         entry.gpu_hours += line["hours"] or 0.0
     view.breakdown = list(grouped.values())
+    view.by_tag = _tag_totals(months, currency, rates)
     samples = UtilizationSample.objects.filter(month__in=months).values(
         "month", "provider", "service", "resource", "gpu_model", "busy_gpu_hours", "gpu_hours"
     )
@@ -199,6 +219,30 @@ def plan_comparison(plan: ActualsPlan) -> PlanView:
         months_in_a_row=plan.months_in_a_row,
     )
     return view
+
+
+def _tag_totals(months: list[str], currency: str, rates: dict) -> dict[str, float]:
+    """Cost by tag (``key=value``) in the scenario's currency; a line with several tags counts under each."""
+    totals: dict[str, float] = {}
+    rows = (
+        BillingLine.objects.filter(month__in=months)
+        .exclude(tags="")
+        .values("month", "currency", "tags")
+        .annotate(billed=Sum("billed_cost"))
+    )
+    for row in rows.iterator(chunk_size=5000):
+        rate = rates.get((row["month"], row["currency"]))
+        if rate is None:
+            continue
+        try:
+            tags = json.loads(row["tags"]) or {}
+            items = tags.items()
+        except (ValueError, AttributeError):
+            continue
+        converted = float(rate.convert(row["billed"] or Decimal(0)))
+        for key, value in items:
+            totals[f"{key}={value}"] = totals.get(f"{key}={value}", 0.0) + converted
+    return totals
 
 
 def billing_export_rows(month: str) -> list[dict]:

@@ -269,6 +269,7 @@ def actuals_attach(
         "document": json.loads(json.dumps(document)),
         "result": result,
         "created_by": signed_in_user(user),
+        "created_at": timezone.now(),  # a plan frozen again is a new plan (the Actuals page's cache key says so)
     }
     plan, _ = ActualsPlan.objects.update_or_create(scenario=scenario, defaults=fields)
     return plan

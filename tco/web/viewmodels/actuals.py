@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from lib.formatting import DASH, format_money, format_pct, format_signed_money, format_unit_money
 from tco.engine.actuals import month_words
 from tco.selectors.actuals import PlanView, plan_comparison, plan_for
 
@@ -20,10 +21,29 @@ FIGURE_LABELS = (
 
 @dataclass(frozen=True)
 class Cell:
-    plan: float | None
-    actual: float | None
-    variance: float | None
-    kind: str
+    """Plan, actual and actual - plan of one figure, as shown (formatted here once: a 24-month table has hundreds)."""
+
+    plan: str
+    actual: str
+    variance: str
+
+
+def _shown(value: float | None, kind: str, currency: str, *, signed: bool = False) -> str:
+    if value is None:
+        return DASH
+    if kind == "money":
+        return format_signed_money(value, currency) if signed else format_money(value, currency)
+    if kind == "pct":
+        return format_pct(value, plus=signed)
+    if kind == "unit":
+        return format_unit_money(value, currency)
+    return f"{value:+,.0f}" if signed else f"{value:,.0f}"
+
+
+def _cell(plan: float | None, actual: float | None, variance: float | None, kind: str, currency: str) -> Cell:
+    return Cell(
+        _shown(plan, kind, currency), _shown(actual, kind, currency), _shown(variance, kind, currency, signed=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -31,10 +51,10 @@ class MonthLine:
     month: str
     words: str
     cells: list[Cell]
-    break_even: float | None
+    break_even: str
 
 
-def option_tables(view: PlanView) -> list[dict]:
+def option_tables(view: PlanView, currency: str) -> list[dict]:
     """One table per option (the decided one first): a line per month and one to date."""
     comparison = view.comparison
     tables = []
@@ -44,19 +64,24 @@ def option_tables(view: PlanView) -> list[dict]:
                 month=row.month,
                 words=month_words(row.month),
                 cells=[
-                    Cell(getattr(row.plan, name), getattr(row.actual, name), getattr(row.variance, name), kind)
+                    _cell(
+                        getattr(row.plan, name), getattr(row.actual, name), getattr(row.variance, name), kind, currency
+                    )
                     for name, _, kind in FIGURE_LABELS
                 ],
-                break_even=comparison.break_even_by_month.get(row.month) if option.name == comparison.chosen else None,
+                break_even=format_pct(comparison.break_even_by_month.get(row.month))
+                if option.name == comparison.chosen
+                else DASH,
             )
             for row in option.months
         ]
         to_date = [
-            Cell(
+            _cell(
                 getattr(option.plan_to_date, name),
                 getattr(option.actual_to_date, name),
                 getattr(option.variance_to_date, name),
                 kind,
+                currency,
             )
             for name, _, kind in FIGURE_LABELS
         ]
@@ -72,7 +97,7 @@ def option_tables(view: PlanView) -> list[dict]:
     return tables
 
 
-def breakdown_rows(view: PlanView, limit: int = 500) -> list[dict]:
+def breakdown_rows(view: PlanView, currency: str, limit: int = 200) -> list[dict]:
     """Cost by month, provider, service and SKU with the option it maps to ("unmapped" when none)."""
     rows = sorted(view.breakdown, key=lambda b: (b.month, b.option is not None, b.provider, b.service, b.sku))
     return [
@@ -83,9 +108,9 @@ def breakdown_rows(view: PlanView, limit: int = 500) -> list[dict]:
             "sku": b.sku,
             "option": b.option,
             "currency": b.currency,
-            "billed_cost": b.billed_cost,
-            "converted": b.converted,
-            "gpu_hours": b.gpu_hours,
+            "billed_cost": format_money(b.billed_cost, b.currency, places=2),
+            "converted": format_money(b.converted, currency, places=2) if b.converted is not None else DASH,
+            "gpu_hours": f"{b.gpu_hours:,.1f}",
         }
         for b in rows[:limit]
     ]
@@ -109,10 +134,11 @@ def link_actuals(scenario) -> dict | None:
     if plan is None:
         return None
     view = plan_comparison(plan)
+    currency = plan.document.get("currency", "USD")
     return {
         "plan": plan,
         "verdict": view.comparison.verdict,
-        "tables": [table for table in option_tables(view) if table["chosen"]],
+        "tables": [table for table in option_tables(view, currency) if table["chosen"]],
         "figure_labels": FIGURE_LABELS,
-        "currency": plan.document.get("currency", "USD"),
+        "currency": currency,
     }

@@ -11,8 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from lib.caching import kept
 from tco.models import MappingRule
-from tco.selectors.actuals import plan_comparison, plan_for, recent_imports
+from tco.selectors.actuals import actuals_stamp, plan_comparison, plan_for, recent_imports
 from tco.selectors.decisions import current_decision, is_decided
 from tco.services.actuals import (
     ActualsError,
@@ -30,6 +31,7 @@ from tco.web.viewmodels.actuals import FIGURE_LABELS, breakdown_rows, option_tab
 
 UPLOAD_MAX_BYTES = 100 * 2**20
 TEMPLATE = "tco/actuals.html"
+VIEW_TIMEOUT = 6 * 3600
 
 
 @require_GET
@@ -48,12 +50,14 @@ def scenario_actuals_view(request: HttpRequest, pk: int) -> HttpResponse:
         "upload_max_mb": UPLOAD_MAX_BYTES // 2**20,
     }
     if plan is not None:
-        view = plan_comparison(plan)
+        # Kept in the cache under what it depends on (imports, rules, rates): a 24-month plan over millions of billed
+        # rows is worked out once per change, not per view.
+        view = kept(f"actuals-view:{actuals_stamp(plan)}", lambda: plan_comparison(plan), timeout=VIEW_TIMEOUT)
         context.update(
             view=view,
             verdict=view.comparison.verdict,
-            tables=option_tables(view),
-            breakdown=breakdown_rows(view),
+            tables=option_tables(view, plan.document.get("currency", "USD")),
+            breakdown=breakdown_rows(view, plan.document.get("currency", "USD")),
             providers=provider_totals(view),
             tags=tag_totals(view),
             rules=list(plan.rules.all()),
