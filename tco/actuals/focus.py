@@ -14,7 +14,7 @@ currency and GPU out, with the problems found. Nothing is written anywhere.
   quantity in hours (``ConsumedQuantity``/``ConsumedUnit``, else ``PricingQuantity``/``PricingUnit``).
 - A cost that is not a number is a problem naming its line and column; the import stops at the first batch with
   problems after listing every bad row of it (an import is all or nothing).
-Memory stays bounded: the file is read in blocks of rows (pyarrow, one thread: its read-ahead holds a few blocks),
+Memory stays bounded: the file is read in blocks of rows (pyarrow; its read-ahead holds a few 4 MB blocks),
 each block grouped with pyarrow's compute functions, and only the groups kept. The money and quantity columns are
 read as numbers; when one cell is not a number the file is read again as text to name every bad cell.
 """
@@ -145,7 +145,7 @@ def _open_batches(
     source: BinaryIO = gzip.GzipFile(fileobj=stream) if gzipped else stream
     reader = pacsv.open_csv(
         source,
-        read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=False),
+        read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=True),
         parse_options=pacsv.ParseOptions(
             newlines_in_values=True, invalid_row_handler=lambda row: _bad_row(row, len(header), bad_rows)
         ),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -18,6 +19,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
+from lib.currencies import is_currency
 from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.actuals.focus import REQUIRED as FOCUS_REQUIRED
@@ -54,6 +56,7 @@ MAX_ROWS = 50_000_000
 BATCH = 2000
 PLACES = Decimal("0.0000000001")
 SNIFF_BYTES = 64 * 1024
+_MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 logger = logging.getLogger(__name__)
 
 
@@ -107,6 +110,10 @@ def actuals_import(
 
     ``month`` dates a DCGM scrape without timestamps (the same scrape given for another month is another import);
     ``currency`` is OpenCost's (its responses do not say)."""
+    if month is not None and not _MONTH.fullmatch(month):
+        raise ActualsImportError(f"{file_name} was not imported: write the month as YYYY-MM (e.g. 2027-01).")
+    if not is_currency(currency):
+        raise ActualsImportError(f"{file_name} was not imported: {currency[:10]!r} is not an ISO 4217 currency code.")
     sha = _sha256(stream, salt=f"month={month}" if month else "")
     existing = ActualsImport.objects.filter(sha256=sha).first()
     if existing is not None:
@@ -234,8 +241,7 @@ def _samples(use: UseResult, currency: str) -> list[UtilizationSample]:
 
 def _month_text(value: str, field: str) -> str:
     value = value.strip()
-    parts = value.split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts) or len(parts[0]) != 4 or not 1 <= int(parts[1]) <= 12:
+    if not _MONTH.fullmatch(value) or value < "1900":
         raise ActualsError(f"Write the month as YYYY-MM (e.g. 2027-01); got {value!r}.", field=field)
     return value
 
