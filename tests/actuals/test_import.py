@@ -155,3 +155,13 @@ def test_commands_import_and_export_the_month_as_csv(capsys):
 def test_import_utilization_refuses_a_billing_file():
     with pytest.raises(CommandError, match="expected"):
         call_command("import_utilization", str(FOCUS))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [({"month": "2027-13"}, "write the month as YYYY-MM"), ({"currency": "DOLLARS"}, "not an ISO 4217")],
+)
+def test_a_bad_month_or_currency_is_refused_before_reading(kwargs, words):
+    with pytest.raises(ActualsImportError, match=words):
+        _import(DCGM.read_bytes(), DCGM.name, **kwargs)
+    assert not ActualsImport.objects.exists()
