@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from tco.models.actuals import (
+    ActualsImport,
+    ActualsKind,
+    ActualsPlan,
+    BillingLine,
+    MappingRule,
+    UtilizationSample,
+)
 from tco.models.decision import (
     BRIEF_KEYS,
     BRIEF_QUESTIONS,
@@ -29,6 +37,10 @@ __all__ = [
     "BRIEF_QUESTIONS",
     "DILIGENCE_ITEMS",
     "DILIGENCE_KEYS",
+    "ActualsImport",
+    "ActualsKind",
+    "ActualsPlan",
+    "BillingLine",
     "DecisionAction",
     "DecisionLink",
     "DecisionRecord",
@@ -37,6 +49,7 @@ __all__ = [
     "ForecastKind",
     "ImmutableRowError",
     "InputRange",
+    "MappingRule",
     "OptionKind",
     "RunStatus",
     "Scenario",
@@ -46,4 +59,5 @@ __all__ = [
     "SecondaryDiligenceItem",
     "UncertaintyRun",
     "UncertaintyStatus",
+    "UtilizationSample",
 ]
