@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from django.utils.datastructures import MultiValueDict
-from ninja import Field, File, Form, Path, Query, Router, Schema, UploadedFile
+from ninja import Field, File, Form, Path, Query, Router, Schema, Status, UploadedFile
 
 from config.api.auth import require_write
 from config.api.problems import ApiProblem, errors
@@ -206,7 +206,7 @@ def import_upload(
     format: Form[Literal[(*registry.BY_NAME, registry.AUTO)]] = registry.AUTO,
     provider: Form[str] = "",
     observed_on: Form[date | None] = None,
-) -> tuple[int, dict]:
+) -> Status[dict]:
     require_write(request)
     data = {"format": format, "provider": provider, "observed_on": observed_on.isoformat() if observed_on else ""}
     form = PriceUploadForm(data, MultiValueDict({"file": [file]}))
@@ -228,4 +228,4 @@ def import_upload(
         created_by=request.user,
     )
     snapshot.refresh_from_db()
-    return 202, _snapshot(snapshot)
+    return Status(202, _snapshot(snapshot))

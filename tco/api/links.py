@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django.http import HttpRequest
 from django.urls import reverse
-from ninja import Field, Router, Schema
+from ninja import Field, Router, Schema, Status
 
 from config.api.problems import ApiProblem, errors
 from tco.api.common import Id, scenario_for
@@ -53,7 +53,7 @@ def link_list(request: HttpRequest, pk: Id) -> list[DecisionLink]:
     summary="Create a decision link",
     description="Freezes the current numbers (they must evaluate: 409 otherwise) behind a public, read-only page.",
 )
-def link_new(request: HttpRequest, pk: Id, body: LinkIn) -> tuple[int, DecisionLink]:
+def link_new(request: HttpRequest, pk: Id, body: LinkIn) -> Status[DecisionLink]:
     scenario = scenario_for(request, pk, write=True)
     try:
         link, token = link_create(
@@ -62,7 +62,7 @@ def link_new(request: HttpRequest, pk: Id, body: LinkIn) -> tuple[int, DecisionL
     except DecisionError as error:
         raise ApiProblem(409 if not error.field else 422, error.message) from None
     link.url = request.build_absolute_uri(reverse("decision_page", args=[token]))
-    return 201, link
+    return Status(201, link)
 
 
 @router.delete(

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from django.db import transaction
 from django.http import HttpRequest
-from ninja import Body, Field, Query, Router, Schema
+from ninja import Body, Field, Query, Router, Schema, Status
 
 from config.api.auth import require_write
 from config.api.problems import ApiProblem, errors
@@ -119,13 +119,13 @@ def scenario_read(request: HttpRequest, pk: Id) -> Scenario:
     "checked as a whole; a refused one lists every problem and nothing is stored. Its evaluation is queued.",
     openapi_extra={"x-document-body": EXPORTED_DOCUMENT},
 )
-def scenario_create(request: HttpRequest, document: Body[dict[str, Any]]) -> tuple[int, Scenario]:
+def scenario_create(request: HttpRequest, document: Body[dict[str, Any]]) -> Status[Scenario]:
     require_write(request)
     try:
         scenario = scenario_create_from_document(document=document, user=request.user)
     except ScenarioError as error:
         raise refused(error.problems, document, "No scenario was created; each problem is listed.") from None
-    return 201, detail(Scenario.objects.select_related("owner").get(pk=scenario.pk))
+    return Status(201, detail(Scenario.objects.select_related("owner").get(pk=scenario.pk)))
 
 
 def _value(check, value_type: str, choices, value: Any, path: str) -> Any:
