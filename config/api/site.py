@@ -54,7 +54,10 @@ class Api(NinjaAPI):
                     binary = {"type": "string", "format": "binary"}
                     operation["responses"]["200"] = {
                         "description": "The file, as an attachment.",
-                        "content": {media_type: {"schema": binary} for media_type in files},
+                        "content": {
+                            media_type: {"schema": {"$ref": f"#/components/schemas/{ref}"} if ref else binary}
+                            for media_type, ref in files.items()
+                        },
                     }
                 body = operation.pop("x-document-body", None)
                 if body is not None:

@@ -12,6 +12,7 @@ from ninja import Field, Query, Router, Schema
 from config.api.problems import ApiProblem, errors
 from tco import exports
 from tco.api.common import MAX_ID, Id, Paging, page, refused, scenario_for
+from tco.api.documents import EXPORTED_DOCUMENT
 from tco.models import RunStatus, ScenarioRun
 from tco.presentation.currency import conversion_about
 from tco.selectors.uncertainty import current_uncertainty, export_document
@@ -102,7 +103,12 @@ class ExportQuery(Schema):
     version: int | None = Field(None, ge=1, le=MAX_ID, description="The scenario version (default: the current).")
 
 
-FILE_TYPES = (exports.CSV_CONTENT_TYPE.split(";")[0], exports.XLSX_CONTENT_TYPE, "application/json")
+# The files' media types, each with its schema's component (None: a file of bytes).
+FILE_TYPES = {
+    exports.CSV_CONTENT_TYPE.split(";")[0]: None,
+    exports.XLSX_CONTENT_TYPE: None,
+    "application/json": EXPORTED_DOCUMENT,
+}
 
 
 @router.get(
