@@ -83,7 +83,7 @@ def api_token_check(token: str) -> ApiToken | None:
     key, _, secret = token[len(PREFIX) :].partition("_")
     if not key or not secret:
         return None
-    row = ApiToken.objects.select_related("user").filter(key=key).first()
+    row = next(iter(ApiToken.objects.select_related("user").order_by().filter(key=key)[:1]), None)
     if row is None or not hmac.compare_digest(row.token_hash, token_hash(token)):
         return None
     now = timezone.now()

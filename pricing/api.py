@@ -31,12 +31,8 @@ class Paging(Schema):
 
 
 def _page(rows, paging: Paging, item=lambda row: row) -> dict:
-    return {
-        "count": rows.count(),
-        "limit": paging.limit,
-        "offset": paging.offset,
-        "items": [item(row) for row in rows[paging.offset : paging.offset + paging.limit]],
-    }
+    items = [item(row) for row in rows[paging.offset : paging.offset + paging.limit]]
+    return {"count": rows.count(), "limit": paging.limit, "offset": paging.offset, "items": items}
 
 
 class PriceOut(Schema):
@@ -107,7 +103,13 @@ def price_list(request: HttpRequest, query: Query[PriceQuery]) -> dict:
     )
     if query.provider:
         rows = rows.filter(provider__name__iexact=query.provider)
-    return _page(rows, query, lambda current: current.observation)
+    # The page's observations in one query joined with their provider and GPU model, picked by a subquery of the
+    # page (rather than a list of up to 1,000 keys, which is slow to build and which SQLite refuses), in its order.
+    page = rows[query.offset : query.offset + query.limit]
+    order = list(page.values_list("observation_id", flat=True))
+    observations = PriceObservation.objects.select_related("provider", "gpu_model")
+    found = {row.pk: row for row in observations.filter(pk__in=page.values("observation_id"))}
+    return {"count": rows.count(), "limit": query.limit, "offset": query.offset, "items": [found[pk] for pk in order]}
 
 
 class HistoryQuery(Paging):

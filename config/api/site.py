@@ -123,6 +123,8 @@ def _forbidden(request: HttpRequest, error: PermissionDenied) -> HttpResponse:
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Operations that take a body by POST but store nothing (a document evaluated): not writes, not in the audit log.
+READS_BY_POST = frozenset({"evaluate_document"})
 
 
 def _entry(view: Callable) -> Callable:
@@ -133,7 +135,9 @@ def _entry(view: Callable) -> Callable:
     def entry(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         response = view(request, *args, **kwargs)
         token = getattr(request, "api_token", None)
-        if request.method not in SAFE_METHODS and token is not None:
+        match = request.resolver_match
+        read = match is not None and match.url_name in READS_BY_POST
+        if request.method not in SAFE_METHODS and token is not None and not read:
             audit.on_api_write(request, token=token, status=response.status_code)
         return response
 

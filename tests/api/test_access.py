@@ -162,3 +162,9 @@ def test_the_description_and_the_docs_are_open_and_the_docs_load_nothing_from_el
     assert "<script>" not in html.replace(" ", "")  # no inline script: the Content-Security-Policy forbids it
     assert "script-src 'self'" in docs["Content-Security-Policy"]
     assert client.get("/static/ninja/swagger-ui-bundle.js").status_code == 200
+
+
+def test_evaluating_a_document_stores_nothing_and_is_not_logged_as_a_write(reader_api, example_document, caplog):
+    with caplog.at_level(logging.INFO, logger="config.audit"):
+        assert reader_api.post("/api/v1/evaluate", example_document).status_code == 200
+    assert not [record for record in caplog.records if record.name == "config.audit"]
