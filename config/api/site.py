@@ -124,7 +124,7 @@ def _forbidden(request: HttpRequest, error: PermissionDenied) -> HttpResponse:
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Operations that take a body by POST but store nothing (a document evaluated): not writes, not in the audit log.
-READS_BY_POST = frozenset({"evaluate_document"})
+READS_BY_POST = frozenset({"evaluate_document", "size_document"})
 
 
 def _entry(view: Callable) -> Callable:

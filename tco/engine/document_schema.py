@@ -1,4 +1,5 @@
-"""The JSON Schema of a ``tco-scenario/1`` document, derived from the input catalogue (never written by hand).
+"""The JSON Schemas of a ``tco-scenario/1`` and a ``tco-sizing/1`` document, derived from the input catalogue and the
+sizing's tables (never written by hand).
 
 Each input's entry gives its type (a count is an integer, a choice an enum), its bounds (its ``NumberField``), its
 label, unit and help, and whether the engine requires it; the kinds' option shapes come from ``option_fields``. A
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from lib.kinds import KIND_LABELS, KINDS, RENTAL_KINDS
+from lib.throughput_bounds import MAX_SOURCE_LENGTH
 
 from .catalogue import (
     PRICE_PATH_SOURCE_COUNTS,
@@ -26,6 +28,7 @@ from .catalogue import (
     option_fields,
     scenario_fields,
 )
+from .checker import MAX_NAME_LENGTH
 from .constants import SCENARIO_SCHEMA
 from .fields import NumberField
 
@@ -183,4 +186,94 @@ def scenario_document_schema(*, exported: bool = False, ref_root: str = "#/$defs
         "required": required,
         "additionalProperties": False,
         "$defs": {option_schema_name(kind): option_schema(kind) for kind in KINDS},
+    }
+
+
+def _numbers(table: dict[str, NumberField]) -> dict[str, Any]:
+    """A table of number checks (the sizing document's) as JSON Schema properties: bounds, label, unit, default."""
+    properties = {}
+    for name, check in table.items():
+        schema = number_schema(check)
+        described: dict[str, Any] = {"title": check.label, **(schema if check.required else _nullable(schema))}
+        if check.unit:
+            described["description"] = f"In {check.unit}."
+        if check.default is not None:
+            described["default"] = check.default
+        properties[name] = described
+    return properties
+
+
+def _required(table: dict[str, NumberField]) -> list[str]:
+    return [name for name, check in table.items() if check.required]
+
+
+def _section(title: str, properties: dict[str, Any], required: list[str], *, nullable: bool = False) -> dict:
+    return {
+        "title": title,
+        "type": ["object", "null"] if nullable else "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def sizing_document_schema() -> dict[str, Any]:
+    """The JSON Schema of a ``tco-sizing/1`` document, derived from the sizing's own tables of fields and checks
+    (``tco.engine.sizing.document``): the model, the precisions, the traffic buckets, the latency target and the
+    GPUs with their measured throughput."""
+    from .sizing import document as sizing
+
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH}
+    row = _section(
+        "A measured row",
+        {
+            **_numbers(sizing.ROW_NUMBERS),
+            "source": {"type": "string", "minLength": 1, "maxLength": MAX_SOURCE_LENGTH, "title": "Source"},
+            "id": {"type": ["integer", "string", "null"], "title": "The stored measurement's id"},
+        },
+        [*_required(sizing.ROW_NUMBERS), "source"],
+    )
+    gpu = _section(
+        "A GPU",
+        {
+            "name": {**name, "title": "GPU name"},
+            **_numbers(sizing.GPU_NUMBERS),
+            "throughput": {"title": "Measured throughput", "type": ["array", "null"], "items": row, "maxItems": 1000},
+        },
+        ["name", *_required(sizing.GPU_NUMBERS)],
+    )
+    properties: dict[str, Any] = {
+        "schema": {"const": sizing.SIZING_SCHEMA},
+        "model": _section(
+            "Model",
+            {"name": {**name, "title": "Model name"}, **_numbers(sizing.MODEL_NUMBERS)},
+            ["name", *_required(sizing.MODEL_NUMBERS)],
+        ),
+        "weight_bits": {"title": "Weight precision (bits)", "enum": list(sizing.WEIGHT_BITS)},
+        "kv_bits": {"title": "KV cache precision (bits)", "enum": [*sizing.KV_BITS, None], "default": 16},
+        "traffic": {
+            "title": "Traffic buckets",
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": _section("A traffic bucket", _numbers(sizing.BUCKET_NUMBERS), _required(sizing.BUCKET_NUMBERS)),
+        },
+        "slo": _section(
+            "Latency target",
+            {**_numbers(sizing.SLO_NUMBERS), "statistic": {"enum": [*sizing.STATISTICS, None], "default": "median"}},
+            [],
+            nullable=True,
+        ),
+        **_numbers(sizing.TOP_NUMBERS),
+        "gpus": {"title": "GPUs", "type": "array", "minItems": 1, "maxItems": 50, "items": gpu},
+    }
+    return {
+        "$schema": JSON_SCHEMA_DIALECT,
+        "$id": sizing.SIZING_SCHEMA,
+        "title": sizing.SIZING_SCHEMA,
+        "description": "A serving workload to size: model, precisions, traffic, latency target, GPUs measured.",
+        "type": "object",
+        "properties": properties,
+        "required": ["schema", "model", "weight_bits", "traffic", "gpus"],
+        "additionalProperties": False,
     }

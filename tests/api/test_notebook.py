@@ -1,6 +1,7 @@
 """A notebook's session, using nothing but what the API publishes: it reads the OpenAPI description and the
-document's JSON Schema, checks its document before sending it, evaluates it, and downloads every current price
-page by page, as an analyst would with `requests` (here Django's test client stands in for the network)."""
+documents' JSON Schemas, checks its documents before sending them, evaluates a scenario, sizes a workload, and
+downloads every current price page by page, as an analyst would with `requests` (here Django's test client
+stands in for the network)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import jsonschema_rs
 import pytest
 
 from tests.api.test_prices import prices  # noqa: F401  (the Market's prices, as a fixture)
+from tests.api.test_sizing import _document as sizing_document
 
 
 @pytest.fixture
@@ -37,7 +39,11 @@ def _path(description: dict, method: str, summary_starts: str) -> str:
     raise AssertionError(f"no {method} operation '{summary_starts}…' is published")
 
 
-def test_a_notebook_checks_evaluates_and_downloads_prices_from_what_is_published(notebook, example_document, prices):  # noqa: F811
+def test_a_notebook_checks_evaluates_sizes_and_downloads_prices_from_what_is_published(
+    notebook,
+    example_document,
+    prices,  # noqa: F811
+):
     description = notebook.get("/api/v1/openapi.json")
     evaluate_path = _path(description, "post", "Evaluate")
     body_schema = description["paths"][evaluate_path]["post"]["requestBody"]["content"]["application/json"]["schema"]
@@ -56,6 +62,13 @@ def test_a_notebook_checks_evaluates_and_downloads_prices_from_what_is_published
     result = json.loads(response.content)
     assert result["schema"] == "tco-result/1"
     assert {option["name"] for option in result["options"]} == {o["name"] for o in example_document["options"]}
+
+    size_path = _path(description, "post", "Size a workload")
+    sizing_schema = notebook.get(_path(description, "get", "The JSON Schema of tco-sizing"))
+    workload = sizing_document()
+    assert jsonschema_rs.validator_for(sizing_schema).is_valid(workload)
+    sized = notebook.post(size_path, workload)
+    assert sized.status_code == 200 and json.loads(sized.content)["schema"] == "tco-sizing-result/1"
 
     prices_path = _path(description, "get", "Current prices")
     page_schema = description["components"]["schemas"]["PricePage"]

@@ -18,8 +18,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from config.api.site import api
 from config.tokens import api_token_create
 
-# Bounded so the whole run stays well under a minute: a whole scenario document (evaluate, create) is the dearest
-# to generate and to answer, so those two operations get fewer examples.
+# Bounded so the whole run stays well under a minute: a whole document (evaluate, size, create) is the dearest
+# to generate and to answer, so those operations get fewer examples.
 EXAMPLES_PER_OPERATION = 6
 EXAMPLES_PER_DOCUMENT = 10
 CONFIG = schemathesis.Config.from_dict(
@@ -29,7 +29,7 @@ CONFIG = schemathesis.Config.from_dict(
 DESCRIPTION = api.get_openapi_schema(path_prefix="/api/v1/")
 schema = schemathesis.openapi.from_dict(DESCRIPTION, config=CONFIG)
 schema.app = WSGIHandler()  # the site itself, called in-process
-DOCUMENT_BODIES = {"path_regex": r"/(evaluate|scenarios)$", "method": "POST"}
+DOCUMENT_BODIES = {"path_regex": r"/(evaluate|size|scenarios)$", "method": "POST"}
 others = schema.exclude(**DOCUMENT_BODIES)
 # A document's schema has hundreds of bounds: its coverage phase (every boundary case, whatever the number of
 # examples) alone would take minutes, so documents are fuzzed only.
