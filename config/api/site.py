@@ -11,6 +11,7 @@ from collections.abc import Callable
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 from ninja import NinjaAPI, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -128,12 +129,14 @@ READS_BY_POST = frozenset({"evaluate_document", "size_document"})
 
 
 def _entry(view: Callable) -> Callable:
-    """An API view as the site serves it: open to the sign-in middleware (the token is the API's own sign-in) and
-    every write answered logged in the audit log with the token's name."""
+    """An API view as the site serves it: open to the sign-in middleware (the token is the API's own sign-in), every
+    answer private to its client (no shared cache keeps one token's data for another), every write logged in the
+    audit log with the token's name."""
 
     @functools.wraps(view)
     def entry(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         response = view(request, *args, **kwargs)
+        patch_cache_control(response, private=True)
         token = getattr(request, "api_token", None)
         match = request.resolver_match
         read = match is not None and match.url_name in READS_BY_POST

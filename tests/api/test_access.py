@@ -168,3 +168,10 @@ def test_evaluating_a_document_stores_nothing_and_is_not_logged_as_a_write(reade
     with caplog.at_level(logging.INFO, logger="config.audit"):
         assert reader_api.post("/api/v1/evaluate", example_document).status_code == 200
     assert not [record for record in caplog.records if record.name == "config.audit"]
+
+
+def test_every_answer_is_private_to_its_client(reader_api, scenario, client):
+    for response in (reader_api.get(f"/api/v1/scenarios/{scenario.pk}"), client.get("/api/v1/scenarios")):
+        assert "private" in response["Cache-Control"]
+    download = reader_api.get(f"/api/v1/scenarios/{scenario.pk}/exports/options.csv")
+    assert "no-store" in download["Cache-Control"] and "private" in download["Cache-Control"]
