@@ -14,7 +14,7 @@ OWNED_KINDS = ("owned", "secondary")
 RENTAL_KINDS = ("hyperscaler", "neocloud", "marketplace")
 API_KINDS = ("api",)
 KINDS = OWNED_KINDS + RENTAL_KINDS + API_KINDS
-BILLINGS = ("on_demand", "committed")
+BILLINGS = ("on_demand", "committed", "capacity_block")
 
 # The order kinds are shown in (charts, menus): rentals first, then owned hardware, then the API.
 DISPLAY_ORDER = (*RENTAL_KINDS, *OWNED_KINDS, *API_KINDS)

@@ -32,7 +32,7 @@ from .fields import NumberField, count_field, money_field, rate_field
 VALUE_TYPES = ("money", "rate", "count", "number", "choice", "list")
 # A scenario also has inputs that are words (its name, its currency) or a list (a pasted forecast column).
 SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
-BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
+BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed", "capacity_block": "Capacity block"}
 RATE_HELP = "Write 8% or 0.08: with % it is a percentage, a bare number is a fraction (8 would mean 800%)."
 
 THROUGHPUT_OVERRIDE = NumberField("Throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU")
@@ -283,6 +283,26 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         check=count_field("Committed GPUs"),
         default_text="the fleet size",
         placeholder="fleet size",
+    ),
+    OptionField(
+        "block_gpus",
+        _RENTAL,
+        "count",
+        label="GPUs per block",
+        unit="GPUs",
+        check=count_field("GPUs per block"),
+        help="A capacity block rents this many GPUs together; blocks of one run go side by side.",
+        when=(("billing", ("capacity_block",)),),
+    ),
+    OptionField(
+        "block_days",
+        _RENTAL,
+        "count",
+        label="Block length",
+        unit="days",
+        check=NumberField("Block length", lo=1, hi=182, integer=True, unit="days"),
+        help="Paid in full when the block starts, every hour used or not (1 to 182 days).",
+        when=(("billing", ("capacity_block",)),),
     ),
     # Managed model API.
     OptionField(
@@ -601,10 +621,10 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         unit="{c} per GPU-hour",
         check=money_field("On-demand price per GPU-hour", default=None),
         default_text="the burst price, flat",
-        help="For hours above or outside the commitment.",
+        help="For hours above or outside the commitment, and a capacity block's inference hours.",
         placeholder="burst price",
         finance=True,
-        when=(("billing", ("committed",)),),
+        when=(("billing", ("committed", "capacity_block")),),
     ),
 )
 
@@ -702,7 +722,7 @@ def money_step(name: str) -> Decimal:
 
 # --- The scenario's own inputs ---------------------------------------------------------------------------------
 
-SCOPES = ("scenario", "workload", "forecast")
+SCOPES = ("scenario", "workload", "forecast", "training")
 
 
 @dataclass(frozen=True)
@@ -710,8 +730,9 @@ class ScenarioField:
     """One input of the scenario itself, of its workload or of its utilization forecast, with every fact about it.
 
     ``scope`` says where it lives: "scenario" (a top-level document field), "workload" (the document nests it under
-    ``workload``; the scenario stores it as ``workload_<name>``) or "forecast" (a parameter of the utilization
-    forecast, stored as ``forecast_<name>``; the document holds the forecast's expansion, ``utilization``).
+    ``workload``; the scenario stores it as ``workload_<name>``), "forecast" (a parameter of the utilization
+    forecast, stored as ``forecast_<name>``; the document holds the forecast's expansion, ``utilization``) or
+    "training" (the training plan, nested under ``training`` and stored as ``training_<name>``).
     ``label`` is the input's one name on every page, export and message; ``unit`` ("{c}" stands for the currency,
     "fraction" for a share shown as a percentage) is written after its values. ``check`` is how the engine reads
     and bounds it (None for words and choices, and for forecast parameters, which the forecast checks together);
@@ -751,7 +772,12 @@ class ScenarioField:
     @property
     def path(self) -> str:
         """The document path the engine reads (``workload.acceptance_rate``); "" for a forecast parameter."""
-        return {"scenario": self.name, "workload": f"workload.{self.name}", "forecast": ""}[self.scope]
+        return {
+            "scenario": self.name,
+            "workload": f"workload.{self.name}",
+            "forecast": "",
+            "training": f"training.{self.name}",
+        }[self.scope]
 
     @property
     def required(self) -> bool:
@@ -786,8 +812,8 @@ class ScenarioField:
     @property
     def takes_range(self) -> bool:
         """An uncertain input: a number of the document (not a count, not a forecast parameter: the forecast's
-        ``utilization`` level takes the range)."""
-        return self.value_type in ("money", "rate", "number") and self.scope != "forecast"
+        ``utilization`` level takes the range; not the training plan, which is a plan rather than an uncertainty)."""
+        return self.value_type in ("money", "rate", "number") and self.scope in ("scenario", "workload")
 
 
 UTILIZATION = rate_field("Utilization", hint=" (0.55 means 55%)")  # each month's value, checked on its own
@@ -957,6 +983,129 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         label="Pasted utilization",
         help="One value per month (or one value), 55% or 0.55.",
     ),
+    # The training plan (docs/money-math.md "Training runs"): optional as a whole; once given, the runs per year and
+    # the cluster are required, and a run is sized by its GPU-hours or by its model, tokens, MFU and peak.
+    ScenarioField(
+        "runs_per_year",
+        "training",
+        "number",
+        label="Training runs",
+        unit="runs per year",
+        check=NumberField("Training runs", lo=0.0, lo_open=True, hi=10_000.0, unit="runs per year", required=True),
+        help="Attempts started a year, failed ones included.",
+    ),
+    ScenarioField(
+        "gpu_hours",
+        "training",
+        "number",
+        label="GPU-hours per run",
+        unit="GPU-hours",
+        check=NumberField("GPU-hours per run", lo=0.0, lo_open=True, unit="GPU-hours"),
+        default_text="from the parameters, tokens, MFU and peak",
+        help="One attempt, without interruptions. Or leave blank and give the model's size below.",
+        placeholder="from the model",
+    ),
+    ScenarioField(
+        "params_billion",
+        "training",
+        "number",
+        label="Model parameters",
+        unit="billion",
+        check=NumberField("Model parameters", lo=0.0, lo_open=True, unit="billion"),
+        help="Dense parameters; training takes 6 x parameters x tokens floating-point operations.",
+    ),
+    ScenarioField(
+        "tokens_billion",
+        "training",
+        "number",
+        label="Training tokens",
+        unit="billion",
+        check=NumberField("Training tokens", lo=0.0, lo_open=True, unit="billion"),
+    ),
+    ScenarioField(
+        "mfu",
+        "training",
+        "rate",
+        label="Model FLOPs utilization (MFU)",
+        unit="fraction",
+        check=NumberField("MFU", lo=0.0, hi=1.0, lo_open=True, hint=" (0.4 means 40% of the GPU's peak)"),
+        help="Share of the GPU's dense peak the run achieves; 35-45% is typical for large runs.",
+    ),
+    ScenarioField(
+        "peak_tflops",
+        "training",
+        "number",
+        label="GPU peak (dense)",
+        unit="TFLOPS",
+        check=NumberField("GPU peak", lo=0.0, lo_open=True, unit="TFLOPS"),
+        help="Dense, at the run's precision (an H100 SXM: 989 at FP16/BF16).",
+    ),
+    ScenarioField(
+        "cluster_gpus",
+        "training",
+        "count",
+        label="Cluster size",
+        unit="GPUs",
+        check=count_field("Cluster size", required=True),
+        help="GPUs one run uses at once; an owned option must have at least this many.",
+    ),
+    ScenarioField(
+        "interruptions_per_million_gpu_hours",
+        "training",
+        "number",
+        label="Interruptions",
+        unit="per million GPU-hours",
+        check=NumberField("Interruptions", lo=0.0, hi=1_000_000.0, unit="per million GPU-hours", default=0.0),
+        default_text="0",
+        help="Llama 3's 16,384-GPU run: about 19.7.",
+        placeholder="0",
+    ),
+    ScenarioField(
+        "checkpoint_interval_hours",
+        "training",
+        "number",
+        label="Checkpoint interval",
+        unit="hours",
+        check=NumberField("Checkpoint interval", lo=0.0, hi=8760.0, unit="hours", default=0.0),
+        default_text="0",
+        help="An interruption loses half an interval of work on average.",
+        placeholder="0",
+    ),
+    ScenarioField(
+        "restart_hours",
+        "training",
+        "number",
+        label="Restart time",
+        unit="hours",
+        check=NumberField("Restart time", lo=0.0, hi=8760.0, unit="hours", default=0.0),
+        default_text="0",
+        help="The whole cluster waits this long after each interruption.",
+        placeholder="0",
+    ),
+    ScenarioField(
+        "success_rate",
+        "training",
+        "rate",
+        label="Validated share of runs",
+        unit="fraction",
+        check=NumberField(
+            "Validated share of runs", lo=0.0, hi=1.0, lo_open=True, hint=" (0.5 means half the runs)", default=1.0
+        ),
+        default_text="1 (every run)",
+        help="Share of runs that become a validated model version.",
+        placeholder="1",
+    ),
+    ScenarioField(
+        "other_cost_per_run",
+        "training",
+        "money",
+        label="Other costs per run",
+        unit="{c} per run",
+        check=money_field("Other costs per run"),
+        default_text="0",
+        help="Data preparation, evaluation.",
+        placeholder="0",
+    ),
 )
 
 SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
@@ -975,6 +1124,11 @@ REFRESH_POLICIES = tuple(value for value, _ in SCENARIO_FIELD["refresh_policy"].
 WORKLOAD_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "workload" and entry.check is not None
 }
+TRAINING_NUMBERS: dict[str, NumberField] = {
+    entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "training" and entry.check is not None
+}
+# The three ways to size a run: its GPU-hours, or the model's parameters and tokens at an MFU of the GPU's peak.
+TRAINING_SIZE_FIELDS = ("params_billion", "tokens_billion", "mfu", "peak_tflops")
 
 
 def input_fields_of_type(*value_types: str) -> frozenset[str]:

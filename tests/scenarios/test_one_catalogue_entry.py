@@ -21,7 +21,7 @@ from tco.selectors.history import _tracked_fields
 from tco.services import scenario_create_from_document
 from tco.web.forms import scenario_input_form
 from tco.web.viewmodels.fields import scenario_sections
-from tests.documents import finance_example
+from tests.documents import training_example
 from tests.scenarios.workspace_html import Workspace
 
 # The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance.
@@ -143,7 +143,7 @@ def test_an_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_
 # An option's inputs read the same way (the finance example sets every option input on some option).
 @pytest.mark.parametrize("entry", catalogue.OPTION_FIELDS, ids=lambda entry: entry.name)
 def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_client, editor):
-    scenario = scenario_create_from_document(document=finance_example(), user=editor)
+    scenario = scenario_create_from_document(document=training_example(), user=editor)
     page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
     options = scenario.options.all()
     option = next(o for o in options if o.kind in entry.kinds and getattr(o, entry.name) not in (None, ""))
