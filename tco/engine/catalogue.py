@@ -1144,9 +1144,9 @@ def scenario_fields(*scopes: str) -> tuple[ScenarioField, ...]:
 
 
 def scenario_inputs() -> tuple[ScenarioField, ...]:
-    """The inputs the editor saves one at a time: the scenario's and the workload's stored ones, in document order
-    (the forecast's parameters are saved together by its own form)."""
-    return tuple(entry for entry in scenario_fields("scenario", "workload") if entry.stored)
+    """The inputs the editor saves one at a time: the scenario's, the workload's and the training plan's stored
+    ones, in document order (the forecast's parameters are saved together by its own form)."""
+    return tuple(entry for entry in scenario_fields("scenario", "workload", "training") if entry.stored)
 
 
 def scenario_path_field(path: str) -> ScenarioField | None:

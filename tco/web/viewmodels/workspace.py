@@ -39,6 +39,7 @@ from tco.web.viewmodels.fields import (
     scenario_field,
     scenario_finance_section,
     scenario_sections,
+    scenario_training_section,
     style_of,
 )
 from tco.web.viewmodels.ranges import attach_ranges
@@ -163,9 +164,10 @@ def workspace_context(
         field_errors.setdefault(key, message)
     basics, workload = scenario_sections(scenario, field_errors)
     finance = scenario_finance_section(scenario, field_errors)
+    training = scenario_training_section(scenario, field_errors)
     name_field = scenario_field(scenario, "name", field_errors)
     views = option_views(scenario, options, field_errors)
-    fields = {f.key: f for f in _all_fields([*basics, *finance], workload, name_field, views)}
+    fields = {f.key: f for f in _all_fields([*basics, *finance, *training], workload, name_field, views)}
     for key, (text, message) in (refused or {}).items():
         if key in fields:
             fields[key].refuse(text, message)
@@ -185,6 +187,7 @@ def workspace_context(
         "can_edit": editor,
         "basics": basics,
         "finance": finance,
+        "training": training,
         "workload": workload,
         "name_field": name_field,
         "option_views": views,
@@ -249,6 +252,8 @@ def _missing(
 def _section(key: str, views: list[OptionView]) -> str:
     if key.startswith("s-workload_"):
         return SECTION_LABELS["workload"]
+    if key.startswith("s-training_"):
+        return SECTION_LABELS["training"]
     if key.startswith("s-"):
         entry = SCENARIO_FIELD.get(key[2:])
         return SECTION_LABELS["finance" if entry is not None and entry.finance else "basics"]
