@@ -1,4 +1,4 @@
-"""Market pages: latest prices, history, snapshots, diffs and the upload of price files."""
+"""Market pages: latest prices, history, snapshots, diffs, the upload of price files and the throughput library."""
 
 from __future__ import annotations
 
@@ -19,8 +19,15 @@ from lib.caching import kept
 from lib.jobs import unstick
 from pricing import charts, selectors, services, trends
 from pricing.export import write_canonical_template
-from pricing.forms import MarketFilterForm, PriceTrendForm, PriceUploadForm, SnapshotDiffForm
-from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm, ProviderKind
+from pricing.forms import (
+    MarketFilterForm,
+    PriceTrendForm,
+    PriceUploadForm,
+    SnapshotDiffForm,
+    ThroughputFilterForm,
+    ThroughputUploadForm,
+)
+from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm, ProviderKind, ThroughputImport
 from pricing.presentation import import_result, offering_trend_words, trend_words
 
 PAGE_SIZE = 100
@@ -236,3 +243,60 @@ def price_import_template(request: HttpRequest) -> HttpResponse:
     response["Content-Disposition"] = 'attachment; filename="prices-template.csv"'
     write_canonical_template(response)
     return response
+
+
+@require_GET
+def throughput_library(request: HttpRequest) -> HttpResponse:
+    """Every measured throughput row, each with its source, date, hardware, software and precision."""
+    form = ThroughputFilterForm(
+        request.GET or None,
+        gpu_models=selectors.throughput_gpus(),
+        language_models=selectors.throughput_models(),
+    )
+    filters = form.cleaned_data if form.is_valid() else {}
+    rows = selectors.throughput_library(
+        gpu_model_id=filters["gpu"].pk if filters.get("gpu") else None,
+        language_model_id=filters["model"].pk if filters.get("model") else None,
+    )
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = urlencode({key: value for key, value in request.GET.items() if key != "page" and value})
+    context = {
+        "form": form,
+        "page": page,
+        "query": query,
+        "imports": selectors.throughput_imports(),
+        "can_import": is_editor(request.user),
+    }
+    return render(request, "pricing/throughput.html", context, status=200 if form.is_valid() or not form.data else 400)
+
+
+@require_http_methods(["GET", "POST"])
+def throughput_import(request: HttpRequest) -> HttpResponse:
+    if not is_editor(request.user):
+        raise PermissionDenied("Only editors can import throughput.")
+    form = ThroughputUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        record = services.throughput_import_queue(
+            content=form.content,
+            file_name=form.cleaned_data["file"].name,
+            format=form.cleaned_data["format"],
+            given=form.given(),
+            created_by=request.user,
+        )
+        return redirect("pricing:throughput_import_detail", pk=record.pk)
+    return render(request, "pricing/throughput_import.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_GET
+def throughput_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One throughput import: where it is, then what became of each record. Polled while it runs (htmx); a poll
+    also unsticks it (resends an unsent upload, fails one whose worker died)."""
+    record = get_object_or_404(ThroughputImport.objects.defer("content"), pk=pk)
+    if request.htmx and unstick(record):
+        record.refresh_from_db()
+    if request.htmx:
+        response = render(request, "pricing/throughput_import_detail.html#status", {"record": record})
+        if record.is_finished:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "pricing/throughput_import_detail.html", {"record": record})

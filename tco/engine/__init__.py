@@ -2,7 +2,8 @@
 
 No Django here: a ``tco-scenario/1`` document (dict) goes in, a ``tco-result/1`` dict comes out.
 Under uncertainty (docs/money-math.md): ``simulate`` (Monte Carlo of input ranges), ``sensitivity`` (the
-tornado) and ``fleet_plan`` (owned baseline, rented bursts).
+tornado) and ``fleet_plan`` (owned baseline, rented bursts). From the workload: ``size`` (memory fit, measured
+throughput, replicas per GPU type and the cheapest mix of GPU types).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .owned import capital_charge
 from .results import evaluate
 from .sensitivity import sensitivity
 from .simulate import check_uncertainty, entered_values, simulate
+from .sizing import SIZING_RESULT_SCHEMA, SIZING_SCHEMA, size
 from .sweep import sweep
 from .validation import validate
 
@@ -25,6 +27,8 @@ __all__ = [
     "HOURS_PER_YEAR",
     "RESULT_SCHEMA",
     "SCENARIO_SCHEMA",
+    "SIZING_RESULT_SCHEMA",
+    "SIZING_SCHEMA",
     "Problem",
     "ScenarioError",
     "annual_cost_curve",
@@ -38,6 +42,7 @@ __all__ = [
     "fleet_plan",
     "sensitivity",
     "simulate",
+    "size",
     "sweep",
     "validate",
 ]
