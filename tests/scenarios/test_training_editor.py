@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tco.engine.catalogue import scenario_fields
 from tco.models import Scenario, ScenarioOption
+from tests.scenarios import factories
 from tests.scenarios.workspace_html import Workspace
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -28,9 +29,12 @@ def _page(client, scenario):
     return Workspace(client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
 
 
-def test_the_scenario_has_a_training_section_with_every_input_of_the_plan(editor_client, scenario):
+def test_the_training_section_starts_with_the_runs_and_shows_every_input_once_a_plan_is_begun(editor_client, scenario):
     page = _page(editor_client, scenario)
     assert page.text("training-title") == "Training"
+    assert page.text("f-s-training_runs_per_year").startswith("Training runs (runs per year)")
+    assert not page.has("f-s-training_cluster_gpus")
+    page = _scenario_field(editor_client, scenario, "training_runs_per_year", "2")
     for entry in scenario_fields("training"):
         assert page.text(f"f-s-{entry.field}").startswith(entry.label)
 
@@ -106,3 +110,18 @@ def test_the_answer_shows_the_plan_s_figures_and_each_option_s_cost_per_validate
     table = page.text("option-table")
     assert "Per validated model version" in table
     assert "serves no training" in table  # the managed API
+
+
+def test_the_gpu_peak_can_be_taken_from_an_option_s_gpu_in_the_catalogue(editor_client, scenario):
+    gpu = factories.gpu_model()
+    gpu.peak_dense_tflops_fp16, gpu.peak_dense_tflops_fp8 = Decimal("989.00"), Decimal("1979.00")
+    gpu.save()
+    owned = ScenarioOption.objects.filter(scenario=scenario, kind="owned").get()
+    owned.gpu_model = gpu
+    owned.save()
+    page = _page(editor_client, scenario)
+    choices = page.text("training-peak-preset")
+    assert f"989 TFLOPS: {gpu.name} at 16-bit (BF16/FP16), the GPU of {owned.name}" in choices
+    assert "1979 TFLOPS" in choices
+    _scenario_field(editor_client, scenario, "training_peak_tflops", "989")
+    assert Scenario.objects.get(pk=scenario.pk).training_peak_tflops == Decimal(989)

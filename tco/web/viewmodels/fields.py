@@ -206,8 +206,11 @@ def scenario_sections(scenario: Scenario, errors: dict[str, str]) -> tuple[list[
 
 
 def scenario_training_section(scenario: Scenario, errors: dict[str, str]) -> list[FieldView]:
-    """The scenario's "Training" section: the training plan's inputs (docs/money-math.md "Training runs")."""
-    return [scenario_field(scenario, entry.field, errors) for entry in scenario_inputs() if entry.scope == "training"]
+    """The scenario's "Training" section: the training plan's inputs (docs/money-math.md "Training runs"). Without a
+    plan only its first input, the runs per year, is shown; the others once a plan is begun."""
+    entries = [entry for entry in scenario_inputs() if entry.scope == "training"]
+    begun = any(getattr(scenario, entry.field) is not None or f"s-{entry.field}" in errors for entry in entries)
+    return [scenario_field(scenario, entry.field, errors) for entry in (entries if begun else entries[:1])]
 
 
 def scenario_finance_section(scenario: Scenario, errors: dict[str, str]) -> list[FieldView]:

@@ -200,6 +200,7 @@ def workspace_context(
         "diligence_statuses": DiligenceStatus.choices,
         "trend_windows": TREND_WINDOWS,
         "gpu_models": gpu_models() if editor else [],
+        "training_peaks": training_peaks(options) if editor else [],
         **_history(scenario),
         **forecast_context(scenario, forecast_error, forecast_values),
         **results_context(scenario, document, state, problems, missing, map_rental),
@@ -259,6 +260,32 @@ def _section(key: str, views: list[OptionView]) -> str:
         return SECTION_LABELS["finance" if entry is not None and entry.finance else "basics"]
     view = next((v for v in views if key.startswith(f"{v.key}-")), None)
     return view.option.name if view else SECTION_LABELS["options"]
+
+
+# The GPU catalogue's peak dense TFLOPs, by the precision a run trains at.
+PEAK_PRECISIONS = (
+    ("peak_dense_tflops_fp16", "16-bit (BF16/FP16)"),
+    ("peak_dense_tflops_fp8", "FP8"),
+    ("peak_dense_tflops_fp4", "FP4"),
+)
+
+
+def training_peaks(options: list) -> list[tuple[str, str]]:
+    """``(value, label)`` for the training plan's GPU peak, from the GPU catalogue entry of each option that names its
+    GPU: "989 TFLOPS: H100 SXM at 16-bit (BF16/FP16), the GPU of Own 8x H100"; each GPU and precision once. One
+    query, and none when no option names its GPU."""
+    ids = {option.gpu_model_id for option in options if option.gpu_model_id is not None}
+    gpus = GpuModel.objects.in_bulk(ids) if ids else {}
+    choices: dict[tuple[int, str], tuple[str, str]] = {}
+    for option in options:
+        gpu = gpus.get(option.gpu_model_id)
+        for field, precision in PEAK_PRECISIONS if gpu is not None else ():
+            peak = getattr(gpu, field)
+            if peak is not None:
+                value = format(peak.normalize(), "f")
+                label = f"{value} TFLOPS: {gpu.name} at {precision}, the GPU of {option.name}"
+                choices.setdefault((gpu.pk, field), (value, label))
+    return list(choices.values())
 
 
 def gpu_models() -> list:
