@@ -628,9 +628,7 @@ class Builder(FinanceSheets):
         if kind in OWNED_KINDS:
             cost = f"=annual_cost_{slug}/(12*AVERAGE({found['hours']}))*{version}+{other}"
         elif option["billing"] == "capacity_block":
-            cost = (
-                f"=block_count_{slug}*block_gpu_hours_{slug}*price_per_gpu_hour_{slug}/training_success_rate+{other}"
-            )
+            cost = f"=block_count_{slug}*block_gpu_hours_{slug}*price_per_gpu_hour_{slug}/training_success_rate+{other}"
             return [
                 (label, cost, "cost_per_validated_version", "cost_per_validated_version"),
                 ("Capacity blocks per run", f"=block_count_{slug}", "blocks_per_run", "blocks_per_run"),
