@@ -321,3 +321,31 @@ def test_every_run_validated_and_no_interruptions_gives_the_plain_gpu_hours(hour
     assert figures["gpu_hours_effective"] == hours
     assert figures["gpu_hours_per_validated_version"] == hours
     assert math.isclose(figures["wall_clock_days"], hours / cluster / 24)
+
+
+def test_the_money_math_worked_example_gives_its_figures():
+    owned = {
+        "name": "Own",
+        "kind": "owned",
+        "gpu_count": 16,
+        "capex": 320000,
+        "residual_value": 40000,
+        "useful_life_years": 4,
+        "cost_of_capital": 0.07,
+        "power_kw": 10.2,
+        "idle_power_kw": 3.5,
+        "pue": 1.35,
+        "electricity_per_kwh": 0.11,
+    }
+    block = {**BLOCK, "block_gpus": 8, "block_days": 7}
+    del block["on_demand_price_per_gpu_hour"]
+    result = evaluate(scenario(options=(owned, ON_DEMAND, block), utilization=[0.55]))
+    figures = {o["name"]: o for o in result["options"]}
+    assert round(result["training"]["wall_clock_days"], 1) == 52.1
+    assert round(figures["Lambda"]["cost_per_validated_version"], 2) == 81819.15
+    assert round(figures["Lambda"]["annual_cost"], 2) == 313428.86
+    assert figures["EC2 capacity block"]["blocks_per_run"] == 8
+    assert round(figures["EC2 capacity block"]["cost_per_validated_version"], 2) == 98768
+    assert round(figures["EC2 capacity block"]["annual_cost"], 2) == 430967.04
+    assert round(figures["Own"]["annual_cost"], 2) == 94901.69
+    assert round(figures["Own"]["cost_per_validated_version"], 2) == 26168.08
