@@ -125,3 +125,13 @@ def test_the_gpu_peak_can_be_taken_from_an_option_s_gpu_in_the_catalogue(editor_
     assert "1979 TFLOPS" in choices
     _scenario_field(editor_client, scenario, "training_peak_tflops", "989")
     assert Scenario.objects.get(pk=scenario.pk).training_peak_tflops == Decimal(989)
+
+
+def test_the_history_says_a_training_input_s_change_in_its_own_words(editor_client, scenario):
+    from tco.selectors.history import scenario_history
+
+    _scenario_field(editor_client, scenario, "training_runs_per_year", "4")
+    _scenario_field(editor_client, scenario, "training_mfu", "38%")
+    lines = {(line.field, line.old, line.new) for line in scenario_history(Scenario.objects.get(pk=scenario.pk))}
+    assert ("Training runs", "blank", "4 runs per year") in lines
+    assert ("Model FLOPs utilization (MFU)", "blank", "38%") in lines
