@@ -100,3 +100,16 @@ def test_a_capacity_block_s_blocks_per_run_round_up_without_a_ceiling_function()
     assert named(book, f"block_count_{block}") == "=-INT(-(training_gpu_hours_effective/block_gpu_hours_" + (
         f"{block}-1E-9))"
     )
+
+
+def test_the_options_csv_has_the_cost_per_validated_version_beside_the_cost_per_accepted_output():
+    from tco.exports.tables import option_table
+
+    result = evaluate(plain_training())
+    table = option_table(result)
+    at = table.headers.index("cost per validated model version (USD)")
+    assert table.headers[at - 1] == "cost per million accepted tokens (USD)"
+    assert table.headers[at + 1] == "capacity blocks per run"
+    assert [row[at] for row in table.rows] == [o["cost_per_validated_version"] for o in result["options"]]
+    assert [row[at + 1] for row in table.rows] == [o["blocks_per_run"] for o in result["options"]]
+    assert "cost per validated model version (USD)" not in option_table(evaluate(DESIGN_EXAMPLE)).headers
