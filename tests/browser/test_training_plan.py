@@ -125,4 +125,10 @@ def test_a_training_plan_with_a_capacity_block_and_an_owned_cluster_shows_the_en
         else:
             assert shown == [format_money(option["cost_per_validated_version"], "USD")], option["name"]
     assert page.locator("#chart-box-cost_per_version").count() == 1
+    page.set_viewport_size({"width": 390, "height": 900})  # a phone: the plan and its answer fit the width
+    page.reload()
+    page.locator("#training-figures").wait_for()
+    page.wait_for_function("document.querySelectorAll('#chart-box-cost_per_version .main-svg').length > 0")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator("#training-figures").is_visible()
     assert page.console_errors == []
