@@ -14,7 +14,10 @@ OWNED_KINDS = ("owned", "secondary")
 RENTAL_KINDS = ("hyperscaler", "neocloud", "marketplace")
 API_KINDS = ("api",)
 KINDS = OWNED_KINDS + RENTAL_KINDS + API_KINDS
-BILLINGS = ("on_demand", "committed", "capacity_block")
+# A rental's billing: the on-demand value is also the pricing term of that name and what a commitment falls back to;
+# a capacity block buys whole blocks of N GPUs for D days for a training plan's hours.
+ON_DEMAND, COMMITTED, CAPACITY_BLOCK = "on_demand", "committed", "capacity_block"
+BILLINGS = (ON_DEMAND, COMMITTED, CAPACITY_BLOCK)
 
 # The order kinds are shown in (charts, menus): rentals first, then owned hardware, then the API.
 DISPLAY_ORDER = (*RENTAL_KINDS, *OWNED_KINDS, *API_KINDS)
@@ -75,7 +78,7 @@ def is_on_demand_rental(option: Mapping[str, Any]) -> bool:
 
     Reads a normalised option or a raw document option (a missing ``billing`` is on demand).
     """
-    return option.get("kind") in RENTAL_KINDS and (option.get("billing") or "on_demand") == "on_demand"
+    return option.get("kind") in RENTAL_KINDS and (option.get("billing") or ON_DEMAND) == ON_DEMAND
 
 
 def kind_choices(kinds: tuple[str, ...] = KINDS) -> list[tuple[str, str]]:

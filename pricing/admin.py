@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from pricing import services
 from pricing.models import (
     ExchangeRate,
     GpuAlias,
@@ -17,6 +18,7 @@ from pricing.models import (
     ProviderAlias,
     ThroughputImport,
     ThroughputMeasurement,
+    ThroughputSource,
     UnmappedName,
 )
 
@@ -180,6 +182,12 @@ class LanguageModelAdmin(admin.ModelAdmin):
     list_display = ["name", "params_billion", "layers", "attention_heads", "kv_heads", "head_dim", "kv_lora_rank"]
     search_fields = ["name", "hf_id", "aliases"]
 
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        linked = services.throughput_models_link()  # measurements imported before the model was known by this name
+        if linked:
+            self.message_user(request, f"{linked} measured throughput rows now name {obj}.")
+
 
 @admin.register(ThroughputImport)
 class ThroughputImportAdmin(admin.ModelAdmin):
@@ -227,3 +235,13 @@ class ThroughputMeasurementAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(ThroughputSource)
+class ThroughputSourceAdmin(admin.ModelAdmin):
+    """Throughput result files or URLs imported on a schedule, beside the price import sources."""
+
+    list_display = ["name", "location", "format", "cadence_hours", "enabled", "last_run_at", "last_import"]
+    list_filter = ["enabled", "format"]
+    search_fields = ["name", "location"]
+    readonly_fields = ["last_run_at", "last_import"]

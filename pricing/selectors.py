@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import Avg, Case, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, TruncWeek
 
+from lib.currencies import DEFAULT_CURRENCY
 from pricing import fx, trends
 from pricing.charts import PricePoint
 from pricing.fx import Rate
@@ -371,7 +372,7 @@ def market_revision_sql() -> str:
 
 
 def price_trend(
-    *, gpu_model: GpuModel, pricing_term: str, months: int = 12, currency: str = "USD"
+    *, gpu_model: GpuModel, pricing_term: str, months: int = 12, currency: str = DEFAULT_CURRENCY
 ) -> trends.PriceTrend:
     """Where ``gpu_model``'s ``pricing_term`` prices in ``currency`` are heading: the weekly index over the
     ``months`` months to its newest observation, and the change per year fitted to it (pricing.trends).
@@ -402,7 +403,7 @@ def price_trend(
 def market_currencies() -> list[str]:
     """The currencies the Market's current prices are in, USD first."""
     codes = set(CurrentPrice.objects.values_list("currency", flat=True).distinct())
-    return sorted(codes, key=lambda code: (code != "USD", code))
+    return sorted(codes, key=lambda code: (code != DEFAULT_CURRENCY, code))
 
 
 # ---- the GPU and model catalogues and the throughput library -------------------------------------------------------
@@ -422,7 +423,7 @@ GPU_CATALOGUE_FIELDS = (
     "gpus_per_node",
     "spec_source",
 )
-# A measured row in the shape sizing reads (DESIGN 5.10), and its id: the measurement's primary key.
+# A tco-sizing/1 document's measured row; throughput_rows adds its id (the measurement's) and measured_on.
 THROUGHPUT_ROW_FIELDS = (
     "tp",
     "concurrency",
@@ -453,6 +454,29 @@ def language_models() -> QuerySet[LanguageModel]:
     return LanguageModel.objects.all()
 
 
+# A tco-sizing/1 document's `model` section, read from the model catalogue.
+MODEL_SHAPE_FIELDS = (
+    "name",
+    "params_billion",
+    "layers",
+    "attention_heads",
+    "kv_heads",
+    "head_dim",
+    "kv_lora_rank",
+    "qk_rope_head_dim",
+)
+
+
+def language_model_shape(*, language_model: LanguageModel) -> dict:
+    """The model as a sizing document's `model` section: MODEL_SHAPE_FIELDS, parameters as a float, the latent
+    attention sizes only for a model that has them."""
+    shape = {name: getattr(language_model, name) for name in MODEL_SHAPE_FIELDS}
+    shape["params_billion"] = float(shape["params_billion"])
+    if not language_model.is_latent:
+        del shape["kv_lora_rank"], shape["qk_rope_head_dim"]
+    return shape
+
+
 def throughput_rows(
     *,
     gpu_model: GpuModel | int,
@@ -461,8 +485,10 @@ def throughput_rows(
     statistic: str = "median",
     latest_only: bool = True,
 ) -> list[dict]:
-    """The measured rows of one model on one GPU type at one weight precision and latency statistic, in DESIGN
-    5.10's row shape (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's) and `measured_on`.
+    """The measured rows of one model on one GPU type at one weight precision and latency statistic, in the shape
+    of a tco-sizing/1 document's measured rows (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's, which the
+    document takes too) and `measured_on` (a date or None: say it with the source, and take it out of the row
+    before the row goes into a document's `gpus[].throughput`).
 
     `latest_only`: of several runs of the same operating point on the same setup, only the newest (by date, then
     by import order); the older ones remain in the library and its export. One query."""
@@ -480,8 +506,13 @@ def throughput_rows(
             key = tuple(row[name] for name in (*_SAME_POINT, *_SAME_SETUP))
             if key not in kept or _newer(row, kept[key]):
                 kept[key] = row
-        rows = sorted(kept.values(), key=lambda row: tuple(row[name] for name in order))
+        # MLPerf publishes no concurrency: None sorts first, as the database orders it on SQLite.
+        rows = sorted(kept.values(), key=lambda row: tuple(_sortable(row[name]) for name in order))
     return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id", "measured_on")} for row in rows]
+
+
+def _sortable(value: int | None) -> int:
+    return -1 if value is None else value
 
 
 def _newer(row: dict, than: dict) -> bool:

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from lib.kinds import CAPACITY_BLOCK, ON_DEMAND
+
 from .commitments import on_demand_price
 from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR, SECONDS_PER_HOUR
 from .demand import work_factor
@@ -23,13 +25,13 @@ def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     ``cost_m = K·730·p_m + max(H_m - K·730, 0)·burst + extras/12``. Annual cost at today's price p:
     ``12·mean(H_m)·p + extras`` on demand, ``K·8760·p + 12·mean(overflow_m)·burst + extras`` committed.
     """
-    if option["billing"] == "capacity_block":
+    if option["billing"] == CAPACITY_BLOCK:
         return capacity_block_flows(option, ctx)
     price = option["price_per_gpu_hour"]
     monthly_price = price * monthly_price_factor(option, ctx.months)
     extras = option["extras_per_year"]
     hours = ctx.gpu_hours(option)
-    if option["billing"] == "on_demand":
+    if option["billing"] == ON_DEMAND:
         return Flows(
             usage=hours * monthly_price + extras / MONTHS_PER_YEAR,
             annual_cost=MONTHS_PER_YEAR * mean_months(hours) * price + extras,

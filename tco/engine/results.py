@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from lib.kinds import OWNED_KINDS, RENTAL_KINDS, is_on_demand_rental
+from lib.kinds import CAPACITY_BLOCK, OWNED_KINDS, RENTAL_KINDS, is_on_demand_rental
 
 from .breakeven import break_even_utilization, break_even_utilization_closed_form, crossover_month
 from .constants import ENGINE_VERSION, HOURS_PER_MONTH, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_PER_HOUR
@@ -203,7 +203,7 @@ def _add_training(doc: Mapping[str, Any], options: list[dict[str, Any]], flows: 
         if kind in OWNED_KINDS:
             busy = MONTHS_PER_YEAR * float(np.mean(ctx.gpu_hours(option)))
             cost = plan.version_cost_at(_per(_first(flow.annual_cost), busy))
-        elif option.get("billing") == "capacity_block":
+        elif option.get("billing") == CAPACITY_BLOCK:
             blocks = int(blocks_per_run(option, plan.gpu_hours_effective))
             cost = plan.block_version_cost(option)
         elif kind in RENTAL_KINDS:

@@ -12,19 +12,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY, is_currency
-from lib.kinds import OWNED_KINDS, RENTAL_KINDS
+from lib.kinds import CAPACITY_BLOCK, ON_DEMAND, OWNED_KINDS, RENTAL_KINDS
 
 from .catalogue import (
     FINANCE_TOP_FIELDS,
     FINANCE_TOP_NUMBERS,
     OPTION_FIELD,
     REFRESH_POLICIES,
-    TOP_NUMBERS,
     TRAINING_NUMBERS,
     TRAINING_SIZE_FIELDS,
     UTILIZATION,
     WORKLOAD_NUMBERS,
     scenario_fields,
+    top_numbers,
 )
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
@@ -35,14 +35,20 @@ from .finance_results import effective_horizon
 from .option_rules import OptionChecker
 from .training import training_plan
 
-TOP_FIELDS = (
-    "schema",
-    *(entry.name for entry in scenario_fields("scenario") if not entry.finance),
-    "workload",
-    "training",
-    "options",
-    *FINANCE_TOP_FIELDS,
-)
+
+def top_fields() -> tuple[str, ...]:
+    """The fields a scenario document may have at its top, from the catalogue as it is now."""
+    return (
+        "schema",
+        *(entry.name for entry in scenario_fields("scenario") if not entry.finance),
+        "workload",
+        "training",
+        "options",
+        *FINANCE_TOP_FIELDS,
+    )
+
+
+TOP_FIELDS = top_fields()
 
 
 def validate(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,7 +85,7 @@ class _DocumentChecker(OptionChecker):
         if not isinstance(document, Mapping):
             self.add("", f"A scenario must be a JSON object; got {describe(document)}")
             return {}
-        self.unknown_fields(document, TOP_FIELDS, "", "a scenario")
+        self.unknown_fields(document, top_fields(), "", "a scenario")
         doc: dict[str, Any] = {}
         schema = document.get("schema")
         if schema != SCENARIO_SCHEMA:
@@ -88,7 +94,8 @@ class _DocumentChecker(OptionChecker):
         doc["schema"] = SCENARIO_SCHEMA
         doc["name"] = self.text(document, "name", "name", "Scenario name")
         doc["currency"] = self.currency(document.get("currency"))
-        for key, spec in TOP_NUMBERS.items():
+        self.currency_code = doc["currency"] or DEFAULT_CURRENCY
+        for key, spec in top_numbers().items():
             doc[key] = self.number(document, key, spec, key)
         doc["utilization"] = self.utilization(document.get("utilization"), doc["horizon_months"])
         # A workload that was given but is invalid still counts as given (its own problems are reported).
@@ -164,14 +171,14 @@ class _DocumentChecker(OptionChecker):
     def capacity_block_rules(
         self, option: dict[str, Any], path: str, doc: dict[str, Any], *, training_given: bool
     ) -> None:
-        block = option.get("billing") == "capacity_block"
+        block = option.get("billing") == CAPACITY_BLOCK
         for key in ("block_gpus", "block_days"):
             label = OPTION_FIELD[key].check.label
             if block and option.get(key) is None and not self.has_problem_under(f"{path}.{key}"):
                 self.require(f"{path}.{key}", label, "a capacity block rents N GPUs for D days")
             elif not block and option.get(key) is not None:
                 self.add(f"{path}.{key}", f"{label} applies to capacity-block billing", "conflict")
-        if option.get("on_demand_price_per_gpu_hour") is not None and option.get("billing") == "on_demand":
+        if option.get("on_demand_price_per_gpu_hour") is not None and option.get("billing") == ON_DEMAND:
             self.add(
                 f"{path}.on_demand_price_per_gpu_hour",
                 "An on-demand price applies to committed or capacity-block billing; this option's price is already "
@@ -213,7 +220,7 @@ class _DocumentChecker(OptionChecker):
         normalises exactly as before."""
         for key, spec in FINANCE_TOP_NUMBERS.items():
             if document.get(key) is not None:
-                number, message = check_number(document[key], spec)
+                number, message = check_number(document[key], spec, self.currency_code)
                 if message:
                     self.add(key, message, "out_of_range" if isinstance(document[key], int | float) else "invalid")
                 else:

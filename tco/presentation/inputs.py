@@ -14,23 +14,24 @@ in words, so a reader sees every assumption the numbers rest on.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from lib.currencies import currency_of
 from lib.formatting import DASH, MINUS, format_money, format_pct, round_half_up
-from lib.kinds import KIND_LABELS, kind_label
+from lib.kinds import CAPACITY_BLOCK, COMMITTED, KIND_LABELS, kind_label
 from tco.engine.catalogue import (
     OPTION_FIELD,
     SCENARIO_FIELD,
     OptionField,
     ScenarioField,
     option_fields,
+    option_value,
     scenario_fields,
     scenario_path_field,
 )
+from tco.engine.paths import OPTION_PATH
 
 MAX_PLACES = 6  # decimals kept of a typed-in number (the engine reads more; nobody types more)
 PRICE_PLACES = 4  # decimals kept of a price per unit ($0.135 per kWh): beyond, a conversion's digits
@@ -113,13 +114,10 @@ def option_fact(key: str) -> InputFact | None:
     return _entry_fact(entry, key, entry.label)
 
 
-OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")
-
-
 def path_fact(document: dict, path: str) -> tuple[str, InputFact] | None:
     """An engine input path (``utilization``, ``discount_rate``, ``workload.<key>``, ``options[i].<key>``) as
     (what it belongs to, its facts): ("Lambda 8x H100 SXM", price's facts); None for a path the document lacks."""
-    if match := OPTION_PATH.fullmatch(path):
+    if (match := OPTION_PATH.fullmatch(path)) and match[2]:
         index, key = int(match[1]), match[2]
         options = document.get("options") or []
         fact = option_fact(key)
@@ -310,9 +308,9 @@ def input_groups(document: dict) -> list[dict]:
             for entry in option_fields(option["kind"])
             if entry.applies(option) or option.get(entry.name) is not None  # no loan terms for a cash purchase
         ]
-        if option.get("billing", "on_demand") != "committed":
+        if option_value(option, "billing") != COMMITTED:
             rows = [row for row in rows if row["key"] != "committed_gpus"]
-        if option.get("billing", "on_demand") != "capacity_block":
+        if option_value(option, "billing") != CAPACITY_BLOCK:
             rows = [row for row in rows if row["key"] not in ("block_gpus", "block_days")]
         groups.append(
             {"title": option["name"], "kind": option["kind"], "kind_label": kind_label(option["kind"]), "rows": rows}

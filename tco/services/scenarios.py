@@ -10,7 +10,7 @@ from django.db import transaction
 from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
-from tco.documents import document_to_fields
+from tco.documents import document_to_fields, scenario_document
 from tco.engine import Problem, ScenarioError, validate
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields, scenario_inputs
 from tco.engine.fields import check_number
@@ -134,9 +134,9 @@ def scenario_update_field(
             if message:
                 raise EditRefused([Problem(field, message)], {})
         options = scenario_options(fresh)
-        before = fresh.to_document(options)
+        before = scenario_document(fresh, options)
         setattr(fresh, field, value)
-        refuse_invalid(before, fresh.to_document(options), edited=(entry.path,))
+        refuse_invalid(before, scenario_document(fresh, options), edited=(entry.path,))
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
@@ -164,11 +164,11 @@ def forecast_update(
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
         options = scenario_options(fresh)
-        before = fresh.to_document(options)
+        before = scenario_document(fresh, options)
         # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.
         for field, value in forecast.model_fields().items():
             setattr(fresh, field, value)
-        refuse_invalid(before, fresh.to_document(options), edited=("utilization",))
+        refuse_invalid(before, scenario_document(fresh, options), edited=("utilization",))
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)

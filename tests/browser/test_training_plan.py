@@ -10,6 +10,7 @@ import copy
 import pytest
 
 from lib.formatting import format_money
+from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.models import Scenario, ScenarioOption
 from tco.presentation.rows import training_rows
@@ -103,7 +104,7 @@ def test_a_training_plan_with_a_capacity_block_and_an_owned_cluster_shows_the_en
     page.locator("#training-figures").wait_for()
     assert page.locator("#to-complete").count() == 0
 
-    document = Scenario.objects.get(pk=scenario.pk).to_document()
+    document = scenario_document(Scenario.objects.get(pk=scenario.pk))
     assert document["training"]["mfu"] == 0.38 and document["training"]["cluster_gpus"] == 16
     result = evaluate(document)
     for row in training_rows(result):

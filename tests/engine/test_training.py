@@ -223,7 +223,7 @@ def test_a_training_plan_changes_nothing_of_an_option_that_serves_none_of_it_but
 def test_an_mfu_outside_zero_to_one_is_refused_at_the_field(mfu):
     plan = {"runs_per_year": 1, "params_billion": 8, "tokens_billion": 100, "mfu": mfu, "peak_tflops": 989}
     problems = paths(scenario({**plan, "cluster_gpus": 8}))
-    assert "MFU must be" in problems["training.mfu"]
+    assert "Model FLOPs utilization (MFU) must be" in problems["training.mfu"]
 
 
 def test_an_mfu_of_one_is_allowed():
@@ -239,8 +239,8 @@ def test_a_success_rate_of_zero_is_refused():
 @pytest.mark.parametrize("days", [0, 183, 1.5])
 def test_a_block_shorter_than_a_day_or_longer_than_182_days_is_refused(days):
     problems = paths(scenario(options=(OWNED, {**BLOCK, "block_days": days})))
-    assert problems["options[1].block_days"].startswith("Block length must be")
-    assert "1 and 182 days" in problems["options[1].block_days"]
+    assert problems["options[1].block_days"].startswith("Block length (days) must be")
+    assert "between 1 and 182;" in problems["options[1].block_days"]
 
 
 def test_a_cluster_larger_than_an_owned_option_is_refused_naming_the_option():

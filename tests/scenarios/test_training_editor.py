@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.urls import reverse
 
+from tco.documents import scenario_document
 from tco.engine.catalogue import scenario_fields
 from tco.models import Scenario, ScenarioOption
 from tests.scenarios import factories
@@ -55,7 +56,7 @@ def test_a_complete_plan_goes_into_the_document(editor_client, scenario):
     ):
         _scenario_field(editor_client, scenario, field, value)
     _scenario_field(editor_client, scenario, "training_success_rate", "50%")
-    document = Scenario.objects.get(pk=scenario.pk).to_document()
+    document = scenario_document(Scenario.objects.get(pk=scenario.pk))
     assert document["training"] == {"runs_per_year": 4, "gpu_hours": 10000, "cluster_gpus": 8, "success_rate": 0.5}
 
 
@@ -73,7 +74,7 @@ def test_a_cluster_larger_than_the_owned_hardware_is_refused_at_the_input(editor
 
 def test_an_mfu_above_one_is_refused_with_nothing_saved(editor_client, scenario):
     page = _scenario_field(editor_client, scenario, "training_mfu", "140%")
-    assert "MFU must be" in page.text("f-s-training_mfu")
+    assert "Model FLOPs utilization (MFU) must be" in page.text("f-s-training_mfu")
     assert Scenario.objects.get(pk=scenario.pk).training_mfu is None
 
 

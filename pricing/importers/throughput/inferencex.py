@@ -12,14 +12,18 @@ from typing import Any
 
 from .rows import (
     STATISTICS,
-    Refused,
+    RowRefused,
     ThroughputParse,
     ThroughputRow,
+    concurrency,
     load_json,
     milliseconds,
     positive_number,
     refusal,
+    refused,
+    tensor_parallel,
     text,
+    throughput_per_gpu,
     whole,
 )
 
@@ -40,25 +44,27 @@ def parse(text_: str, *, source: str = SOURCE, **_: Any) -> ThroughputParse:
     for line, record in enumerate(data, start=1):
         try:
             result.rows += _rows(record, line, source)
-        except Refused as error:
+        except RowRefused as error:
             result.refused.append(refusal(line, error))
     return result
 
 
 def _rows(record: Any, line: int, source: str) -> list[ThroughputRow]:
     if not isinstance(record, dict):
-        raise Refused("", record, "a record must be a JSON object")
+        raise refused("", record, "a record must be a JSON object")
     if record.get("disagg") or record.get("is_multinode"):
-        raise Refused("disagg", record.get("disagg"), "disaggregated or multi-node serving is not one replica")
+        raise refused("disagg", record.get("disagg"), "disaggregated or multi-node serving is not one replica")
     common = {
         "gpu": text(record, "hw", label="hardware (hw)"),
         "model": text(record, "model"),
         "precision": text(record, "precision"),
-        "tp": whole(record, "tp"),
-        "concurrency": whole(record, "conc", label="concurrency (conc)"),
+        "tp": tensor_parallel(record, "tp"),
+        "concurrency": concurrency(record, "conc", label="concurrency (conc)"),
         "input_tokens": whole(record, "isl", label="input tokens (isl)"),
         "output_tokens": whole(record, "osl", label="output tokens (osl)"),
-        "output_tokens_per_second_per_gpu": positive_number(record, "output_tput_per_gpu"),
+        "output_tokens_per_second_per_gpu": throughput_per_gpu(
+            positive_number(record, "output_tput_per_gpu"), "output_tput_per_gpu"
+        ),
         "source": source,
         "line": line,
         "hardware": str(record.get("hw", "")),
@@ -72,5 +78,5 @@ def _rows(record: Any, line: int, source: str) -> list[ThroughputRow]:
             continue
         rows.append(ThroughputRow(**common, ttft_ms=ttft, tpot_ms=tpot, statistic=statistic))
     if not rows:
-        raise Refused("median_tpot", None, "no median or p99 latency (median_ttft, median_tpot, p99_...)")
+        raise refused("median_tpot", None, "no median or p99 latency (median_ttft, median_tpot, p99_...)")
     return rows
