@@ -1109,7 +1109,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         unit="per million GPU-hours",
         check=NumberField(lo=0.0, hi=1_000_000.0, default=0.0),
         default_text="0",
-        help="Llama 3's 16,384-GPU run: about 19.7.",
+        help="Llama 3's run on 16,384 GPUs: about 19.7.",
         placeholder="0",
     ),
     ScenarioField(
