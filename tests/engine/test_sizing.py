@@ -338,7 +338,12 @@ INVALID = [
     ("gpus.0.memory_gib", 0, "gpus[0].memory_gib", "GPU memory (GiB) must be more than 0"),
     ("gpus.1.price_per_gpu_hour", -3.67, "gpus[1].price_per_gpu_hour", "Price per GPU-hour must be more than 0"),
     ("gpus.1.name", "A10G", "gpus[1].name", "already used by GPU 1"),
-    ("gpus.0.throughput.1.tpot_ms", -5, "gpus[0].throughput[1].tpot_ms", "Time per output token (ms) must be between 0"),
+    (
+        "gpus.0.throughput.1.tpot_ms",
+        -5,
+        "gpus[0].throughput[1].tpot_ms",
+        "Time per output token (ms) must be between 0",
+    ),
     ("gpus.0.throughput.1.tp", 0, "gpus[0].throughput[1].tp", "Tensor-parallel degree must be"),
     ("gpus.0.throughput.0.source", DROP, "gpus[0].throughput[0].source", "Source is required"),
     ("gpus.0.colour", "red", "gpus[0].colour", "Unknown field 'colour'"),
