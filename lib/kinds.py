@@ -14,9 +14,10 @@ OWNED_KINDS = ("owned", "secondary")
 RENTAL_KINDS = ("hyperscaler", "neocloud", "marketplace")
 API_KINDS = ("api",)
 KINDS = OWNED_KINDS + RENTAL_KINDS + API_KINDS
-# A rental's billing: the on-demand value is also the pricing term of that name and what a commitment falls back to.
-ON_DEMAND, COMMITTED = "on_demand", "committed"
-BILLINGS = (ON_DEMAND, COMMITTED)
+# A rental's billing: the on-demand value is also the pricing term of that name and what a commitment falls back to;
+# a capacity block buys whole blocks of N GPUs for D days for a training plan's hours.
+ON_DEMAND, COMMITTED, CAPACITY_BLOCK = "on_demand", "committed", "capacity_block"
+BILLINGS = (ON_DEMAND, COMMITTED, CAPACITY_BLOCK)
 
 # The order kinds are shown in (charts, menus): rentals first, then owned hardware, then the API.
 DISPLAY_ORDER = (*RENTAL_KINDS, *OWNED_KINDS, *API_KINDS)

@@ -56,7 +56,8 @@ def scenario_document(scenario: Scenario, options: Iterable[ScenarioOption] | No
 
 
 def scenario_to_document(scenario: Scenario, options: Iterable[ScenarioOption]) -> dict[str, Any]:
-    """The document's scenario and workload inputs in catalogue order (blank ones left out), then its options."""
+    """The document's scenario and workload inputs in catalogue order (blank ones left out), its training plan (when
+    it has one), then its options."""
     document: dict[str, Any] = {"schema": SCHEMA}
     workload: dict[str, Any] = {}
     for entry in scenario_fields("scenario", "workload"):
@@ -71,8 +72,21 @@ def scenario_to_document(scenario: Scenario, options: Iterable[ScenarioOption]) 
         )
     if workload:
         document["workload"] = workload
+    training = training_to_document(scenario)
+    if training:
+        document["training"] = training
     document["options"] = [option_to_document(option) for option in options]
     return document
+
+
+def training_to_document(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's training plan as the document's ``training`` (its given inputs; empty when there is none)."""
+    plan: dict[str, Any] = {}
+    for entry in scenario_fields("training"):
+        value = getattr(scenario, entry.field)
+        if value is not None:
+            plan[entry.name] = number(value)
+    return plan
 
 
 @dataclass(frozen=True)
@@ -123,6 +137,9 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
         if entry.stored:
             source = workload if entry.scope == "workload" else document
             scenario[entry.field] = stored_value(entry, source.get(entry.name), entry.path, problems)
+    training = document.get("training") or {}
+    for entry in scenario_fields("training"):
+        scenario[entry.field] = stored_value(entry, training.get(entry.name), entry.path, problems)
     scenario.update(_forecast_fields(list(document["utilization"])))
 
     options = []

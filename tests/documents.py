@@ -113,3 +113,33 @@ def finance_example() -> dict:
     hyperscaler = {"name": "Hyperscaler on demand", "kind": "hyperscaler", "price_per_gpu_hour": 6.88}
     document["options"].append({**hyperscaler, "price_change_per_year": -0.1})
     return document
+
+
+def training_example() -> dict:
+    """The finance example with a training plan (docs/money-math.md "Training runs") sized by its model, and a
+    capacity block beside the other options: every option input, the block's among them, set on some option."""
+    document = finance_example()
+    document["training"] = {
+        "runs_per_year": 4,
+        "params_billion": 8,
+        "tokens_billion": 200,
+        "mfu": 0.4,
+        "peak_tflops": 989,
+        "cluster_gpus": 8,
+        "interruptions_per_million_gpu_hours": 20,
+        "checkpoint_interval_hours": 2,
+        "restart_hours": 0.5,
+        "success_rate": 0.5,
+        "other_cost_per_run": 1000,
+    }
+    document["options"].append(
+        {
+            "name": "Capacity block 8x H100",
+            "kind": "hyperscaler",
+            "price_per_gpu_hour": 4.5,
+            "billing": "capacity_block",
+            "block_gpus": 8,
+            "block_days": 7,
+        }
+    )
+    return document

@@ -42,6 +42,7 @@ def arguments(scenario, editor, run_jobs) -> dict[str, object]:
         "run_pk": scenario.runs.first().pk,
         "link_pk": link.pk,
         "item_pk": 1,
+        "rule_pk": 1,
         "token": token,
         "what": "options.csv",
         "app_label": "pricing",

@@ -9,8 +9,10 @@ Decisions (docs/import-formats.md has the whole list):
   pre-installed software; every other product is skipped with the attribute that rules it out.
 - The instance family names the GPU (`feed_rules.AWS_GPU_FAMILIES`: p4d is A100 40GB, p5 H100, p5e/p5en H200,
   g6e L40S ...), the `gpu` attribute their count. Inferentia, Trainium, FPGAs are skipped: not GPUs.
-- OnDemand is on demand; a CapacityBlock product priced 0.00 is skipped (capacity blocks are priced when they are
-  bought). A reserved term (whichever section holds it: LeaseContractLength says it is one) is its own offering,
+- OnDemand is on demand. A CapacityBlock product is never stored, whatever its rate: its usage row (0.00 an hour in
+  the files AWS publishes) is the hourly operating fee of a block, not the block's price, which is paid upfront
+  for N GPUs over D days when the block is bought and is not in the offer file (CAPACITY_BLOCK_REASON).
+- A reserved term (whichever section holds it: LeaseContractLength says it is one) is its own offering,
   `<type> (<class> <purchase option>)`, at its effective hourly price: the hourly rate plus the upfront fee
   spread over the term's hours; the fee itself is kept too (`PriceRow.upfront_fee`).
 - The provider is AWS; the date is the file's `publicationDate`.
@@ -33,6 +35,11 @@ MAX_BYTES = 2 * 2**30
 MAX_PRODUCTS = 2_000_000
 LEASE_TERMS = {"1yr": "reserved_1y", "3yr": "reserved_3y"}
 _OFFER_CODE = re.compile(r'"offerCode"\s*:\s*"AmazonEC2"')
+CAPACITY_BLOCK_REASON = (
+    "CapacityBlock usage row: its hourly rate is the block's hourly operating fee, not the block's price (a capacity "
+    "block is paid upfront for N GPUs over D days and is not in the offer file), so it is not stored as an on-demand "
+    "price"
+)
 # Attribute, the value a priced product has (None: any value, or the attribute missing), and why others are skipped.
 FILTERS = (
     ("operatingSystem", "Linux", "not Linux ({})"),
@@ -53,11 +60,10 @@ def parse(stream: BinaryIO, context: ParseContext) -> ParseResult:
 class _Kept:
     """A GPU instance product waiting for its terms."""
 
-    __slots__ = ("capacity_block", "gpu", "gpus", "instance", "line", "prices", "problems", "region")
+    __slots__ = ("gpu", "gpus", "instance", "line", "prices", "problems", "region")
 
-    def __init__(self, line: int, instance: str, region: str, gpus: int, gpu: str, capacity_block: bool) -> None:
+    def __init__(self, line: int, instance: str, region: str, gpus: int, gpu: str) -> None:
         self.line, self.instance, self.region, self.gpus, self.gpu = line, instance, region, gpus, gpu
-        self.capacity_block = capacity_block
         self.prices: list[Priced] = []
         self.problems: list[str] = []
 
@@ -156,9 +162,11 @@ class AwsPriceListParser(FeedParser):
         if not gpus or gpus != gpus.to_integral_value():
             self.skip(line, f"GPU count {attributes.get('gpu')!r} is not a whole number", instance)
             return
+        if attributes.get("marketoption") == "CapacityBlock":
+            self.skip(line, CAPACITY_BLOCK_REASON, instance)
+            return
         region = str(attributes.get("regionCode") or attributes.get("location") or "unknown region")
-        capacity_block = attributes.get("marketoption") == "CapacityBlock"
-        self.kept[sku] = _Kept(line, instance, region, int(gpus), AWS_GPU_FAMILIES[kind], capacity_block)
+        self.kept[sku] = _Kept(line, instance, region, int(gpus), AWS_GPU_FAMILIES[kind])
 
     def term(self, kept: _Kept, term: object) -> None:
         if not isinstance(term, dict) or not isinstance(term.get("priceDimensions"), dict):
@@ -181,11 +189,10 @@ class AwsPriceListParser(FeedParser):
         elif hourly is None:
             kept.problems.append("no hourly price on demand")
         elif hourly <= 0:
-            block = "CapacityBlock SKU priced 0.00 (capacity blocks are priced when bought, not in the offer file)"
-            kept.problems.append(block if kept.capacity_block else "on-demand price 0.00")
+            kept.problems.append("on-demand price 0.00")
         else:
-            offering = f"{kept.instance} (capacity block)" if kept.capacity_block else kept.instance
-            kept.prices.append(Priced(offering, kept.gpu, kept.gpus, kept.region, "on_demand", hourly, str(currency)))
+            priced = Priced(kept.instance, kept.gpu, kept.gpus, kept.region, "on_demand", hourly, str(currency))
+            kept.prices.append(priced)
 
     def _reserved(self, kept, attributes, lease, hourly, upfront, currency) -> None:
         term = LEASE_TERMS.get(lease)

@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from lib.errors import AppError
 from tco.actuals.gpus import instance_gpus
 
 REQUIRED = (
@@ -69,7 +70,7 @@ _UTC_OR_NO_ZONE = r"^\d{4}-(0[1-9]|1[0-2])-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)
 _HOURS = re.compile(r"^\s*(\d+(?:\.\d+)?)?\s*(?:hours?|hrs?|h)\s*$", re.IGNORECASE)
 
 
-class FocusError(ValueError):
+class FocusError(AppError):
     """The file cannot be read as FOCUS at all (not CSV/Parquet, required columns missing)."""
 
 

@@ -14,6 +14,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from lib.currencies import is_currency
+from lib.errors import AppError
 from tco.actuals.focus import BillingGroup
 
 OWNED_PROVIDER = "Owned"
@@ -22,7 +23,7 @@ _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 MAX_PROBLEMS = 100
 
 
-class OwnedCostsError(ValueError):
+class OwnedCostsError(AppError):
     """Not an owned-costs CSV: its required columns are missing."""
 
 

@@ -23,6 +23,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from lib.errors import AppError
+
 ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"
 GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL"
 METRICS = {ENGINE_ACTIVE: 1.0, GPU_UTIL: 0.01}  # what multiplies a value into a 0..1 share
@@ -32,7 +34,7 @@ MAX_PROBLEMS = 100
 HOURS_PER_MONTH = 730.0  # the month a scrape's mean stands for (docs/money-math.md)
 
 
-class UtilizationError(ValueError):
+class UtilizationError(AppError):
     """The file is none of the formats read here, or cannot be read at all."""
 
 

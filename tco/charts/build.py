@@ -8,14 +8,14 @@ from tco.engine import annual_cost_curve, sweep
 from tco.presentation.finance import after_tax_words, compared_months
 
 from .break_even_map import break_even_map
-from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
+from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cost_per_validated_version, cumulative_cost
 from .forecast import utilization_forecast
 
 CURVE_UTILIZATIONS = tuple(step / 50 for step in range(51))  # 0, 2 %, ..., 100 %
 MAP_UTILIZATIONS = tuple(step / 20 for step in range(21))  # 0, 5 %, ..., 100 %
 MAP_PRICE_FACTORS = tuple(0.25 + 2.25 * step / 20 for step in range(21))  # 0.25x .. 2.5x today's price
 # The order the scenario page and the decision page show the figures in.
-FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "break_even_map", "forecast")
+FIGURE_ORDER = ("annual_cost", "cumulative", "cost_per_output", "cost_per_version", "break_even_map", "forecast")
 
 
 def map_rentals(document: dict) -> list[str]:
@@ -82,9 +82,10 @@ def with_map_rental(document: dict, result: dict, figures: dict, map_rental: str
 def build_figures(document: dict, result: dict, *, map_rental: str | None = None) -> dict[str, dict]:
     """Every results chart for ``document`` and its engine ``result``, as JSON-ready dicts keyed by chart.
 
-    Keys: "annual_cost", "cumulative", "cost_per_output", "forecast", and "break_even_map" when there is an
-    owned option and an on-demand rental (see map_rental_index). Deterministic: the same inputs give the same
-    JSON, byte for byte. Calls the engine's annual_cost_curve (51 utilizations) and sweep (21 x 21 cells).
+    Keys: "annual_cost", "cumulative", "cost_per_output", "forecast", "cost_per_version" with a training plan, and
+    "break_even_map" when there is an owned option and an on-demand rental (see map_rental_index). Deterministic: the
+    same inputs give the same JSON, byte for byte. Calls the engine's annual_cost_curve (51 utilizations) and sweep
+    (21 x 21 cells).
     """
     figures = {
         "annual_cost": annual_cost_vs_utilization(result, annual_cost_curve(document, list(CURVE_UTILIZATIONS))),
@@ -92,6 +93,8 @@ def build_figures(document: dict, result: dict, *, map_rental: str | None = None
         "cost_per_output": cost_per_accepted_output(result),
         "forecast": utilization_forecast(document["utilization"], compared_months(result)),
     }
+    if "training" in result:  # docs/money-math.md "Training runs"
+        figures["cost_per_version"] = cost_per_validated_version(result)
     figure = break_even_map_figure(document, result, map_rental)
     if figure is not None:
         figures["break_even_map"] = figure

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from lib.chart_style import (
@@ -17,7 +19,7 @@ from lib.chart_style import (
     vertical_marker,
 )
 from lib.currencies import currency_of
-from lib.formatting import currency_prefix, format_pct, format_unit_money
+from lib.formatting import currency_prefix, format_money, format_pct, format_unit_money
 from lib.kinds import legend_name
 from tco.presentation.events import EVENT_KINDS, cost_events
 from tco.presentation.finance import compared_months
@@ -197,7 +199,35 @@ def cost_per_accepted_output(result: dict) -> dict:
     else:
         key, title = "cost_per_gpu_hour", "Cost per busy GPU-hour, by option (no workload given)"
         axis, unit = f"Cost per busy GPU-hour ({currency})", "per busy GPU-hour"
+    hover = "<br>%{customdata[1]} per accepted response" if with_workload else ""
+    return _cost_bars(result, key, title, axis, unit, hover, format_unit_money, "No value (no busy GPU-hours): ")
 
+
+def cost_per_validated_version(result: dict) -> dict:
+    """The same bars for the training plan (docs/money-math.md "Training runs"): each option's cost per validated
+    model version, in whole currency units as the tables write it; an option that serves no training (a managed
+    API) is named beside the chart."""
+    currency = currency_of(result)
+    title = "Cost per validated model version, by option"
+    axis = f"Cost per validated model version ({currency})"
+    return _cost_bars(
+        result,
+        "cost_per_validated_version",
+        title,
+        axis,
+        "per validated model version",
+        "",
+        format_money,
+        "Serves no training: ",
+    )
+
+
+def _cost_bars(
+    result: dict, key: str, title: str, axis: str, unit: str, hover: str, written: Any, missing_words: str
+) -> dict:
+    """Horizontal bars of one per-unit cost ``key`` per option, cheapest on top; ``written`` formats a value as the
+    tables do, ``hover`` adds to the hover text, ``missing_words`` begins the note naming options without a value."""
+    currency = currency_of(result)
     indexed = list(enumerate(result["options"]))
     shown = sorted(((i, option) for i, option in indexed if option[key] is not None), key=lambda item: item[1][key])
     missing = [plain(option["name"]) for option in result["options"] if option[key] is None]
@@ -219,20 +249,16 @@ def cost_per_accepted_output(result: dict) -> dict:
                     "solidity": 0.3,
                 },
             },
-            "text": [format_unit_money(option[key], currency)],
+            "text": [written(option[key], currency)],
             "textposition": "outside",
             "cliponaxis": False,
             "customdata": [
                 [
-                    format_unit_money(option[key], currency),
-                    format_unit_money(option["cost_per_accepted_response"], currency),
+                    written(option[key], currency),
+                    format_unit_money(option.get("cost_per_accepted_response"), currency),
                 ]
             ],
-            "hovertemplate": (
-                f"%{{y}}<br>%{{customdata[0]}} {unit}"
-                + ("<br>%{customdata[1]} per accepted response" if with_workload else "")
-                + "<extra></extra>"
-            ),
+            "hovertemplate": (f"%{{y}}<br>%{{customdata[0]}} {unit}" + hover + "<extra></extra>"),
         }
         for index, option in shown
     ]
@@ -249,12 +275,12 @@ def cost_per_accepted_output(result: dict) -> dict:
     if shown:
         # Room past the longest bar for its label, written outside it (plotly's autorange leaves none): its share of
         # a 300 px plot, the narrowest printed one, at 7 px a character.
-        longest, label = max((option[key], format_unit_money(option[key], currency)) for _, option in shown)
+        longest, label = max((option[key], written(option[key], currency)) for _, option in shown)
         layout["xaxis"]["range"] = [0, _significant(longest * (1 + len(label) * LABEL_PX_PER_CHARACTER / 300))]
     if missing:
         layout["annotations"] = [
             {
-                "text": "No value (no busy GPU-hours): " + ", ".join(missing),
+                "text": missing_words + ", ".join(missing),
                 "xref": "paper",
                 "yref": "paper",
                 "x": 0,

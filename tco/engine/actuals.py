@@ -12,15 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from lib.formatting import format_pct
 from lib.kinds import OWNED_KINDS, is_on_demand_rental
 
 from .constants import HOURS_PER_MONTH, SECONDS_PER_HOUR
-from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
-from .results import _pair_break_even
+from .results import break_even_of_pair
 
 MONTHS_IN_A_ROW_DEFAULT = 3
 MONTH_NAMES = (
@@ -226,11 +223,7 @@ def pair_break_even(
     owned, rental = options[owned_name], dict(options[rental_name])
     if price is not None:
         rental["price_per_gpu_hour"] = price
-    fleet = doc["fleet_gpus"]
-    kink = owned["gpu_count"] / (fleet * work_factor(doc.get("workload"), owned))
-    grid = np.array(sorted({0.0, 1.0} | ({kink} if 0.0 < kink < 1.0 else set())))
-    owned_costs, rental_costs = annual_costs_at(doc, grid, [owned, rental])
-    return _pair_break_even(doc, owned, rental, grid, owned_costs, rental_costs)
+    return break_even_of_pair(doc, owned, rental)
 
 
 def _paid_price(actual: Actual | None) -> float | None:

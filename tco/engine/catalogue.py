@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY
-from lib.kinds import API_KINDS, BILLINGS, COMMITTED, KINDS, ON_DEMAND, OWNED_KINDS, RENTAL_KINDS
+from lib.kinds import API_KINDS, BILLINGS, CAPACITY_BLOCK, COMMITTED, KINDS, ON_DEMAND, OWNED_KINDS, RENTAL_KINDS
 
 from .fields import NumberField, count_field, fmt, money_field, rate_field, unit_text
 
@@ -33,7 +33,7 @@ from .fields import NumberField, count_field, fmt, money_field, rate_field, unit
 VALUE_TYPES = ("money", "rate", "count", "number", "choice", "list")
 # A scenario also has inputs that are words (its name, its currency) or a list (a pasted forecast column).
 SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
-BILLING_LABELS = {ON_DEMAND: "On demand", COMMITTED: "Committed"}
+BILLING_LABELS = {ON_DEMAND: "On demand", COMMITTED: "Committed", CAPACITY_BLOCK: "Capacity block"}
 RATE_HELP = "Write 8% or 0.08: with % it is a percentage, a bare number is a fraction (8 would mean 800%)."
 
 ACCEPTANCE_HINT = " (0.9 means 90%)"
@@ -314,6 +314,26 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         check=count_field(),
         default_text="the fleet size",
         placeholder="fleet size",
+    ),
+    OptionField(
+        "block_gpus",
+        _RENTAL,
+        "count",
+        label="GPUs per block",
+        unit="GPUs",
+        check=count_field(),
+        help="A capacity block rents this many GPUs together; blocks of one run go side by side.",
+        when=(("billing", (CAPACITY_BLOCK,)),),
+    ),
+    OptionField(
+        "block_days",
+        _RENTAL,
+        "count",
+        label="Block length",
+        unit="days",
+        check=NumberField(lo=1, hi=182, integer=True),
+        help="Paid in full when the block starts, every hour used or not (1 to 182 days).",
+        when=(("billing", (CAPACITY_BLOCK,)),),
     ),
     # Managed model API.
     OptionField(
@@ -628,10 +648,10 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         unit="{c} per GPU-hour",
         check=money_field(default=None),
         default_text="the burst price, flat",
-        help="For hours above or outside the commitment.",
+        help="For hours above or outside the commitment, and a capacity block's inference hours.",
         placeholder="burst price",
         finance=True,
-        when=(("billing", ("committed",)),),
+        when=(("billing", (COMMITTED, CAPACITY_BLOCK)),),
     ),
 )
 
@@ -748,7 +768,7 @@ def money_step(name: str) -> Decimal:
 
 # --- The scenario's own inputs ---------------------------------------------------------------------------------
 
-SCOPES = ("scenario", "workload", "forecast")
+SCOPES = ("scenario", "workload", "forecast", "training")
 
 
 @dataclass(frozen=True)
@@ -756,8 +776,9 @@ class ScenarioField:
     """One input of the scenario itself, of its workload or of its utilization forecast, with every fact about it.
 
     ``scope`` says where it lives: "scenario" (a top-level document field), "workload" (the document nests it under
-    ``workload``; the scenario stores it as ``workload_<name>``) or "forecast" (a parameter of the utilization
-    forecast, stored as ``forecast_<name>``; the document holds the forecast's expansion, ``utilization``).
+    ``workload``; the scenario stores it as ``workload_<name>``), "forecast" (a parameter of the utilization
+    forecast, stored as ``forecast_<name>``; the document holds the forecast's expansion, ``utilization``) or
+    "training" (the training plan, nested under ``training`` and stored as ``training_<name>``).
     ``label`` is the input's one name on every page, export and message; ``unit`` ("{c}" stands for the currency,
     "fraction" for a share shown as a percentage) is written after its values. ``check`` is how the engine reads
     and bounds it (None for words and choices, and for forecast parameters, which the forecast checks together);
@@ -800,7 +821,12 @@ class ScenarioField:
     @property
     def path(self) -> str:
         """The document path the engine reads (``workload.acceptance_rate``); "" for a forecast parameter."""
-        return {"scenario": self.name, "workload": f"workload.{self.name}", "forecast": ""}[self.scope]
+        return {
+            "scenario": self.name,
+            "workload": f"workload.{self.name}",
+            "forecast": "",
+            "training": f"training.{self.name}",
+        }[self.scope]
 
     @property
     def required(self) -> bool:
@@ -835,8 +861,8 @@ class ScenarioField:
     @property
     def takes_range(self) -> bool:
         """An uncertain input: a number of the document (not a count, not a forecast parameter: the forecast's
-        ``utilization`` level takes the range)."""
-        return self.value_type in ("money", "rate", "number") and self.scope != "forecast"
+        ``utilization`` level takes the range; not the training plan, which is a plan rather than an uncertainty)."""
+        return self.value_type in ("money", "rate", "number") and self.scope in ("scenario", "workload")
 
 
 # Each month's utilization, checked on its own ("Month 5: Utilization must be ..."); the forecast's level is the entry.
@@ -1009,6 +1035,127 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         label="Pasted utilization",
         help="One value per month (or one value), 55% or 0.55.",
     ),
+    # The training plan (docs/money-math.md "Training runs"): optional as a whole; once given, the runs per year and
+    # the cluster are required, and a run is sized by its GPU-hours or by its model, tokens, MFU and peak.
+    ScenarioField(
+        "runs_per_year",
+        "training",
+        "number",
+        label="Training runs",
+        unit="runs per year",
+        check=NumberField(lo=0.0, lo_open=True, hi=10_000.0, required=True),
+        help="Attempts started a year, failed ones included.",
+    ),
+    ScenarioField(
+        "gpu_hours",
+        "training",
+        "number",
+        label="GPU-hours per run",
+        unit="GPU-hours",
+        check=NumberField(lo=0.0, lo_open=True),
+        default_text="from the parameters, tokens, MFU and peak",
+        help="One attempt, without interruptions. Or leave blank and give the model's size below.",
+        placeholder="from the model",
+    ),
+    ScenarioField(
+        "params_billion",
+        "training",
+        "number",
+        label="Model parameters",
+        unit="billion",
+        check=NumberField(lo=0.0, lo_open=True),
+        help="Dense parameters; training takes 6 x parameters x tokens floating-point operations.",
+    ),
+    ScenarioField(
+        "tokens_billion",
+        "training",
+        "number",
+        label="Training tokens",
+        unit="billion",
+        check=NumberField(lo=0.0, lo_open=True),
+    ),
+    ScenarioField(
+        "mfu",
+        "training",
+        "rate",
+        label="Model FLOPs utilization (MFU)",
+        unit="fraction",
+        check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=" (0.4 means 40% of the GPU's peak)"),
+        help="Share of the GPU's dense peak the run achieves; 35-45% is typical for large runs.",
+    ),
+    ScenarioField(
+        "peak_tflops",
+        "training",
+        "number",
+        label="GPU peak (dense)",
+        unit="TFLOPS",
+        check=NumberField(lo=0.0, lo_open=True),
+        help="Dense, at the run's precision (an H100 SXM: 989 at FP16/BF16).",
+    ),
+    ScenarioField(
+        "cluster_gpus",
+        "training",
+        "count",
+        label="Cluster size",
+        unit="GPUs",
+        check=count_field(required=True),
+        help="GPUs one run uses at once; an owned option must have at least this many.",
+    ),
+    ScenarioField(
+        "interruptions_per_million_gpu_hours",
+        "training",
+        "number",
+        label="Interruptions",
+        unit="per million GPU-hours",
+        check=NumberField(lo=0.0, hi=1_000_000.0, default=0.0),
+        default_text="0",
+        help="Llama 3's run on 16,384 GPUs: about 19.7.",
+        placeholder="0",
+    ),
+    ScenarioField(
+        "checkpoint_interval_hours",
+        "training",
+        "number",
+        label="Checkpoint interval",
+        unit="hours",
+        check=NumberField(lo=0.0, hi=8760.0, default=0.0),
+        default_text="0",
+        help="An interruption loses half an interval of work on average.",
+        placeholder="0",
+    ),
+    ScenarioField(
+        "restart_hours",
+        "training",
+        "number",
+        label="Restart time",
+        unit="hours",
+        check=NumberField(lo=0.0, hi=8760.0, default=0.0),
+        default_text="0",
+        help="The whole cluster waits this long after each interruption.",
+        placeholder="0",
+    ),
+    ScenarioField(
+        "success_rate",
+        "training",
+        "rate",
+        label="Validated share of runs",
+        unit="fraction",
+        check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=" (0.5 means half the runs)", default=1.0),
+        default_text="1 (every run)",
+        help="Share of runs that become a validated model version.",
+        placeholder="1",
+    ),
+    ScenarioField(
+        "other_cost_per_run",
+        "training",
+        "money",
+        label="Other costs per run",
+        unit="{c} per run",
+        check=money_field(),
+        default_text="0",
+        help="Data preparation, evaluation.",
+        placeholder="0",
+    ),
 )
 
 SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
@@ -1039,6 +1186,11 @@ REFRESH_POLICIES = tuple(value for value, _ in SCENARIO_FIELD["refresh_policy"].
 WORKLOAD_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "workload" and entry.check is not None
 }
+TRAINING_NUMBERS: dict[str, NumberField] = {
+    entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "training" and entry.check is not None
+}
+# The three ways to size a run: its GPU-hours, or the model's parameters and tokens at an MFU of the GPU's peak.
+TRAINING_SIZE_FIELDS = ("params_billion", "tokens_billion", "mfu", "peak_tflops")
 
 
 def option_value(option: Mapping[str, Any], name: str) -> Any:
@@ -1067,9 +1219,9 @@ def scenario_fields(*scopes: str) -> tuple[ScenarioField, ...]:
 
 
 def scenario_inputs() -> tuple[ScenarioField, ...]:
-    """The inputs the editor saves one at a time: the scenario's and the workload's stored ones, in document order
-    (the forecast's parameters are saved together by its own form)."""
-    return tuple(entry for entry in scenario_fields("scenario", "workload") if entry.stored)
+    """The inputs the editor saves one at a time: the scenario's, the workload's and the training plan's stored
+    ones, in document order (the forecast's parameters are saved together by its own form)."""
+    return tuple(entry for entry in scenario_fields("scenario", "workload", "training") if entry.stored)
 
 
 def scenario_path_field(path: str) -> ScenarioField | None:

@@ -48,7 +48,7 @@ def committed_term_flows(option: Mapping[str, Any], ctx: Context) -> tuple[Flows
     price = option["price_per_gpu_hour"]
     factor = monthly_price_factor(option, ctx.months)
     committed = option["committed_gpus"] * HOURS_PER_MONTH
-    hours = ctx.demand * work_factor(ctx.workload, option)
+    hours = ctx.gpu_hours(option)
     extras = option["extras_per_year"] / MONTHS_PER_YEAR
     od_today = on_demand_price(option, ctx)
     od_factor = 1.0 if option.get("on_demand_price_per_gpu_hour") is None else factor
@@ -115,8 +115,12 @@ def _details(
     busy = float(np.add.reduce(served))
     first = float(np.asarray(p_eff).reshape(-1)[0])
     u_c = first / od_today if od_today else None
+    # The training hours fill the committed GPUs first, at every utilization: the inference demand needs only the rest.
     fleet_u = (
-        None if u_c is None else option["committed_gpus"] * u_c / (work_factor(ctx.workload, option) * ctx.fleet_gpus)
+        None
+        if u_c is None
+        else max(option["committed_gpus"] * u_c - ctx.training_hours / HOURS_PER_MONTH, 0.0)
+        / (work_factor(ctx.workload, option) * ctx.fleet_gpus)
     )
     return {
         "commitment_terms": terms,

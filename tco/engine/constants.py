@@ -11,6 +11,7 @@ RESULT_SCHEMA = "tco-result/1"
 MONTHS_PER_YEAR = 12.0
 HOURS_PER_MONTH = HOURS_PER_YEAR / MONTHS_PER_YEAR  # 730.0
 SECONDS_PER_HOUR = 3600.0
+HOURS_PER_DAY = 24.0
 
 # Demand counts as above capacity only when it exceeds it by more than this share, so float noise
 # from throughput ratios (e.g. 8 x 730 x 1.0000000000000002) never demands a burst price.

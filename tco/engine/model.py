@@ -15,7 +15,9 @@ import numpy as np
 
 from .catalogue import scenario_value
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, MONTHS_PER_YEAR
+from .demand import work_factor
 from .finance_fields import uses_finance
+from .training import TrainingPlan, training_plan
 
 Num = Any  # float, or a numpy array broadcastable against the monthly arrays
 
@@ -36,6 +38,18 @@ class Context:
     tax_rate: Num = 0.0
     cost_of_debt: Num | None = None
     refresh_policy: str = "none"
+    # The training plan (docs/money-math.md "Training runs"): its GPU-hours join every GPU option's busy hours.
+    training: TrainingPlan | None = None
+
+    @property
+    def training_hours(self) -> float:
+        """Training GPU-hours a month (``runs_per_year·H_eff/12``), the same in every month; 0 without a plan."""
+        return 0.0 if self.training is None else self.training.gpu_hours_per_month
+
+    def gpu_hours(self, option: Mapping[str, Any]) -> np.ndarray:
+        """An option's own busy GPU-hours each month: the inference demand at its work factor (``H_m``) plus the
+        training hours, unscaled (they are measured on the run's GPUs)."""
+        return self.demand * work_factor(self.workload, option) + self.training_hours
 
     @property
     def has_tax(self) -> bool:
@@ -96,6 +110,7 @@ def build_context(doc: Mapping[str, Any], utilization: np.ndarray) -> Context:
         tax_rate=scenario_value(doc, "tax_rate"),
         cost_of_debt=doc.get("cost_of_debt"),
         refresh_policy=scenario_value(doc, "refresh_policy"),
+        training=training_plan(doc.get("training")),
     )
 
 

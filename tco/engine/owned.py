@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
-from .demand import work_factor
 from .model import Context, Flows, Num, mean_months, sum_months
 
 OPEX_FIELDS = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
@@ -72,7 +71,7 @@ def owned_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     idle_energy, energy_slope = energy_terms(option)
     opex = fixed_opex_per_year(option)
     capacity = option["gpu_count"] * HOURS_PER_MONTH
-    hours = ctx.demand * work_factor(ctx.workload, option)
+    hours = ctx.gpu_hours(option)
     used = np.minimum(hours, capacity)
     own_use = used / capacity
     overflow = hours - used

@@ -7,12 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from lib.kinds import ON_DEMAND
+from lib.kinds import CAPACITY_BLOCK, ON_DEMAND
 
+from .commitments import on_demand_price
 from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR, SECONDS_PER_HOUR
 from .demand import work_factor
 from .model import Context, Flows, mean_months, sum_months
 from .price_path import monthly_price_factor
+from .training import block_hours, blocks_per_run
 
 
 def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
@@ -23,10 +25,12 @@ def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     ``cost_m = K·730·p_m + max(H_m - K·730, 0)·burst + extras/12``. Annual cost at today's price p:
     ``12·mean(H_m)·p + extras`` on demand, ``K·8760·p + 12·mean(overflow_m)·burst + extras`` committed.
     """
+    if option["billing"] == CAPACITY_BLOCK:
+        return capacity_block_flows(option, ctx)
     price = option["price_per_gpu_hour"]
     monthly_price = price * monthly_price_factor(option, ctx.months)
     extras = option["extras_per_year"]
-    hours = ctx.demand * work_factor(ctx.workload, option)
+    hours = ctx.gpu_hours(option)
     if option["billing"] == ON_DEMAND:
         return Flows(
             usage=hours * monthly_price + extras / MONTHS_PER_YEAR,
@@ -40,6 +44,36 @@ def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
         usage=committed_hours * monthly_price + burst + extras / MONTHS_PER_YEAR,
         annual_cost=option["committed_gpus"] * HOURS_PER_YEAR * price + MONTHS_PER_YEAR * mean_months(burst) + extras,
         overflow_gpu_hours=sum_months(overflow),
+    )
+
+
+def capacity_block_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
+    """A capacity block: N GPUs for D days at p per GPU-hour, paid in full when it starts, every hour used or not
+    (docs/money-math.md "Training runs"). It serves the training runs only: a run takes
+    ``ceil(H_eff/(N·24·D))`` blocks side by side, and ``runs_per_year/12`` runs' blocks are paid each month at
+    ``p·P(m)``. The inference demand ``H_m`` is bought at the on-demand price (default: the burst price, flat).
+    Annual cost at today's prices: ``12·mean(H_m)·x + runs_per_year·blocks·N·24·D·p + extras``.
+    """
+    price = option["price_per_gpu_hour"]
+    factor = monthly_price_factor(option, ctx.months)
+    extras = option["extras_per_year"]
+    plan = ctx.training
+    runs_per_year = 0.0 if plan is None else plan.runs_per_year
+    block_gpu_hours = 0.0 if plan is None else blocks_per_run(option, plan.gpu_hours_effective) * block_hours(option)
+    blocks_cost_per_year = runs_per_year * block_gpu_hours * price  # today's price
+    hours = ctx.demand * work_factor(ctx.workload, option)
+    od_today = on_demand_price(option, ctx)
+    if od_today is None:  # no price for the inference hours: NaN where there are any (validation refuses them)
+        inference = np.where(hours > 0.0, np.nan, 0.0)
+        annual_inference = MONTHS_PER_YEAR * mean_months(inference)
+    else:
+        od_factor = 1.0 if option.get("on_demand_price_per_gpu_hour") is None else factor
+        inference = hours * od_today * od_factor
+        annual_inference = MONTHS_PER_YEAR * mean_months(hours) * od_today
+    return Flows(
+        usage=inference + blocks_cost_per_year * factor / MONTHS_PER_YEAR + extras / MONTHS_PER_YEAR,
+        annual_cost=annual_inference + blocks_cost_per_year + extras,
+        overflow_gpu_hours=0.0,
     )
 
 

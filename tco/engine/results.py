@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from lib.kinds import OWNED_KINDS, is_on_demand_rental
+from lib.kinds import CAPACITY_BLOCK, OWNED_KINDS, RENTAL_KINDS, is_on_demand_rental
 
 from .breakeven import break_even_utilization, break_even_utilization_closed_form, crossover_month
-from .constants import ENGINE_VERSION, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_PER_HOUR
+from .constants import ENGINE_VERSION, HOURS_PER_MONTH, MONTHS_PER_YEAR, RESULT_SCHEMA, SECONDS_PER_HOUR
 from .curve import annual_costs_at
 from .demand import expand_utilization, work_factor
 from .errors import Problem, ScenarioError
@@ -21,6 +21,7 @@ from .flows import option_flows
 from .model import Flows, build_context
 from .owned import capital_charge, energy_terms, fixed_opex_per_year
 from .resale import residual
+from .training import blocks_per_run
 from .validation import validate
 
 
@@ -45,6 +46,8 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
     flows = [option_flows(option, ctx) for option in doc["options"]]
     reference = _reference(doc, ctx.demand, ctx.utilization)
     options = [_option_result(option, f, ctx, reference) for option, f in zip(doc["options"], flows, strict=True)]
+    if ctx.training is not None:
+        _add_training(doc, options, flows, ctx)
     _refuse_overflow(reference, options)
     npvs = [o["npv"] for o in options]
     result = {
@@ -58,6 +61,8 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
         "break_even": _break_even(doc, options, ctx),
         "cheapest": options[npvs.index(min(npvs))]["name"],
     }
+    if ctx.training is not None:
+        result["training"] = ctx.training.result()
     if ctx.finance:
         after_tax = [o["npv_after_tax"] for o in options]
         result["effective_horizon_months"] = horizon
@@ -65,7 +70,12 @@ def evaluate_normalised(doc: Mapping[str, Any]) -> dict[str, Any]:
     return result
 
 
-PER_UNIT_COSTS = ("cost_per_gpu_hour", "cost_per_accepted_response", "cost_per_million_accepted_tokens")
+PER_UNIT_COSTS = (
+    "cost_per_gpu_hour",
+    "cost_per_accepted_response",
+    "cost_per_million_accepted_tokens",
+    "cost_per_validated_version",
+)
 # Every amount of money an option's result holds (the rest are shares, hours and counts): what a conversion into
 # another currency multiplies.
 MONEY_RESULTS = (
@@ -183,6 +193,25 @@ def _option_result(option: Mapping[str, Any], flows: Flows, ctx: Any, reference:
     return result
 
 
+def _add_training(doc: Mapping[str, Any], options: list[dict[str, Any]], flows: list[Flows], ctx: Any) -> None:
+    """Each option's ``cost_per_validated_version`` and ``blocks_per_run`` (docs/money-math.md "Training runs"):
+    the GPU-hours per version at the option's cost of a GPU-hour (a rental's price today; an owned option's annual
+    cost over its busy hours, training included), whole blocks for a capacity block, none for an API."""
+    plan = ctx.training
+    for option, result, flow in zip(doc["options"], options, flows, strict=True):
+        kind, blocks, cost = option["kind"], None, None
+        if kind in OWNED_KINDS:
+            busy = MONTHS_PER_YEAR * float(np.mean(ctx.gpu_hours(option)))
+            cost = plan.version_cost_at(_per(_first(flow.annual_cost), busy))
+        elif option.get("billing") == CAPACITY_BLOCK:
+            blocks = int(blocks_per_run(option, plan.gpu_hours_effective))
+            cost = plan.block_version_cost(option)
+        elif kind in RENTAL_KINDS:
+            cost = plan.version_cost_at(option["price_per_gpu_hour"])
+        result["cost_per_validated_version"] = cost
+        result["blocks_per_run"] = blocks
+
+
 def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any) -> list[dict[str, Any]]:
     """Every owned/secondary x on-demand rental pair, in document order."""
     options = doc["options"]
@@ -190,11 +219,7 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any)
     rentals = [i for i, o in enumerate(options) if is_on_demand_rental(o)]
     if not owned or not rentals:
         return []
-    fleet = doc["fleet_gpus"]
-    workload = doc.get("workload")
-    # Kinks: where an owned option's demand H(u) = work factor · fleet · u reaches its G GPUs.
-    kinks = {option["gpu_count"] / (fleet * work_factor(workload, option)) for option in (options[i] for i in owned)}
-    grid = np.array(sorted({0.0, 1.0} | {k for k in kinks if 0.0 < k < 1.0}))
+    grid = _break_even_grid(doc, [options[i] for i in owned], ctx)
     curves = dict(zip(owned + rentals, annual_costs_at(doc, grid, [options[i] for i in owned + rentals]), strict=True))
     # Without a tax the after-tax curves are the pre-tax ones; with one, each option's is worked out once.
     after_tax = after_tax_curves(ctx.tax_rate, curves, results, owned, rentals) if ctx.finance and ctx.has_tax else None
@@ -205,7 +230,7 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any)
             pair = {
                 "owned": options[i]["name"],
                 "rental": options[j]["name"],
-                "utilization": _pair_break_even(doc, options[i], options[j], grid, curves[i], curves[j]),
+                "utilization": _pair_break_even(doc, options[i], options[j], grid, curves[i], curves[j], ctx),
                 "crossover_month": crossover_month(results[i]["cumulative_cost"], results[j]["cumulative_cost"]),
             }
             if ctx.finance:
@@ -218,6 +243,26 @@ def _break_even(doc: Mapping[str, Any], results: list[dict[str, Any]], ctx: Any)
     return pairs
 
 
+def _break_even_grid(doc: Mapping[str, Any], owned: list[Mapping[str, Any]], ctx: Any) -> np.ndarray:
+    """0, 1 and the kinks between: where an owned option's demand H(u) = work factor · fleet · u (+ the training's
+    GPUs, the same at every u) reaches its G GPUs. The annual costs are linear in u between them."""
+    training_gpus = ctx.training_hours / HOURS_PER_MONTH
+    kinks = {
+        (option["gpu_count"] - training_gpus) / (doc["fleet_gpus"] * work_factor(doc.get("workload"), option))
+        for option in owned
+    }
+    return np.array(sorted({0.0, 1.0} | {k for k in kinks if 0.0 < k < 1.0}))
+
+
+def break_even_of_pair(doc: Mapping[str, Any], owned: Mapping[str, Any], rental: Mapping[str, Any]) -> float | None:
+    """5.6's break-even utilization of one owned x on-demand rental pair of a validated document, solved as
+    ``evaluate`` solves every pair (the actuals recompute it at the price actually paid)."""
+    ctx = build_context(doc, np.array(expand_utilization(doc["utilization"], doc["horizon_months"])))
+    grid = _break_even_grid(doc, [owned], ctx)
+    owned_costs, rental_costs = annual_costs_at(doc, grid, [owned, rental])
+    return _pair_break_even(doc, owned, rental, grid, owned_costs, rental_costs, ctx)
+
+
 def _pair_break_even(
     doc: Mapping[str, Any],
     owned: Mapping[str, Any],
@@ -225,10 +270,12 @@ def _pair_break_even(
     grid: np.ndarray,
     owned_costs: np.ndarray,
     rental_costs: np.ndarray,
+    ctx: Any,
 ) -> float | None:
     workload = doc.get("workload")
     plain = (
-        owned["gpu_count"] == doc["fleet_gpus"]
+        ctx.training is None
+        and owned["gpu_count"] == doc["fleet_gpus"]
         and work_factor(workload, owned) == 1.0
         and work_factor(workload, rental) == 1.0
     )

@@ -12,12 +12,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY, is_currency
-from lib.kinds import OWNED_KINDS, RENTAL_KINDS
+from lib.kinds import CAPACITY_BLOCK, ON_DEMAND, OWNED_KINDS, RENTAL_KINDS
 
 from .catalogue import (
     FINANCE_TOP_FIELDS,
     FINANCE_TOP_NUMBERS,
+    OPTION_FIELD,
     REFRESH_POLICIES,
+    TRAINING_NUMBERS,
+    TRAINING_SIZE_FIELDS,
     UTILIZATION,
     WORKLOAD_NUMBERS,
     scenario_fields,
@@ -30,6 +33,7 @@ from .fields import check_number, describe, fmt, read_number
 from .finance_fields import effective_horizon_problems
 from .finance_results import effective_horizon
 from .option_rules import OptionChecker
+from .training import training_plan
 
 
 def top_fields() -> tuple[str, ...]:
@@ -38,6 +42,7 @@ def top_fields() -> tuple[str, ...]:
         "schema",
         *(entry.name for entry in scenario_fields("scenario") if not entry.finance),
         "workload",
+        "training",
         "options",
         *FINANCE_TOP_FIELDS,
     )
@@ -71,6 +76,10 @@ def entered_document(document: Mapping[str, Any]) -> dict[str, Any]:
     return _DocumentChecker().document(document)
 
 
+def _size_words() -> str:
+    return ", ".join(TRAINING_NUMBERS[key].label for key in TRAINING_SIZE_FIELDS)
+
+
 class _DocumentChecker(OptionChecker):
     def document(self, document: Any) -> dict[str, Any]:
         if not isinstance(document, Mapping):
@@ -93,14 +102,110 @@ class _DocumentChecker(OptionChecker):
         self.workload_given = document.get("workload") is not None
         doc["workload"] = self.workload(document.get("workload"))
         self.finance_scenario(document, doc)
+        training = self.training(document.get("training"))
+        if training is not None:
+            doc["training"] = training
         doc["options"] = self.options(document.get("options"), doc)
         if doc["burst_price_per_gpu_hour"] is None:
             del doc["burst_price_per_gpu_hour"]
         if doc["workload"] is None:
             del doc["workload"]
+        self.training_rules(doc, training_given=document.get("training") is not None)
         self.capacity(doc)
         self.effective_horizon(doc)
         return doc
+
+    # --- The training plan (docs/money-math.md "Training runs").
+    def training(self, value: Any) -> dict[str, Any] | None:
+        """The ``training`` block with its defaults, or None when there is none. A run is sized either by its
+        GPU-hours or by all four of parameters, tokens, MFU and peak; one or the other, not both."""
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            self.add("training", f"Training must be an object; got {describe(value)}")
+            return None
+        self.unknown_fields(value, tuple(TRAINING_NUMBERS), "training.", "the training plan")
+        plan = {key: self.number(value, key, spec, f"training.{key}") for key, spec in TRAINING_NUMBERS.items()}
+        given = [key for key in TRAINING_SIZE_FIELDS if value.get(key) is not None]
+        if value.get("gpu_hours") is not None:
+            for key in given:
+                self.add(
+                    f"training.{key}",
+                    f"A run is sized by its GPU-hours or by its model ({_size_words()}), not both; remove "
+                    f"{TRAINING_NUMBERS[key].label} or the GPU-hours per run",
+                    "conflict",
+                )
+        else:
+            for key in TRAINING_SIZE_FIELDS:
+                if key not in given:
+                    self.require(
+                        f"training.{key}",
+                        TRAINING_NUMBERS[key].label,
+                        f"size a run by its GPU-hours per run, or by all of {_size_words()}",
+                    )
+        if self.has_problem_under("training"):
+            return plan  # read as far as it goes (entered_document shows it), but nothing is worked out from it
+        return {key: number for key, number in plan.items() if number is not None}
+
+    def training_rules(self, doc: dict[str, Any], *, training_given: bool) -> None:
+        """The rules that tie the plan to the options: a capacity block needs a plan, an owned option must hold
+        the cluster, and a capacity block's inference hours need a price."""
+        training = doc.get("training")
+        plan_ok = training is not None and not self.has_problem_under("training")
+        for i, option in enumerate(doc["options"]):
+            path = f"options[{i}]"
+            kind = option.get("kind")
+            if kind in OWNED_KINDS and plan_ok and option.get("gpu_count") is not None:
+                cluster = training["cluster_gpus"]
+                if cluster > option["gpu_count"]:
+                    self.add(
+                        "training.cluster_gpus",
+                        f"A training run on {cluster} GPUs does not fit '{option['name']}', which owns only "
+                        f"{option['gpu_count']} GPUs; shrink the cluster or own more GPUs",
+                        "conflict",
+                    )
+            if kind not in RENTAL_KINDS:
+                continue
+            self.capacity_block_rules(option, path, doc, training_given=training_given)
+
+    def capacity_block_rules(
+        self, option: dict[str, Any], path: str, doc: dict[str, Any], *, training_given: bool
+    ) -> None:
+        block = option.get("billing") == CAPACITY_BLOCK
+        for key in ("block_gpus", "block_days"):
+            label = OPTION_FIELD[key].check.label
+            if block and option.get(key) is None and not self.has_problem_under(f"{path}.{key}"):
+                self.require(f"{path}.{key}", label, "a capacity block rents N GPUs for D days")
+            elif not block and option.get(key) is not None:
+                self.add(f"{path}.{key}", f"{label} applies to capacity-block billing", "conflict")
+        if option.get("on_demand_price_per_gpu_hour") is not None and option.get("billing") == ON_DEMAND:
+            self.add(
+                f"{path}.on_demand_price_per_gpu_hour",
+                "An on-demand price applies to committed or capacity-block billing; this option's price is already "
+                "on demand",
+                "conflict",
+            )
+        if not block:
+            return
+        if not training_given:
+            self.add(
+                f"{path}.billing",
+                "A capacity block serves training runs; add a training plan to the scenario or choose another billing",
+                "conflict",
+            )
+        if (
+            option.get("on_demand_price_per_gpu_hour") is None
+            and doc.get("burst_price_per_gpu_hour") is None
+            and not self.has_problem_under("utilization")
+            and doc.get("utilization")
+            and any(u > 0 for u in doc["utilization"])
+        ):
+            self.add(
+                f"{path}.on_demand_price_per_gpu_hour",
+                "A capacity block serves only the training runs, so the inference demand is bought on demand; set an "
+                "on-demand price per GPU-hour (or the scenario's burst price)",
+                "required",
+            )
 
     def effective_horizon(self, doc: dict[str, Any]) -> None:
         """With the refresh policy truncate, no lease or commitment term may run past the shortest owned cycle."""
@@ -191,6 +296,11 @@ class _DocumentChecker(OptionChecker):
             doc["fleet_gpus"] * HOURS_PER_MONTH * u
             for u in expand_utilization(doc["utilization"], doc["horizon_months"])
         ]
+        training = 0.0
+        if doc.get("training") is not None:
+            if self.has_problem_under("training"):
+                return
+            training = training_plan(doc["training"]).gpu_hours_per_month
         for i, option in enumerate(doc["options"]):
             path = f"options[{i}]"
             kind = option.get("kind")
@@ -209,10 +319,10 @@ class _DocumentChecker(OptionChecker):
             capacity = gpus * HOURS_PER_MONTH
             factor = work_factor(workload, option)
             for month, d in enumerate(demand, start=1):
-                if d * factor > capacity * (1 + CAPACITY_TOLERANCE):
+                if d * factor + training > capacity * (1 + CAPACITY_TOLERANCE):
                     self.add(
                         "burst_price_per_gpu_hour",
-                        f"In month {month} '{option['name']}' needs {fmt(round(d * factor, 2))} GPU-hours "
+                        f"In month {month} '{option['name']}' needs {fmt(round(d * factor + training, 2))} GPU-hours "
                         f"but {what} only {gpus} GPUs ({fmt(capacity)} GPU-hours a month); set a burst price per "
                         "GPU-hour for the overflow",
                     )

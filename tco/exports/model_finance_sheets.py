@@ -35,6 +35,8 @@ class FinanceSheets:
     ledger_index: int
     input_fill: Any
     schedules: dict[str, fin.OwnedSchedule]
+    training: bool
+    training_hours: str
     capex_today: dict[str, str]
     define: Callable[..., None]
     header: Callable[..., None]
@@ -344,7 +346,11 @@ class FinanceSheets:
             else "burst_price_per_gpu_hour"
         )
         u_c = f"commitment_break_even_utilization_{s}"
-        fleet_u = f"committed_gpus_{s}*{u_c}/(({self.work_factor(option, s)})*fleet_gpus)"
+        # The training hours fill the committed GPUs first, at every utilization (docs/money-math.md "Training runs").
+        committed = f"committed_gpus_{s}*{u_c}"
+        if self.training:
+            committed = f"MAX({committed}-{self.training_hours}/{HOURS_PER_MONTH},0)"
+        fleet_u = f"{committed}/(({self.work_factor(option, s)})*fleet_gpus)"
         term_hours = f"committed_gpus_{s}*{HOURS_PER_MONTH}*{months_in_term}"
         return [
             (

@@ -25,10 +25,11 @@ import re
 from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY
-from lib.kinds import API_KINDS, ON_DEMAND, OWNED_KINDS, kind_label
+from lib.kinds import API_KINDS, CAPACITY_BLOCK, ON_DEMAND, OWNED_KINDS, kind_label
 from lib.terms import term_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
 from tco.engine.catalogue import ScenarioField, option_fields, scenario_fields, scenario_value
+from tco.engine.constants import SECONDS_PER_HOUR
 from tco.engine.finance_fields import uses_finance
 from tco.engine.finance_results import truncated
 from tco.exports import model_finance as fin
@@ -49,6 +50,12 @@ def scenario_inputs() -> tuple[ScenarioField, ...]:
 
 HORIZON_FIXED = " (fixed in the workbook: one ledger row a month)"
 EFFECTIVE_HORIZON = ", effective (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
+TRAINING_RESULTS = (
+    ("gpu_hours_per_attempt", "Training: GPU-hours per run"),
+    ("gpu_hours_effective", "Training: GPU-hours per run, interruptions included"),
+    ("gpu_hours_per_validated_version", "Training: GPU-hours per validated model version"),
+    ("wall_clock_days", "Training: days on the cluster per run"),
+)
 AGREEMENT = 1e-9  # relative: the workbook's figure and the app's agree when this close
 
 
@@ -115,6 +122,7 @@ class Builder(FinanceSheets):
         self.first_row, self.last_row = 2, self.horizon + 1  # ledger rows of month 1 .. horizon
         self.today_row = self.last_row + 2  # an owned option's month 0 (today), below its months
         self.finance = uses_finance(doc)
+        self.training = doc.get("training") is not None
         self.schedules: dict[str, fin.OwnedSchedule] = {}
         self.capex_today: dict[str, str] = {}  # a commitment's upfront paid today, by option
 
@@ -156,6 +164,8 @@ class Builder(FinanceSheets):
         workload = doc.get("workload")
         for entry in (entry for entry in inputs if entry.scope == "workload") if workload else ():
             self.input_row(sheet, entry.label, workload[entry.name], entry.unit, entry.name)
+        if self.training:
+            self.training_inputs(sheet)
         slugs = []
         for option in doc["options"]:
             slug = self.names.option_slug(option["name"])
@@ -182,6 +192,65 @@ class Builder(FinanceSheets):
         sheet.column_dimensions["C"].width = 24
         sheet.column_dimensions["D"].width = 40
         return slugs
+
+    def training_inputs(self, sheet: Any) -> None:
+        """The training plan's inputs (named ``training_<key>``) and its figures as formulas (docs/money-math.md
+        "Training runs"): GPU-hours per attempt (given, or 6·N·D over the peak at the MFU), with interruptions, per
+        validated version, days on the cluster, and the GPU-hours every GPU option serves each month."""
+        plan = self.doc["training"]
+        sheet.append([cell("Training plan")])
+        sheet.cell(row=sheet.max_row, column=1).font = self.bold
+        for entry in scenario_fields("training"):
+            if plan.get(entry.name) is not None:
+                self.input_row(sheet, entry.label, plan[entry.name], entry.unit, f"training_{entry.name}")
+        if plan.get("gpu_hours") is not None:
+            attempt = "=training_gpu_hours"
+        else:
+            attempt = (
+                "=6*training_params_billion*1E9*training_tokens_billion*1E9"
+                f"/(training_peak_tflops*1E12*training_mfu*{SECONDS_PER_HOUR})"
+            )
+        derived = [
+            ("GPU-hours per run", attempt, "GPU-hours", "training_gpu_hours_per_attempt"),
+            (
+                "GPU-hours per run, interruptions included",
+                "=training_gpu_hours_per_attempt*(1+training_interruptions_per_million_gpu_hours/1E6"
+                "*training_cluster_gpus*(training_checkpoint_interval_hours/2+training_restart_hours))",
+                "GPU-hours",
+                "training_gpu_hours_effective",
+            ),
+            (
+                "GPU-hours per validated model version",
+                "=training_gpu_hours_effective/training_success_rate",
+                "GPU-hours",
+                "training_gpu_hours_per_validated_version",
+            ),
+            (
+                "Days on the cluster per run",
+                "=training_gpu_hours_effective/training_cluster_gpus/24",
+                "days",
+                "training_wall_clock_days",
+            ),
+            (
+                "Training GPU-hours a month",
+                "=training_runs_per_year*training_gpu_hours_effective/12",
+                "GPU-hours per month",
+                "training_hours_per_month",
+            ),
+            (
+                "Other costs per validated version",
+                "=training_other_cost_per_run/training_success_rate",
+                "{c}",
+                "training_other_cost_per_version",
+            ),
+        ]
+        for label, formula, unit, name in derived:
+            self.input_row(sheet, f"{label} (formula)", formula, unit, name, editable=False)
+
+    @property
+    def training_hours(self) -> str:
+        """The training GPU-hours a month every GPU option serves besides the inference demand ("0" without a plan)."""
+        return "training_hours_per_month" if self.training else "0"
 
     def forecast(self) -> None:
         from tco.engine.demand import expand_utilization
@@ -281,7 +350,7 @@ class Builder(FinanceSheets):
         if kind in OWNED_KINDS:
             self.owned_names(option, slug)
             return [
-                Column("Hours needed", lambda r: f"=C{r}*{wf}", "number", "hours"),
+                Column("Hours needed", lambda r: f"=C{r}*{wf}+{self.training_hours}", "number", "hours"),
                 Column("Own hours served", lambda r: f"=MIN({{hours}}{r},capacity_{slug})", "number", "served"),
                 Column("Own utilization", lambda r: f"={{served}}{r}/capacity_{slug}", "fraction", "own_use"),
                 Column("Overflow GPU-hours", lambda r: f"={{hours}}{r}-{{served}}{r}", "number", "overflow"),
@@ -310,8 +379,10 @@ class Builder(FinanceSheets):
                 ),
                 Column("Usage cost", lambda r: f"={{attempts}}{r}*{per_attempt}+{extras}", "money", "usage"),
             ]
+        block = option["billing"] == CAPACITY_BLOCK  # serves the training in whole blocks, not by the hour
+        training = "" if block else f"+{self.training_hours}"
         columns = [
-            Column("Hours needed", lambda r: f"=C{r}*{wf}", "number", "hours"),
+            Column("Hours needed", lambda r: f"=C{r}*{wf}{training}", "number", "hours"),
             Column(
                 "Price per GPU-hour",
                 lambda r: f"=price_per_gpu_hour_{slug}*{fin.price_factor(option, slug, r - self.first_row + 1)}",
@@ -323,6 +394,16 @@ class Builder(FinanceSheets):
             return columns + self.term_columns(option, slug)
         if option["billing"] == ON_DEMAND:
             return [*columns, Column("Usage cost", lambda r: f"={{hours}}{r}*{{price}}{r}+{extras}", "money", "usage")]
+        if block:
+            od = self.block_on_demand(option, slug, r=None)
+            blocks = f"training_runs_per_year/12*block_count_{slug}*block_gpu_hours_{slug}"
+            self.block_names(slug)
+            return [
+                *columns,
+                Column("Inference at the on-demand price", lambda r: f"={{hours}}{r}*{od(r)}", "money", "inference"),
+                Column("Capacity blocks", lambda r: f"={blocks}*{{price}}{r}", "money", "blocks"),
+                Column("Usage cost", lambda r: f"={{inference}}{r}+{{blocks}}{r}+{extras}", "money", "usage"),
+            ]
         committed = f"committed_gpus_{slug}*{HOURS_PER_MONTH}"
         return [
             *columns,
@@ -330,6 +411,33 @@ class Builder(FinanceSheets):
             Column("Burst", lambda r: f"={{overflow}}{r}*N(burst_price_per_gpu_hour)", "money", "burst"),
             Column("Usage cost", lambda r: f"={committed}*{{price}}{r}+{{burst}}{r}+{extras}", "money", "usage"),
         ]
+
+    def block_on_demand(self, option: dict, slug: str, r: Any) -> Any:
+        """A capacity block's price of an inference hour: its on-demand price along its price path, or the burst
+        price, flat (today's, with ``r`` None: a function of the row otherwise)."""
+        if option.get("on_demand_price_per_gpu_hour") is None:
+            return "N(burst_price_per_gpu_hour)" if r is not None else (lambda row: "N(burst_price_per_gpu_hour)")
+        if r is not None:
+            return f"on_demand_price_per_gpu_hour_{slug}"
+        return lambda row: (
+            f"on_demand_price_per_gpu_hour_{slug}*{fin.price_factor(option, slug, row - self.first_row + 1)}"
+        )
+
+    def block_names(self, slug: str) -> None:
+        """A capacity block's GPU-hours and the blocks a run takes: ``ceil(H_eff / (N·24·D))``, written -INT(-x)
+        (every spreadsheet has INT)."""
+        sheet = self.book["Inputs"]
+        rows = [
+            ("GPU-hours per block", f"=block_gpus_{slug}*24*block_days_{slug}", "GPU-hours", f"block_gpu_hours_{slug}"),
+            (
+                "Blocks per run",
+                f"=-INT(-(training_gpu_hours_effective/block_gpu_hours_{slug}-1E-9))",
+                "blocks",
+                f"block_count_{slug}",
+            ),
+        ]
+        for label, formula, unit, name in rows:
+            self.input_row(sheet, f"{label} (formula)", formula, unit, name, editable=False)
 
     def owned_names(self, option: dict, slug: str) -> None:
         """Derived cells of an owned option, named like inputs (capacity, fixed opex, energy terms, capital charge)."""
@@ -397,6 +505,8 @@ class Builder(FinanceSheets):
                 reference["accepted_responses_per_year"],
                 "accepted_responses_per_year",
             )
+        for key, label in TRAINING_RESULTS if self.training else ():
+            self.result_row(sheet, label, f"=training_{key}", result["training"][key], f"result_training_{key}")
         for option, slug, found, shown in zip(doc["options"], slugs, ranges, result["options"], strict=True):
             sheet.append([])
             sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})"), "Workbook", "App", "Agree?"])
@@ -429,6 +539,12 @@ class Builder(FinanceSheets):
             annual = f"=12*AVERAGE({found['attempts']})*{per_attempt}+{extras}"
         elif option["billing"] == ON_DEMAND:
             annual = f"=12*AVERAGE({found['hours']})*price_per_gpu_hour_{slug}+{extras}"
+        elif option["billing"] == CAPACITY_BLOCK:
+            annual = (
+                f"=12*AVERAGE({found['hours']})*{self.block_on_demand(option, slug, r=0)}"
+                f"+training_runs_per_year*block_count_{slug}*block_gpu_hours_{slug}*price_per_gpu_hour_{slug}"
+                f"+{extras}"
+            )
         elif option.get("commitment_term_months") is not None:
             od = (
                 f"on_demand_price_per_gpu_hour_{slug}"
@@ -482,6 +598,8 @@ class Builder(FinanceSheets):
                     "cost_per_million_accepted_tokens",
                 ),
             ]
+        if self.training:
+            rows += self.training_results(option, slug, found)
         if owned:
             rows += [
                 (
@@ -499,6 +617,28 @@ class Builder(FinanceSheets):
                 ),
             ]
         return rows
+
+    def training_results(self, option: dict, slug: str, found: dict[str, str]) -> list[tuple[str, str, str, str]]:
+        """Cost per validated model version: the GPU-hours per version at the option's cost of a GPU-hour (an owned
+        option's annual cost over its busy hours, training included; a rental's price today), whole blocks for a
+        capacity block; blank for an API, which serves no training."""
+        kind = option["kind"]
+        version = "training_gpu_hours_per_validated_version"
+        other = "training_other_cost_per_version"
+        label = "Cost per validated model version"
+        if kind in API_KINDS:
+            return [(label, '=""', "cost_per_validated_version", "cost_per_validated_version")]
+        if kind in OWNED_KINDS:
+            cost = f"=annual_cost_{slug}/(12*AVERAGE({found['hours']}))*{version}+{other}"
+        elif option["billing"] == CAPACITY_BLOCK:
+            cost = f"=block_count_{slug}*block_gpu_hours_{slug}*price_per_gpu_hour_{slug}/training_success_rate+{other}"
+            return [
+                (label, cost, "cost_per_validated_version", "cost_per_validated_version"),
+                ("Capacity blocks per run", f"=block_count_{slug}", "blocks_per_run", "blocks_per_run"),
+            ]
+        else:
+            cost = f"=price_per_gpu_hour_{slug}*{version}+{other}"
+        return [(label, cost, "cost_per_validated_version", "cost_per_validated_version")]
 
     def result_row(self, sheet: Any, label: str, formula: str, app_value: Any, name: str) -> None:
         sheet.append([cell(label), formula, app_value])
@@ -607,14 +747,17 @@ class Builder(FinanceSheets):
         def delta(u: str, after_tax: bool = False) -> str:
             """Owned minus rental annual cost at flat reference utilization ``u`` (a cell); after tax, the owned cost
             is ``A_AT + (1 - T)·(cost - A)`` and the rental's ``(1 - T)·cost``."""
-            load = f"{u}*fleet_gpus*{wo}"
+            load = f"({u}*fleet_gpus*{wo}+{self.training_hours}/{HOURS_PER_MONTH})"  # GPUs busy, training's too
             overflow = f"MAX({load}-gpu_count_{o},0)"
             owned_cost = (
                 f"IF(AND(ISBLANK(burst_price_per_gpu_hour),{load}>gpu_count_{o}*(1+1E-12)),1E+300,"
                 f"capital_charge_{o}+idle_energy_{o}+fixed_opex_{o}+energy_slope_{o}*MIN({load}/gpu_count_{o},1)"
                 f"+{HOURS_PER_YEAR}*{overflow}*N(burst_price_per_gpu_hour))"
             )
-            rental_cost = f"fleet_gpus*{HOURS_PER_YEAR}*{u}*{wr}*price_per_gpu_hour_{r}+extras_per_year_{r}"
+            rental_cost = (
+                f"(fleet_gpus*{HOURS_PER_YEAR}*{u}*{wr}+12*{self.training_hours})*price_per_gpu_hour_{r}"
+                f"+extras_per_year_{r}"
+            )
             if after_tax:
                 return (
                     f"=capital_charge_after_tax_{o}+(1-tax_rate)*({owned_cost}-capital_charge_{o})"
@@ -631,7 +774,10 @@ class Builder(FinanceSheets):
         k, d0, dk, d1 = (f"{letter}{row}" for letter in "IJKL")
         sheet.cell(row=row, column=1).value = cell(owned["name"])
         sheet.cell(row=row, column=2).value = cell(rental["name"])
-        sheet.cell(row=row, column=9).value = f"=gpu_count_{o}/(fleet_gpus*{wo})"
+        # The kink: where the owned GPUs are full (the training's GPUs take their share at every utilization).
+        sheet.cell(
+            row=row, column=9
+        ).value = f"=MAX((gpu_count_{o}-{self.training_hours}/{HOURS_PER_MONTH})/(fleet_gpus*{wo}),0)"
         sheet.cell(row=row, column=10).value = delta("0")
         sheet.cell(row=row, column=11).value = delta(f"MIN({k},1)")
         sheet.cell(row=row, column=12).value = delta("1")

@@ -58,6 +58,12 @@ def option_table(result: dict) -> Table:
         ("mean own utilization (fraction)", "mean_own_utilization", "fraction"),
         ("overflow over horizon (GPU-hours)", "overflow_gpu_hours", "number"),
     ]
+    if "training" in result:  # docs/money-math.md "Training runs": beside the cost per accepted output
+        at = next(i for i, (_, key, _) in enumerate(columns) if key == "cost_per_million_accepted_tokens") + 1
+        columns[at:at] = [
+            (f"cost per validated model version ({c})", "cost_per_validated_version", "money"),
+            ("capacity blocks per run", "blocks_per_run", "number"),
+        ]
     rows = [
         [kind_label(option[key]) if key == "kind" else option.get(key) for _, key, _ in columns]
         + [option["name"] == result["cheapest"]]

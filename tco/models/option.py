@@ -40,6 +40,8 @@ class ScenarioOption(models.Model):
     price_per_gpu_hour = option_model_field("price_per_gpu_hour")
     billing = option_model_field("billing")
     committed_gpus = option_model_field("committed_gpus")
+    block_gpus = option_model_field("block_gpus")
+    block_days = option_model_field("block_days")
     extras_per_year = option_model_field("extras_per_year")
     price_change_per_year = option_model_field("price_change_per_year")
     price_per_million_input_tokens = option_model_field("price_per_million_input_tokens")

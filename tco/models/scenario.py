@@ -46,6 +46,20 @@ class Scenario(models.Model):
     workload_input_tokens_per_response = scenario_model_field("workload_input_tokens_per_response")
     workload_acceptance_rate = scenario_model_field("workload_acceptance_rate")
 
+    # The training plan (docs/money-math.md "Training runs"): none when every field is blank.
+    training_runs_per_year = scenario_model_field("training_runs_per_year")
+    training_gpu_hours = scenario_model_field("training_gpu_hours")
+    training_params_billion = scenario_model_field("training_params_billion")
+    training_tokens_billion = scenario_model_field("training_tokens_billion")
+    training_mfu = scenario_model_field("training_mfu")
+    training_peak_tflops = scenario_model_field("training_peak_tflops")
+    training_cluster_gpus = scenario_model_field("training_cluster_gpus")
+    training_interruptions_per_million_gpu_hours = scenario_model_field("training_interruptions_per_million_gpu_hours")
+    training_checkpoint_interval_hours = scenario_model_field("training_checkpoint_interval_hours")
+    training_restart_hours = scenario_model_field("training_restart_hours")
+    training_success_rate = scenario_model_field("training_success_rate")
+    training_other_cost_per_run = scenario_model_field("training_other_cost_per_run")
+
     # The utilization forecast: a kind plus its parameters (tco.forecast.Forecast); expanded into the document's list.
     forecast_kind = scenario_model_field("forecast_kind")
     forecast_flat_utilization = scenario_model_field("forecast_flat_utilization")

@@ -20,7 +20,7 @@ from typing import Any
 
 from lib.currencies import currency_of
 from lib.formatting import DASH, MINUS, format_money, format_pct, round_half_up
-from lib.kinds import KIND_LABELS, kind_label
+from lib.kinds import CAPACITY_BLOCK, COMMITTED, KIND_LABELS, kind_label
 from tco.engine.catalogue import (
     OPTION_FIELD,
     SCENARIO_FIELD,
@@ -281,8 +281,9 @@ def _utilization_rows(forecast: dict, shown: tuple[str, ...]) -> list[dict]:
 
 
 def input_groups(document: dict) -> list[dict]:
-    """Inputs grouped for reading: the scenario, the workload, then each option in document order. Each row has
-    the page's ``title`` and ``text`` (value with unit) and the spreadsheet's ``label``, ``value`` and ``unit``."""
+    """Inputs grouped for reading: the scenario, the workload, the training plan, then each option in document order.
+    Each row has the page's ``title`` and ``text`` (value with unit) and the spreadsheet's ``label``, ``value`` and
+    ``unit``."""
     c = currency_of(document)
     forecast = utilization_summary(list(document["utilization"]))
     scenario_rows = []
@@ -297,14 +298,20 @@ def input_groups(document: dict) -> list[dict]:
     if workload:
         rows = [_row("workload", "", scenario_fact(entry.field), workload, c) for entry in scenario_fields("workload")]
         groups.append({"title": "Workload", "kind": "", "kind_label": "", "rows": rows})
+    training = document.get("training")
+    if training:
+        rows = [_row("training", "", scenario_fact(entry.field), training, c) for entry in scenario_fields("training")]
+        groups.append({"title": "Training", "kind": "", "kind_label": "", "rows": rows})
     for option in document["options"]:
         rows = [
             _row(option["name"], option["kind"], option_fact(entry.name), option, c)
             for entry in option_fields(option["kind"])
             if entry.applies(option) or option.get(entry.name) is not None  # no loan terms for a cash purchase
         ]
-        if option_value(option, "billing") != "committed":
+        if option_value(option, "billing") != COMMITTED:
             rows = [row for row in rows if row["key"] != "committed_gpus"]
+        if option_value(option, "billing") != CAPACITY_BLOCK:
+            rows = [row for row in rows if row["key"] not in ("block_gpus", "block_days")]
         groups.append(
             {"title": option["name"], "kind": option["kind"], "kind_label": kind_label(option["kind"]), "rows": rows}
         )
@@ -344,6 +351,11 @@ def flat_inputs(document: dict, in_currency: tuple[str, float] | None = None) ->
                 flat[entry.path] = (f"Workload: {fact.label}", words(fact, workload.get(entry.name), c))
         elif entry.field != "name":
             flat[entry.path] = (fact.label, words(fact, document.get(entry.name), c))
+    training = document.get("training") or {}
+    if training:
+        for entry in scenario_fields("training"):
+            fact = scenario_fact(entry.field)
+            flat[entry.path] = (f"Training: {fact.label}", words(fact, training.get(entry.name), c))
     for option in document["options"]:
         for key in ("kind", *(entry.name for entry in option_fields(option["kind"]))):
             fact = option_fact(key)

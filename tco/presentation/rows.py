@@ -134,6 +134,8 @@ def option_rows(document: dict, result: dict) -> list[dict]:
     Keys: name, kind, kind_label, is_cheapest, annual_cost, npv, npv_after_tax (None without the finance depth),
     npv_vs_cheapest, total_cost, cost_per_gpu_hour,
     cost_per_accepted_response, cost_per_million_accepted_tokens (None when there is no such unit),
+    has_training, cost_per_validated_version and blocks_per_run (None without a training plan, or where they do not
+    apply),
     and price_source (the document's provenance object for rental/API options, else None).
     """
     document_options = document.get("options", [])
@@ -157,7 +159,37 @@ def option_rows(document: dict, result: dict) -> list[dict]:
                 "cost_per_gpu_hour": option["cost_per_gpu_hour"],
                 "cost_per_accepted_response": option["cost_per_accepted_response"],
                 "cost_per_million_accepted_tokens": option["cost_per_million_accepted_tokens"],
+                # With a training plan (docs/money-math.md "Training runs"); None for an option that serves none.
+                "has_training": "training" in result,
+                "cost_per_validated_version": option.get("cost_per_validated_version"),
+                "blocks_per_run": option.get("blocks_per_run"),
                 "price_source": source,
             }
         )
     return rows
+
+
+# The training plan's figures (docs/money-math.md "Training runs") in the order the panel lists them.
+TRAINING_FIGURES = (
+    ("gpu_hours_per_attempt", "GPU-hours per run", "GPU-hours"),
+    ("gpu_hours_effective", "GPU-hours per run, interruptions included", "GPU-hours"),
+    ("gpu_hours_per_validated_version", "GPU-hours per validated model version", "GPU-hours"),
+    ("wall_clock_days", "Days on the cluster per run", "days"),
+)
+
+
+def training_rows(result: dict) -> list[dict]:
+    """The training plan's figures, each ``key``, ``label``, ``value`` (raw) and ``text`` (GPU-hours whole, days to
+    a tenth); empty without a plan."""
+    training = result.get("training")
+    if not training:
+        return []
+    return [
+        {
+            "key": key,
+            "label": label,
+            "value": training[key],
+            "text": f"{training[key]:,.1f} {unit}" if unit == "days" else f"{training[key]:,.0f} {unit}",
+        }
+        for key, label, unit in TRAINING_FIGURES
+    ]

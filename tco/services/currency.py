@@ -31,7 +31,10 @@ from tco.selectors.uncertainty import MONEY_RANGE_FIELDS
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
 OPTION_MONEY_FIELDS = tuple(sorted(fields_of_type("money")))
-SCENARIO_MONEY_FIELDS = tuple(entry.field for entry in scenario_fields("scenario", "workload") if entry.is_money)
+# Every money input of the scenario itself, its workload and its training plan (the other costs per run).
+SCENARIO_MONEY_FIELDS = tuple(
+    entry.field for entry in scenario_fields("scenario", "workload", "training") if entry.is_money
+)
 
 
 class CurrencyChangeError(AppError, ValueError):

@@ -134,7 +134,17 @@ EVERY_FIELD = {
             "extras_per_year": 1000,
             "acceptance_rate": 0.85,
         },
+        {
+            "name": "Capacity block",
+            "kind": "hyperscaler",
+            "price_per_gpu_hour": 4.5,
+            "billing": "capacity_block",
+            "block_gpus": 8,
+            "block_days": 7,
+        },
     ],
+    # A training plan (docs/money-math.md "Training runs"), which a capacity block needs.
+    "training": {"runs_per_year": 4, "gpu_hours": 100000, "cluster_gpus": 8},
 }
 
 
@@ -148,13 +158,13 @@ def _other() -> dict:
         for key, value in list(option.items()):
             if isinstance(value, float | int) and not isinstance(value, bool):
                 option[key] = round(value * 5 / 6, 4) if key != "price_change_per_year" else -0.05
-                if key in ("gpu_count", "committed_gpus"):
+                if key in ("gpu_count", "committed_gpus", "block_gpus", "block_days"):
                     option[key] = int(value) - 4
                 if key == "useful_life_years":
                     option[key] = value + 1
                 if key == "pue":
                     option[key] = 1.3
-        if "billing" in option:
+        if "billing" in option and option["billing"] != "capacity_block":  # a block keeps its billing, its fields
             option["billing"] = "on_demand" if option["billing"] == "committed" else "committed"
             option.setdefault("committed_gpus", 32)
     other["tax_rate"], other["cost_of_debt"] = 0.25, 0.05

@@ -61,6 +61,7 @@ def argument_values(_demo_data, db) -> dict[str, str]:
         "option_pk": str(scenario.options.first().pk),
         "item_pk": str(SecondaryDiligenceItem.objects.filter(option__scenario=scenario).first().pk),
         "link_pk": str(DecisionLink.objects.first().pk if DecisionLink.objects.exists() else 1),
+        "rule_pk": "1",
         "token": "not-a-token",
         "what": "options.csv",
         "stamp": "0",

@@ -72,6 +72,8 @@ RENTAL = (
     "price_per_gpu_hour",
     "billing",
     "committed_gpus",
+    "block_gpus",
+    "block_days",
     "extras_per_year",
     "price_change_per_year",
     "tokens_per_second_per_gpu",
@@ -130,9 +132,9 @@ def test_the_money_inputs_are_the_ones_a_currency_change_scales():
     assert fields_of_type("money") == (MONEY_FIELDS - {"burst_price_per_gpu_hour"}) | finance
 
 
-def test_counts_are_whole_numbers_of_gpus_or_months():
+def test_counts_are_whole_numbers_of_gpus_months_or_days():
     months = {"loan_term_months", "lease_payment_interval_months", "lease_term_months", "commitment_term_months"}
-    assert fields_of_type("count") == {"gpu_count", "committed_gpus"} | months
+    assert fields_of_type("count") == {"gpu_count", "committed_gpus", "block_gpus", "block_days"} | months
     assert numbers_for_kind("owned")["gpu_count"].integer and numbers_for_kind("neocloud")["committed_gpus"].integer
 
 

@@ -13,14 +13,14 @@ from tco.engine.catalogue import OPTION_FIELDS, scenario_fields
 from tco.exports import inputs_table, results_workbook
 from tco.exports.model_workbook import Names
 from tco.presentation.inputs import lower_first
-from tests.documents import finance_example
+from tests.documents import training_example
 
 CURRENCY = "EUR"
 
 
 @pytest.fixture(scope="module")
 def sheets():
-    document = finance_example()
+    document = training_example()  # the finance example with a training plan and a capacity block
     document["currency"] = CURRENCY
     book = load_workbook(BytesIO(results_workbook(document, evaluate(document))))
     names = Names()
@@ -49,11 +49,23 @@ def test_a_scenario_input_has_its_entrys_label_and_unit_on_every_sheet(sheets, e
     assert inputs_table(document).headers[2:5:2] == ["input", "unit"]
 
 
+@pytest.mark.parametrize("entry", scenario_fields("training"), ids=lambda entry: entry.field)
+def test_a_training_input_has_its_entrys_label_and_unit_on_every_sheet(sheets, entry):
+    document, _, model, words = sheets
+    if document["training"].get(entry.name) is None:  # a run sized by its model leaves the GPU-hours out
+        assert f"training_{entry.name}" not in model
+        return
+    label, _, unit, *_ = model[f"training_{entry.name}"]
+    assert _same_words(label, entry.label) and unit == entry.unit.replace("{c}", CURRENCY)
+    row = words[("training", lower_first(entry.label))]
+    assert row[4] == entry.unit.replace("{c}", CURRENCY)
+
+
 @pytest.mark.parametrize("entry", [e for e in OPTION_FIELDS if e.value_type != "list"], ids=lambda e: e.name)
 def test_an_option_input_has_its_entrys_label_and_unit_on_every_sheet(sheets, entry):
     document, slugs, model, words = sheets
     holders = [option for option in document["options"] if option["kind"] in entry.kinds and entry.name in option]
-    assert holders, f"the finance example sets {entry.name} on some option"
+    assert holders, f"the training example sets {entry.name} on some option"
     for option in holders:
         shown = model.get(f"{entry.name}_{slugs[option['name']]}")
         if shown is not None or entry.value_type != "choice":  # the model shows only the choices that set formulas

@@ -33,10 +33,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # Raised and caught inside the code, never shown as they are: flow control, a programming error, the engine's
 # own error (framework-free, it imports nothing of the apps or lib; its problems carry a path and a message each).
 INTERNAL = {
+    "config.api.problems.ApiProblem",  # an API answer in waiting: the API's handler turns it into problem+json
     "pricing.importers.feeds.NotTheFeed",  # caught by the feed parsers: the file is refused with its reason
     "pricing.importers.base.RowRefused",  # caught by the JSON price lists' entry loops (LiteLLM, OpenRouter)
     "pricing.importers.gpuhunt._BadCell",  # caught by the row loop, as SkyPilot's
     "pricing.importers.skypilot._BadCell",
+    "tco.actuals.focus._NotANumber",  # caught by the FOCUS reader, which names the line and column
     "tco.engine.errors.ScenarioError",
     "tco.models.decision.ImmutableRowError",
     "tco.services.uncertainty.RunCancelled",

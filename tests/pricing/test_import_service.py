@@ -91,6 +91,8 @@ def test_reference_data_load_keeps_admin_edits():
         "provider_aliases": 0,
         "gpu_models": 0,
         "aliases": 0,
+        "gpu_specs": 0,
+        "language_models": 0,
     }
     assert GpuModel.objects.get(name="H100 SXM").tdp_watts == 650
 

@@ -14,6 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from pricing.importers import registry
+from pricing.importers.aws_price_list import CAPACITY_BLOCK_REASON
 from pricing.models import PriceObservation, SnapshotStatus
 from tests.pricing.conftest import FIXTURES, OBSERVED, REPO, canonical, run_import
 
@@ -52,7 +53,7 @@ def test_the_opencost_us_east_2_excerpt_is_read_and_every_product_skipped_with_i
     }
 
 
-def test_a_p4d_is_priced_per_a100_and_its_zero_priced_capacity_block_twin_is_skipped():
+def test_a_p4d_is_priced_per_a100_and_its_capacity_block_twin_is_skipped_as_an_operating_fee():
     snapshot = run_import((FEEDS / "aws-p4d-capacity-block-opencost.json").read_bytes())
     assert snapshot.status == SnapshotStatus.IMPORTED
     # 32.7726 an hour for 8 GPUs = 4.096575 per GPU-hour, observed on the file's publicationDate.
@@ -63,10 +64,25 @@ def test_a_p4d_is_priced_per_a100_and_its_zero_priced_capacity_block_twin_is_ski
     assert snapshot.skipped == [
         {
             "line": 2,
-            "reason": "CapacityBlock SKU priced 0.00 (capacity blocks are priced when bought, not in the offer file)",
+            "reason": CAPACITY_BLOCK_REASON,
             "value": "p4d.24xlarge",
         }
     ]
+    assert "hourly operating fee, not the block's price" in CAPACITY_BLOCK_REASON
+
+
+def test_no_capacity_block_row_is_stored_as_an_on_demand_price_whatever_its_rate():
+    # The real file's CapacityBlock rows are priced 0.00; one with a rate is the block's hourly fee all the same.
+    products = {
+        "P5": _product("P5", "p5.48xlarge", "8"),
+        "P5CB": _product("P5CB", "p5.48xlarge", "8", marketoption="CapacityBlock"),
+    }
+    on_demand = {"P5": _term("P5", "OD", "55.0400000000"), "P5CB": _term("P5CB", "OD", "31.4640000000")}
+    snapshot = run_import(_offer(products, on_demand, {}))
+    assert observations() == {
+        ("p5.48xlarge", "H100 SXM", 8, "us-east-1", "on_demand"): (Decimal("55.04"), Decimal("6.88")),
+    }
+    assert [(row["value"], row["reason"]) for row in snapshot.skipped] == [("p5.48xlarge", CAPACITY_BLOCK_REASON)]
 
 
 def _offer(products: dict, on_demand: dict, reserved: dict) -> bytes:

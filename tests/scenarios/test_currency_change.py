@@ -407,3 +407,16 @@ def test_a_converted_options_assumptions_note_names_the_currency_of_its_figures(
     _convert(editor_client, scenario, run_jobs)
     converted = ScenarioOption.objects.get(scenario=scenario, kind="owned").prefill_note
     assert converted == f"{note} (Figures in USD; the inputs were converted at {RATE_TEXT}.)"
+
+
+def test_the_training_plan_s_other_costs_convert_with_the_other_money_inputs(
+    editor_client, scenario, ecb_rate, run_jobs
+):
+    Scenario.objects.filter(pk=scenario.pk).update(
+        training_runs_per_year=4, training_gpu_hours=10000, training_cluster_gpus=8, training_other_cost_per_run=2500
+    )
+    scenario.refresh_from_db()
+    _convert(editor_client, scenario, run_jobs)
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    assert fresh.training_other_cost_per_run == in_eur("2500") == Decimal("2314.81")
+    assert fresh.training_gpu_hours == Decimal(10000)  # GPU-hours, not money: unchanged

@@ -24,7 +24,7 @@ from tco.selectors.history import _tracked_fields
 from tco.services import scenario_create_from_document
 from tco.web.forms import scenario_input_form
 from tco.web.viewmodels.fields import input_label, scenario_sections
-from tests.documents import finance_example
+from tests.documents import training_example
 from tests.scenarios.workspace_html import Workspace
 
 # The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance.
@@ -146,7 +146,7 @@ def test_an_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_
 # An option's inputs read the same way (the finance example sets every option input on some option).
 @pytest.mark.parametrize("entry", catalogue.OPTION_FIELDS, ids=lambda entry: entry.name)
 def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_client, editor):
-    scenario = scenario_create_from_document(document=finance_example(), user=editor)
+    scenario = scenario_create_from_document(document=training_example(), user=editor)
     page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
     options = scenario.options.all()
     option = next(o for o in options if o.kind in entry.kinds and getattr(o, entry.name) not in (None, ""))
@@ -168,15 +168,17 @@ def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, 
 
 # --- The message under an input says the editor's words ------------------------------------------------------------
 
-CHECKED = [entry for entry in (*SHOWN, *catalogue.OPTION_FIELDS) if entry.check is not None]
+TRAINING = list(catalogue.scenario_fields("training"))
+CHECKED = [entry for entry in (*SHOWN, *TRAINING, *catalogue.OPTION_FIELDS) if entry.check is not None]
 
 
 @pytest.mark.parametrize("entry", CHECKED, ids=lambda entry: f"{type(entry).__name__}-{entry.name}")
 def test_a_refused_value_is_named_by_the_inputs_label_and_unit_as_the_editor_shows_them(entry):
-    document = finance_example()
+    document = training_example()  # every input set somewhere: the finance example, a training plan, a block
     document["currency"] = "EUR"
     if isinstance(entry, ScenarioField):
-        holder, path = (document["workload"], entry.path) if entry.scope == "workload" else (document, entry.path)
+        nested = entry.scope in ("workload", "training")
+        holder, path = (document[entry.scope] if nested else document), entry.path
     else:
         options = document["options"]  # the option that holds the input: the others may refuse it as a conflict
         index = next(i for i, option in enumerate(options) if option["kind"] in entry.kinds and entry.name in option)

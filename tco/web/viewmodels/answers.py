@@ -11,7 +11,7 @@ map redrawn for another rental than the stored one is sent inline.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.template.loader import render_to_string
@@ -25,6 +25,7 @@ from tco.charts import FIGURE_ORDER, map_rental_index, map_rentals, with_map_ren
 from tco.models import ScenarioRun
 from tco.presentation import break_even_rows, headline, option_rows
 from tco.presentation.finance import finance_answers
+from tco.presentation.rows import training_rows
 
 TIMEOUT = 7 * 24 * 3600  # seconds; a done run never changes, the timeout only bounds what the cache keeps
 
@@ -66,6 +67,7 @@ class Answer:
     map_rentals: list[str]  # the rentals the break-even map can vary
     map_rental: str  # the one it varies
     body: str = ""  # the rendered panel body (headline, cards, tables, charts), a SafeString once built
+    training: list[dict] = field(default_factory=list)  # the training plan's figures (tco.presentation.rows)
 
     def chart(self, key: str) -> Chart | None:
         return next((chart for chart in self.figures if chart.key == key), None)
@@ -122,6 +124,7 @@ def _build(run: ScenarioRun, map_rental: str, drawn: int | None) -> Answer:
         currency=currency_of(run.result),
         map_rentals=map_rentals(run.document),
         map_rental=run.document["options"][drawn]["name"] if drawn is not None else "",
+        training=training_rows(run.result),
     )
     body = render_to_string("tco/scenario_detail.html#answer_body", {"answer": answer})
     figures_json(run)  # serialised now, while loaded: the page fetches them next (run_figures_view)

@@ -92,7 +92,8 @@ def panel_context(
         "days_min": LINK_DAYS_MIN,
         "days_max": LINK_DAYS_MAX,
         "compare_choices": list(Scenario.objects.exclude(pk=scenario.pk).order_by("name").values_list("pk", "name")),
-        "actuals_notice": actuals_notice(scenario),
+        # Only a decided scenario is held against actuals: an open one costs no query.
+        "actuals_notice": actuals_notice(scenario) if is_decided(current) else "",
     }
 
 

@@ -35,6 +35,7 @@ SECTION_LABELS = {
     "basics": "Scenario",
     "finance": "Tax and financing",
     "workload": "Workload",
+    "training": "Training",
     "forecast": "Utilization forecast",
     "options": "Options",
 }
@@ -188,11 +189,19 @@ def scenario_field(scenario: Scenario, name: str, errors: dict[str, str]) -> Fie
 def scenario_sections(scenario: Scenario, errors: dict[str, str]) -> tuple[list[FieldView], list[FieldView]]:
     """The editor's "Scenario" and "Workload" sections: every catalogued input the editor saves one at a time
     (the name is the page's title, the forecast has its own form, the finance inputs their own section)."""
-    views: dict[str, list[FieldView]] = {"scenario": [], "workload": []}
+    views: dict[str, list[FieldView]] = {"scenario": [], "workload": [], "training": []}
     for entry in scenario_inputs():
         if entry.field != "name" and not entry.finance:
             views[entry.scope].append(scenario_field(scenario, entry.field, errors))
     return views["scenario"], views["workload"]
+
+
+def scenario_training_section(scenario: Scenario, errors: dict[str, str]) -> list[FieldView]:
+    """The scenario's "Training" section: the training plan's inputs (docs/money-math.md "Training runs"). Without a
+    plan only its first input, the runs per year, is shown; the others once a plan is begun."""
+    entries = [entry for entry in scenario_inputs() if entry.scope == "training"]
+    begun = any(getattr(scenario, entry.field) is not None or f"s-{entry.field}" in errors for entry in entries)
+    return [scenario_field(scenario, entry.field, errors) for entry in (entries if begun else entries[:1])]
 
 
 def scenario_finance_section(scenario: Scenario, errors: dict[str, str]) -> list[FieldView]:

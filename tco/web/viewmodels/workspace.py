@@ -40,6 +40,7 @@ from tco.web.viewmodels.fields import (
     scenario_field,
     scenario_finance_section,
     scenario_sections,
+    scenario_training_section,
     style_of,
 )
 from tco.web.viewmodels.ranges import attach_ranges
@@ -164,9 +165,10 @@ def workspace_context(
         field_errors.setdefault(key, message)
     basics, workload = scenario_sections(scenario, field_errors)
     finance = scenario_finance_section(scenario, field_errors)
+    training = scenario_training_section(scenario, field_errors)
     name_field = scenario_field(scenario, "name", field_errors)
     views = option_views(scenario, options, field_errors)
-    fields = {f.key: f for f in _all_fields([*basics, *finance], workload, name_field, views)}
+    fields = {f.key: f for f in _all_fields([*basics, *finance, *training], workload, name_field, views)}
     for key, (text, message) in (refused or {}).items():
         if key in fields:
             fields[key].refuse(text, message)
@@ -186,6 +188,7 @@ def workspace_context(
         "can_edit": editor,
         "basics": basics,
         "finance": finance,
+        "training": training,
         "workload": workload,
         "name_field": name_field,
         "option_views": views,
@@ -198,6 +201,7 @@ def workspace_context(
         "diligence_statuses": DiligenceStatus.choices,
         "trend_windows": TREND_WINDOWS,
         "gpu_models": gpu_models() if editor else [],
+        "training_peaks": training_peaks(options) if editor else [],
         **_history(scenario),
         **forecast_context(scenario, forecast_error, forecast_values),
         **results_context(scenario, document, state, problems, missing, map_rental),
@@ -250,11 +254,39 @@ def _missing(
 def _section(key: str, views: list[OptionView]) -> str:
     if key.startswith("s-workload_"):
         return SECTION_LABELS["workload"]
+    if key.startswith("s-training_"):
+        return SECTION_LABELS["training"]
     if key.startswith("s-"):
         entry = SCENARIO_FIELD.get(key[2:])
         return SECTION_LABELS["finance" if entry is not None and entry.finance else "basics"]
     view = next((v for v in views if key.startswith(f"{v.key}-")), None)
     return view.option.name if view else SECTION_LABELS["options"]
+
+
+# The GPU catalogue's peak dense TFLOPs, by the precision a run trains at.
+PEAK_PRECISIONS = (
+    ("peak_dense_tflops_fp16", "16-bit (BF16/FP16)"),
+    ("peak_dense_tflops_fp8", "FP8"),
+    ("peak_dense_tflops_fp4", "FP4"),
+)
+
+
+def training_peaks(options: list) -> list[tuple[str, str]]:
+    """``(value, label)`` for the training plan's GPU peak, from the GPU catalogue entry of each option that names its
+    GPU: "989 TFLOPS: H100 SXM at 16-bit (BF16/FP16), the GPU of Own 8x H100"; each GPU and precision once. One
+    query, and none when no option names its GPU."""
+    ids = {option.gpu_model_id for option in options if option.gpu_model_id is not None}
+    gpus = GpuModel.objects.in_bulk(ids) if ids else {}
+    choices: dict[tuple[int, str], tuple[str, str]] = {}
+    for option in options:
+        gpu = gpus.get(option.gpu_model_id)
+        for field, precision in PEAK_PRECISIONS if gpu is not None else ():
+            peak = getattr(gpu, field)
+            if peak is not None:
+                value = format(peak.normalize(), "f")
+                label = f"{value} TFLOPS: {gpu.name} at {precision}, the GPU of {option.name}"
+                choices.setdefault((gpu.pk, field), (value, label))
+    return list(choices.values())
 
 
 def gpu_models() -> list:
