@@ -6,7 +6,7 @@ from django import forms
 from django.conf import settings
 from django.db.models import Q
 
-from pricing.importers import registry
+from pricing.importers import dispatch, registry
 from pricing.models import (
     IMPORT_FORMAT_CHOICES,
     GpuModel,
@@ -58,21 +58,32 @@ class PriceUploadForm(forms.Form):
             raise forms.ValidationError(
                 f"The file has {upload.size:,} bytes; the limit is {max_bytes:,} bytes. Split it into smaller files."
             )
-        content = upload.read()
-        max_rows = settings.PRICE_IMPORT_MAX_ROWS
-        if content.count(b"\n") > max_rows + 1:
-            raise forms.ValidationError(
-                f"The file has more than {max_rows:,} rows; the limit is {max_rows:,}. Split it into smaller files."
-            )
-        self.content = content
+        self.content = upload.read()
         return upload
 
     def clean(self):
         cleaned = super().clean()
         chosen = registry.BY_NAME.get(cleaned.get("format", ""))
+        if cleaned.get("format") and hasattr(self, "content"):
+            self._check_rows(cleaned["format"])
         if chosen and chosen.needs_provider and not cleaned.get("provider"):
             self.add_error("provider", f"A {chosen.label} has no provider column: choose the provider.")
         return cleaned
+
+    def _check_rows(self, requested: str) -> None:
+        """Refuse a line-per-row file (a CSV) with more lines than the row limit before it is queued. A JSON
+        document's newlines are not rows, whatever its format (AWS pretty-prints its offer files: 6 MB is 200,000
+        lines of a few thousand products), so its entries are counted by its parser, against the same limit."""
+        head = self.content[: dispatch.HEAD_BYTES].decode("utf-8-sig", errors="ignore")
+        if head.lstrip()[:1] in ("{", "["):
+            return
+        detected, _ = registry.detect(head, requested)
+        max_rows = detected.max_rows or settings.PRICE_IMPORT_MAX_ROWS
+        if self.content.count(b"\n") > max_rows + 1:
+            self.add_error(
+                "file",
+                f"The file has more than {max_rows:,} rows; the limit is {max_rows:,}. Split it into smaller files.",
+            )
 
 
 class SnapshotDiffForm(forms.Form):

@@ -1,0 +1,45 @@
+"""Files and uploads that must import, and refusals that must read well: a pretty-printed offer file is counted
+by its entries (not its newlines), Azure items a collector saved without `serviceName` are read by their
+product name, and what a refusal echoes is short."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from pricing.models import PriceSnapshot, SnapshotStatus
+from tests.pricing.conftest import REPO
+
+SHARED = REPO / ".." / "shared" / "data" / "price-feeds"
+pytestmark = pytest.mark.usefixtures("reference")
+
+
+def test_a_pretty_printed_offer_file_is_not_refused_for_its_newlines(
+    editor_client, settings, django_capture_on_commit_callbacks
+):
+    # opencost's us-east-2 offer file: 217 lines, 4 products. A limit of 50 rows is far above its 4 entries
+    # and far below its newlines, as 200,000 is for AWS's real offer files of a few megabytes.
+    content = (SHARED / "aws" / "pricing-us-east-2.json").read_bytes()
+    assert content.count(b"\n") > 50
+    settings.PRICE_IMPORT_MAX_ROWS = 50
+    upload = SimpleUploadedFile("pricing-us-east-2.json", content)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = editor_client.post(reverse("pricing:price_import"), {"file": upload, "format": "auto"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    snapshot = PriceSnapshot.objects.get()
+    assert (snapshot.status, snapshot.format, snapshot.rows_total) == (SnapshotStatus.IMPORTED, "aws-price-list", 4)
+
+
+def test_a_csv_over_the_row_cap_is_still_refused_at_upload(editor_client, settings):
+    settings.PRICE_IMPORT_MAX_ROWS = 3
+    header = "provider,provider_kind,gpu_model,gpus_per_instance,offering,region,pricing_term,price_per_instance_hour,"
+    header += "price_per_gpu_hour,currency,observed_on,source_url\n"
+    rows = "".join(
+        f"Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,23.92,,USD,2026-10-0{day},\n"
+        for day in range(1, 6)
+    )
+    upload = SimpleUploadedFile("rows.csv", (header + rows).encode())
+    response = editor_client.post(reverse("pricing:price_import"), {"file": upload, "format": "auto"})
+    assert response.status_code == 400
+    assert "The file has more than 3 rows; the limit is 3." in response.content.decode()
