@@ -4,12 +4,15 @@ product name, and what a refusal echoes is short."""
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from pricing.models import PriceSnapshot, SnapshotStatus
-from tests.pricing.conftest import REPO
+from pricing.models import PriceObservation, PriceSnapshot, SnapshotStatus
+from tests.pricing.conftest import OBSERVED, REPO, run_import
 
 SHARED = REPO / ".." / "shared" / "data" / "price-feeds"
 pytestmark = pytest.mark.usefixtures("reference")
@@ -43,3 +46,43 @@ def test_a_csv_over_the_row_cap_is_still_refused_at_upload(editor_client, settin
     response = editor_client.post(reverse("pricing:price_import"), {"file": upload, "format": "auto"})
     assert response.status_code == 400
     assert "The file has more than 3 rows; the limit is 3." in response.content.decode()
+
+
+def _azure_item_without_service(**fields) -> dict:
+    """An item as a collector saves it: the keys of the real M8ms items (shared/data/price-feeds/azure) but no
+    `serviceName`, which such collectors leave out because they queried one service."""
+    item = {
+        "currencyCode": "USD",
+        "retailPrice": 98.32,
+        "armRegionName": "eastus",
+        "meterName": "ND96isr H100 v5",
+        "productName": "Virtual Machines NDsr H100 v5 Series",
+        "unitOfMeasure": "1 Hour",
+        "type": "Consumption",
+        "armSkuName": "Standard_ND96isr_H100_v5",
+    }
+    return item | fields
+
+
+def test_azure_vm_items_without_a_service_name_are_read_by_their_product_name():
+    # 98.32 an hour for 8 H100s = 12.29 per GPU-hour.
+    items = [
+        _azure_item_without_service(),
+        _azure_item_without_service(productName="Virtual Machines NDsr H100 v5 Series Windows"),
+        _azure_item_without_service(productName="Premium SSD Managed Disks", armSkuName="", meterName="P30 LRS"),
+        _azure_item_without_service(productName="Virtual Machines NDsr H100 v5 Series", armSkuName=""),
+    ]
+    snapshot = run_import(json.dumps({"Items": items, "NextPageLink": None}), observed_on=OBSERVED)
+    assert snapshot.status == SnapshotStatus.IMPORTED, snapshot.errors
+    stored = PriceObservation.objects.get()
+    assert (stored.offering, stored.gpus_per_instance, stored.pricing_term) == (
+        "Standard_ND96isr_H100_v5",
+        8,
+        "on_demand",
+    )
+    assert stored.price_per_gpu_hour == Decimal("12.29")
+    assert [entry["reason"] for entry in snapshot.skipped] == [
+        "Windows (the Linux price of the same meter is imported)",
+        "not a virtual machine (Premium SSD Managed Disks)",
+        "not a virtual machine (Virtual Machines NDsr H100 v5 Series without an armSkuName)",
+    ]
