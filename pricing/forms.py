@@ -6,6 +6,7 @@ from django import forms
 from django.conf import settings
 from django.db.models import Q
 
+from lib import forms as short
 from pricing.importers import dispatch, registry
 from pricing.models import (
     IMPORT_FORMAT_CHOICES,
@@ -24,10 +25,10 @@ class MarketFilterForm(forms.Form):
     gpu = forms.ModelChoiceField(
         queryset=GpuModel.objects.none(), required=False, empty_label="Any GPU model", label="GPU model"
     )
-    kind = forms.ChoiceField(choices=[("", "Any kind"), *ProviderKind.choices], required=False, label="Provider kind")
-    term = forms.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Pricing term")
+    kind = short.ChoiceField(choices=[("", "Any kind"), *ProviderKind.choices], required=False, label="Provider kind")
+    term = short.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Pricing term")
     region = forms.CharField(required=False, max_length=100, label="Region contains")
-    sort = forms.ChoiceField(choices=SORTS, required=False, label="Sort by")
+    sort = short.ChoiceField(choices=SORTS, required=False, label="Sort by")
 
     def __init__(self, *args, gpu_models, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -36,7 +37,7 @@ class MarketFilterForm(forms.Form):
 
 class PriceUploadForm(forms.Form):
     file = forms.FileField(help_text="Canonical CSV or JSON, or a SkyPilot vms.csv; UTF-8.")
-    format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, initial=registry.AUTO)
+    format = short.ChoiceField(choices=IMPORT_FORMAT_CHOICES, initial=registry.AUTO)
     provider = forms.ModelChoiceField(
         queryset=Provider.objects.all(),
         required=False,
@@ -125,9 +126,9 @@ class PriceTrendForm(forms.Form):
     """Which index the trend page reads: a GPU model with prices, a pricing term, a window and a currency."""
 
     gpu = forms.ModelChoiceField(queryset=GpuModel.objects.none(), empty_label=None, label="GPU model")
-    term = forms.ChoiceField(choices=PricingTerm.choices, initial=PricingTerm.ON_DEMAND, label="Pricing term")
-    months = forms.TypedChoiceField(choices=TREND_WINDOWS, coerce=int, initial=12, label="Window")
-    currency = forms.ChoiceField(choices=[], initial="USD", label="Currency")
+    term = short.ChoiceField(choices=PricingTerm.choices, initial=PricingTerm.ON_DEMAND, label="Pricing term")
+    months = short.TypedChoiceField(choices=TREND_WINDOWS, coerce=int, initial=12, label="Window")
+    currency = short.ChoiceField(choices=[], initial="USD", label="Currency")
 
     def __init__(self, *args, gpu_models, currencies, default_gpu=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -86,3 +86,10 @@ def test_azure_vm_items_without_a_service_name_are_read_by_their_product_name():
         "not a virtual machine (Premium SSD Managed Disks)",
         "not a virtual machine (Virtual Machines NDsr H100 v5 Series without an armSkuName)",
     ]
+
+
+def test_a_refused_market_filter_echoes_a_short_value(viewer_client):
+    response = viewer_client.get(reverse("pricing:market"), {"term": "spot" + "x" * 100_000})
+    html = response.content.decode()
+    assert "x" * 200 not in html
+    assert "spotxxxx" in html and "100,004 characters" in html
