@@ -93,3 +93,24 @@ def test_a_refused_market_filter_echoes_a_short_value(viewer_client):
     html = response.content.decode()
     assert "x" * 200 not in html
     assert "spotxxxx" in html and "100,004 characters" in html
+
+
+def test_a_crashed_import_does_not_ask_to_fix_rows(editor_client):
+    from pricing.services import price_snapshot_create, price_snapshot_fail
+
+    snapshot = price_snapshot_create(content=b"x", origin="upload", source="upload")
+    price_snapshot_fail(snapshot_id=snapshot.pk, reason="the worker stopped (out of memory)")
+    html = editor_client.get(reverse("pricing:snapshot_detail", kwargs={"pk": snapshot.pk})).content.decode()
+    assert "Fix every row" not in html
+    assert "the worker stopped (out of memory)" in html
+    assert "nothing in the file was at fault" in html and "nothing was imported" in html
+
+
+def test_a_rejected_file_still_asks_to_fix_its_rows(editor_client):
+    bad = "provider,provider_kind,gpu_model,gpus_per_instance,offering,region,pricing_term,price_per_instance_hour,"
+    bad += "price_per_gpu_hour,currency,observed_on,source_url\n"
+    bad += "Lambda,neocloud,H100 SXM,8,gpu_8x_h100_sxm5,us-east-1,on_demand,23.92,,USD,2026-13-01,\n"
+    snapshot = run_import(bad)
+    assert snapshot.status == SnapshotStatus.REJECTED
+    html = editor_client.get(reverse("pricing:snapshot_detail", kwargs={"pk": snapshot.pk})).content.decode()
+    assert "Fix every row below" in html
