@@ -10,8 +10,9 @@ from django.db import transaction
 from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
+from tco.checks import document_problems, is_gap
 from tco.documents import document_to_fields
-from tco.engine import Problem, ScenarioError, validate
+from tco.engine import Problem, ScenarioError
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields, scenario_inputs
 from tco.engine.fields import check_number
 from tco.forecast import Forecast, ForecastError
@@ -59,7 +60,7 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
         raise ScenarioError([Problem("", "the file must hold one JSON object (a tco-scenario/1 document)")])
     document, uncertainty = split_uncertainty(document)
     document, conversions = _split_conversions(document)
-    validate(document)
+    _refuse_all_but_gaps(document)
     uncertainty_check_import(document=document, uncertainty=uncertainty)
     scenario_fields, option_fields, storage_problems = document_to_fields(document)
     if storage_problems:
@@ -78,6 +79,14 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
         uncertainty_import(scenario=scenario, uncertainty=uncertainty, user=user)
         recompute_if_valid(scenario=scenario, user=user)
     return scenario
+
+
+def _refuse_all_but_gaps(document: dict) -> None:
+    """Raise ScenarioError for every problem of the document but its gaps: a draft (inputs still to give, as the
+    editor saves one field by field) exports, and its file must import back as the same draft."""
+    problems = document_problems(document)
+    if refused := [problem for problem in problems if not is_gap(problem, document)]:
+        raise ScenarioError(refused)
 
 
 CONVERSION_KEYS = frozenset({"from", "to", "mode", "at", "rate", "rate_date", "source", "via"})
