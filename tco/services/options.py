@@ -38,7 +38,7 @@ from tco.services.common import (
 )
 from tco.services.currency import converted
 from tco.services.scenarios import create_diligence_items
-from tco.services.uncertainty import ranges_follow_input
+from tco.services.uncertainty import ranges_drop_where_inputs_stop_applying, ranges_follow_input
 
 DEFAULT_NAMES = {
     OptionKind.OWNED: "Own {count}\u00d7 {gpu} (new)",
@@ -144,6 +144,7 @@ def option_update(
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)
         fresh.save()
+        ranges_drop_where_inputs_stop_applying(option=fresh, user=user)
         ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
 
