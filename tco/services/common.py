@@ -28,6 +28,19 @@ class VersionConflict(AppError):
         )
 
 
+@dataclass(frozen=True)
+class Cleared:
+    """Inputs an edit cleared because they stopped applying (a loan's APR once paid in cash, the residual value once
+    a resale curve sets it): the option, the input whose edit cleared them, their names and the document before the
+    edit (their values, in its words). Until the next save, ``option_restore`` puts them back."""
+
+    option_id: int
+    index: int
+    field: str
+    names: tuple[str, ...]
+    before: dict
+
+
 @dataclass
 class Change:
     """What a write service did: the scenario as saved, its validation problems, the queued run."""
@@ -38,6 +51,7 @@ class Change:
     options: list | None = None  # the scenario's options as saved (with checklists), in document order
     document: dict | None = None
     ranges: list | None = None  # the scenario's input ranges as saved, when the write read them (else None)
+    cleared: Cleared | None = None  # inputs the edit cleared because they stopped applying
 
 
 class EditRefused(AppError, ValueError):

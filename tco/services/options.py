@@ -30,6 +30,7 @@ from tco.models import (
 from tco.prefill import owned_prefill
 from tco.services.common import (
     Change,
+    Cleared,
     claim_version,
     recompute_if_valid,
     refuse_invalid,
@@ -145,6 +146,38 @@ def option_update(
         set_history_user(fresh, user)
         fresh.save()
         ranges_drop_where_inputs_stop_applying(option=fresh, user=user)
+        ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
+        change = recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
+        if cleared:
+            change.cleared = Cleared(fresh.pk, index, field, tuple(cleared), before)
+        return change
+
+
+def option_restore(
+    *, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None, fields: list[str]
+) -> Change:
+    """Put back ``fields`` as they were before the option's last save: the input whose edit cleared others and the
+    inputs it cleared (``Change.cleared``). Only until the next save: ``expected_version`` is the version that edit
+    made, and any save since is a VersionConflict, so nothing newer is overwritten. Raises EditRefused when the
+    values no longer make a whole scenario (nothing is written)."""
+    known = set(fields_for_kind(option.kind))
+    if not fields or any(name not in known for name in fields):
+        raise ValueError(f"{', '.join(fields)}: not inputs of a {option.kind} option")
+    with transaction.atomic():
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        options = scenario_options(fresh_scenario)
+        index, fresh = next((i, o) for i, o in enumerate(options) if o.pk == option.pk)
+        records = list(ScenarioOption.history.filter(id=option.pk).order_by("-history_id")[:2])
+        if len(records) < 2:
+            raise ValueError(f"{option.name} has no earlier save to restore from")
+        before = fresh_scenario.to_document(options)
+        for name in fields:
+            setattr(fresh, name, getattr(records[1], name))
+        refuse_invalid(
+            before, fresh_scenario.to_document(options), edited=tuple(f"options[{index}].{n}" for n in fields)
+        )
+        set_history_user(fresh, user)
+        fresh.save()
         ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
         return recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
 
