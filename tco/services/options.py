@@ -83,7 +83,7 @@ def option_add(
     if kind not in OptionKind.values:
         raise ValueError(f"{kind!r} is not an option kind")
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         position = (fresh.options.aggregate(last=Max("position"))["last"] or 0) + 1
         option = ScenarioOption(scenario=fresh, kind=kind, position=position)
         if kind in OWNED_KINDS and gpu_model is not None:
@@ -123,7 +123,7 @@ def option_update(
     if field != "name" and field not in fields_for_kind(option.kind):
         raise ValueError(f"{field} is not an input of a {option.kind} option")
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         options = scenario_options(fresh_scenario)
         found = next(((i, o) for i, o in enumerate(options) if o.pk == option.pk), None)
         if found is None:
@@ -164,7 +164,7 @@ def option_restore(
     if not fields or any(name not in known for name in fields):
         raise ValueError(f"{', '.join(fields)}: not inputs of a {option.kind} option")
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         options = scenario_options(fresh_scenario)
         index, fresh = next((i, o) for i, o in enumerate(options) if o.pk == option.pk)
         records = list(ScenarioOption.history.filter(id=option.pk).order_by("-history_id")[:2])
@@ -202,7 +202,7 @@ def clear_inputs_that_stop_applying(option: ScenarioOption, field: str) -> list[
 
 def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None) -> Change:
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
         set_history_user(fresh, user)
         fresh.delete()
@@ -289,7 +289,7 @@ def option_pick_price(
     offering unless the user named it."""
     _refuse_unfit(option, observation)
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         prices, rate = market_prices_in(observation, fresh_scenario.currency_code)
         before = fresh_scenario.to_document()
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
@@ -338,7 +338,7 @@ def option_adopt_price_trend(
     if option.kind not in RENTAL_KINDS:
         raise PriceChoiceError("Only hyperscaler, neocloud and marketplace options follow a Market price trend.")
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         options = scenario_options(fresh_scenario)
         index, fresh = next((i, o) for i, o in enumerate(options) if o.pk == option.pk)
         if fresh.gpu_model is None:
@@ -377,7 +377,9 @@ def diligence_update(
     if item.key not in DILIGENCE_KEYS:
         raise ValueError(f"{item.key!r} is not a checklist item")
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=item.option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(
+            scenario_id=item.option.scenario_id, expected_version=expected_version, user=user
+        )
         fresh = SecondaryDiligenceItem.objects.get(pk=item.pk, option__scenario=fresh_scenario)
         fresh.status = status
         fresh.note = note.strip()

@@ -135,7 +135,7 @@ def scenario_update_field(
     if field not in {entry.field for entry in scenario_inputs()}:
         raise ValueError(f"{field} is not an editable scenario field")
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         entry = SCENARIO_FIELD[field]
         spec = entry.check if entry.scope == "scenario" else None
         if spec is not None and value is not None:  # before the forecast is expanded over a horizon of 10^9 months
@@ -171,7 +171,7 @@ def forecast_update(
     if kind == ForecastKind.PASTED and not forecast.pasted:
         raise ForecastError("forecast_pasted", "paste at least one number")
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         options = scenario_options(fresh)
         before = fresh.to_document(options)
         # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.

@@ -101,7 +101,7 @@ def range_set(
         listed = "; ".join(f"{p.path or 'scenario'}: {p.message}" for p in error.problems)
         raise RangeError(f"Fix the scenario's inputs before giving ranges ({listed})") from None
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         existing = InputRange.objects.filter(scenario=fresh, option=option, field=field).first()
         item = existing or InputRange(scenario=fresh, option=option, field=field)
         item.low, item.likely, item.high = low, likely, high
@@ -121,7 +121,7 @@ def range_clear(
     """Remove an input's range (the input is then a single number again). A no-op apart from the version
     check when it had none."""
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         for item in InputRange.objects.filter(scenario=fresh, option=option, field=field):
             set_history_user(item, user)
             item.delete()
