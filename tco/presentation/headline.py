@@ -159,7 +159,11 @@ def headline(document: dict, result: dict) -> dict:
 
     forecast_mean = result["reference"]["mean_utilization"]
     pair = _headline_pair(result, value_by_name)
-    row = break_even_row(pair, forecast_mean=forecast_mean, horizon_months=horizon) if pair else None
+    row = (
+        break_even_row(pair, forecast_mean=forecast_mean, horizon_months=horizon, after_tax=bool(tax_rate))
+        if pair
+        else None
+    )
     if row:
         named = {cheapest["name"]} | ({runner["name"]} if runner else set())
         sentence += "; " + _break_even_clause(row, named, after_tax=bool(tax_rate))
