@@ -7,11 +7,17 @@ from lib.formatting import (
     format_months,
     format_pct,
 )
-from lib.kinds import kind_label
+from lib.kinds import API_KINDS, kind_label
 
-from .finance import compared_months, tax_rate_of
+from .finance import compared_months, is_leased, lease_payments_per_year, leased_names, tax_rate_of
 
 AFTER_TAX = "after tax"  # the basis of a taxed scenario's answer: its headline, verdicts, differences, rankings
+LEASED_LABELS = {"owned": "Leased (new)", "secondary": "Leased (secondary)"}
+
+
+def option_kind_label(kind: str, *, leased: bool = False) -> str:
+    """ "Owned (new)", or "Leased (new)" for owned hardware that is leased: leased capacity, not bought."""
+    return LEASED_LABELS.get(kind, kind_label(kind)) if leased else kind_label(kind)
 
 
 def break_even_verdict(utilization: float | None, basis: str = "") -> str:
@@ -41,6 +47,7 @@ def break_even_reason(
     crossover_month: int | None,
     horizon_months: int,
     basis: str = "",
+    leased: bool = False,
 ) -> str:
     """Why "at the forecast" and "cumulative crossover" say what they say, in words: the break-even compares
     annual costs at the forecast's mean utilization (capex spread over the useful life as a capital charge),
@@ -51,6 +58,7 @@ def break_even_reason(
     month = format_month(crossover_month)
     said = f" {basis}" if basis else ""
     cash = "cumulative cash cost (before tax)" if basis else "cumulative cash cost"
+    held, upfront = ("leased", "the lease payments") if leased else ("owned", "the capex")
     if utilization is None:
         return f"Owning never catches up: renting {rental} is cheaper{said} at any utilization, even 100%."
     threshold = format_pct(utilization)
@@ -59,7 +67,7 @@ def break_even_reason(
         if crossover_month is None:
             return (
                 f"Owning never catches up within {horizon}: the forecast's mean utilization ({mean}) is below "
-                f"{even} ({threshold}), so every month costs more owned than rented, on top of the capex."
+                f"{even} ({threshold}), so every month costs more {held} than rented, on top of {upfront}."
             )
         return (
             f"Renting is cheaper per year{said} at the forecast's mean utilization ({mean}, below {even} "
@@ -68,14 +76,18 @@ def break_even_reason(
         )
     if crossover_month is None:
         return (
-            f"Owning is cheaper per year{said} at the forecast ({mean}, above {even} {threshold}) with the capex "
-            f"spread over the hardware's useful life, but the capex paid in month 1 is not earned back in cash "
-            f"within {horizon}: owning never catches up within the horizon."
+            f"Owning is cheaper per year{said} at the forecast ({mean}, above {even} {threshold}) with the "
+            f"hardware's cost spread over its useful life, but {_paid(leased)} is not earned back in cash within "
+            f"{horizon}: owning never catches up within the horizon."
         )
     return (
         f"Owning is cheaper per year{said} at the forecast ({mean}, above {even} {threshold}); its {cash} falls below "
-        f"renting's in {month}, once the capex is earned back."
+        f"renting's in {month}, once {upfront} {'are' if leased else 'is'} earned back."
     )
+
+
+def _paid(leased: bool) -> str:
+    return "what the lease costs up front and as it runs" if leased else "the capex paid in month 1"
 
 
 def break_even_text(utilization: float | None) -> str:
@@ -94,7 +106,9 @@ def break_even_summary(rental: str, utilization: float | None, forecast_mean: fl
     return f"Owning breaks even vs {rental} at {format_pct(utilization)} utilization{taxed} {forecast}"
 
 
-def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int, after_tax: bool = False) -> dict:
+def break_even_row(
+    pair: dict, *, forecast_mean: float, horizon_months: int, after_tax: bool = False, leased: bool = False
+) -> dict:
     """One pair's row. ``after_tax`` (a taxed scenario, whose headline decides after tax): the verdict, "at the
     forecast" and the reason read the after-tax break-even and say so (``basis``); the before-tax one stays beside."""
     utilization = pair["utilization"]
@@ -110,7 +124,9 @@ def break_even_row(pair: dict, *, forecast_mean: float, horizon_months: int, aft
             crossover_month=crossover,
             horizon_months=horizon_months,
             basis=basis,
+            leased=leased,
         ),
+        "leased": leased,
         "owned": pair["owned"],
         "rental": pair["rental"],
         "utilization": utilization,
@@ -145,8 +161,15 @@ def break_even_rows(document: dict, result: dict) -> list[dict]:
     """
     forecast_mean = result["reference"]["mean_utilization"]
     after_tax = bool(tax_rate_of(document, result))
+    leased = leased_names(document)
     return [
-        break_even_row(pair, forecast_mean=forecast_mean, horizon_months=compared_months(result), after_tax=after_tax)
+        break_even_row(
+            pair,
+            forecast_mean=forecast_mean,
+            horizon_months=compared_months(result),
+            after_tax=after_tax,
+            leased=pair["owned"] in leased,
+        )
         for pair in result["break_even"]
     ]
 
@@ -156,7 +179,8 @@ def option_rows(document: dict, result: dict) -> list[dict]:
 
     Keys: name, kind, kind_label, is_cheapest, annual_cost, npv, npv_after_tax (None without the finance depth),
     npv_vs_cheapest, basis ("after tax" for a taxed scenario: is_cheapest and npv_vs_cheapest are then after tax,
-    as the headline is), total_cost, cost_per_gpu_hour,
+    as the headline is), leased (owned hardware that is leased: then kind_label is "Leased (new)") with
+    lease_payments_per_year (None unless leased), total_cost, cost_per_gpu_hour (None for a managed API),
     cost_per_accepted_response, cost_per_million_accepted_tokens (None when there is no such unit),
     and price_source (the document's provenance object for rental/API options, else None).
     """
@@ -167,14 +191,17 @@ def option_rows(document: dict, result: dict) -> list[dict]:
     best_npv = min(option[key] for option in result["options"])
     rows = []
     for index, option in enumerate(result["options"]):
-        source = document_options[index].get("price_source") if index < len(document_options) else None
+        entered = document_options[index] if index < len(document_options) else {}
+        source = entered.get("price_source")
         is_cheapest = option["name"] == cheapest
         difference = option[key] - best_npv
         rows.append(
             {
                 "name": option["name"],
                 "kind": option["kind"],
-                "kind_label": kind_label(option["kind"]),
+                "kind_label": option_kind_label(option["kind"], leased=is_leased(entered)),
+                "leased": is_leased(entered),
+                "lease_payments_per_year": lease_payments_per_year(entered),
                 "is_cheapest": is_cheapest,
                 "annual_cost": option["annual_cost"],
                 "npv": option["npv"],
@@ -182,7 +209,8 @@ def option_rows(document: dict, result: dict) -> list[dict]:
                 "npv_vs_cheapest": difference,
                 "basis": AFTER_TAX if after_tax else "",
                 "total_cost": option["total_cost"],
-                "cost_per_gpu_hour": option["cost_per_gpu_hour"],
+                # A managed API is priced per token: it has no busy GPU-hour to be priced per.
+                "cost_per_gpu_hour": None if option["kind"] in API_KINDS else option["cost_per_gpu_hour"],
                 "cost_per_accepted_response": option["cost_per_accepted_response"],
                 "cost_per_million_accepted_tokens": option["cost_per_million_accepted_tokens"],
                 "price_source": source,

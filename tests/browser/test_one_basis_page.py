@@ -43,3 +43,25 @@ def test_the_break_even_table_and_vs_cheapest_follow_the_after_tax_headline(page
     row = page.locator("#option-table tbody tr").first.locator("td").all_inner_texts()
     assert format_signed_money(owned["npv_after_tax"] - best, "USD") in row, row
     assert not page.console_errors
+
+
+LEASE = {"financing": "lease", "lease_payment": 27000, "lease_payment_interval_months": 3, "lease_term_months": 36}
+
+
+def test_a_leased_option_reads_as_leased_capacity(page, live_server, analyst):
+    document = copy.deepcopy(DESIGN_EXAMPLE)
+    document["options"][0].update(LEASE)
+    scenario = scenario_create_from_document(document=document, user=analyst)
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.locator("#option-table").wait_for()
+    owned = page.locator("#option-table tbody tr").first.locator("td").all_inner_texts()
+    assert owned[1] == "Leased (new)", owned
+    # $27,000 a quarter is $108,000 a year
+    assert "the hardware's cost, whatever the financing; lease payments $108,000 a year" in owned[4], owned
+    api = page.locator("#option-table tbody tr").nth(2).locator("td").all_inner_texts()
+    assert api[1] == "Managed model API" and api[5] == "—", api  # no busy GPU-hour to price per
+    text = page.locator("#results").inner_text() if page.locator("#results").count() else page.inner_text("body")
+    assert "the best leased option, Own 8x H100 (new)" in text
+    assert "best owned option" not in text and "on top of the capex" not in text
+    assert not page.console_errors
