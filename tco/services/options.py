@@ -18,7 +18,7 @@ from pricing.fx import Rate
 from pricing.models import PricingTerm
 from pricing.selectors import exchange_rate, price_trend
 from pricing.trends import MIN_WEEKS, PriceTrend
-from tco.engine.catalogue import MARKET_PRICE_FIELDS, fields_for_kind, money_step, option_fields
+from tco.engine.catalogue import MARKET_PRICE_FIELDS, OPTION_FIELDS, fields_for_kind, money_step, option_fields
 from tco.models import (
     DILIGENCE_KEYS,
     DiligenceStatus,
@@ -108,6 +108,10 @@ def option_add(
         return option, recompute_if_valid(scenario=fresh, user=user)
 
 
+# The inputs whose value decides whether others apply (financing, billing, a commitment term, a resale curve).
+DECIDING = frozenset(name for entry in OPTION_FIELDS for name, _ in entry.when)
+
+
 def option_update(
     *,
     option: ScenarioOption,
@@ -145,7 +149,8 @@ def option_update(
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)
         fresh.save()
-        ranges_drop_where_inputs_stop_applying(option=fresh, user=user)
+        if cleared or field in DECIDING:  # only then can an input have stopped applying
+            ranges_drop_where_inputs_stop_applying(option=fresh, user=user)
         ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
         change = recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
         if cleared:

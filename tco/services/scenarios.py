@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,7 +14,7 @@ from pricing.models import PriceObservation
 from tco.checks import document_problems, is_gap
 from tco.documents import document_to_fields
 from tco.engine import Problem, ScenarioError
-from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields, scenario_inputs
+from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD, scenario_fields, scenario_inputs
 from tco.engine.fields import check_number
 from tco.forecast import Forecast, ForecastError
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
@@ -85,8 +86,24 @@ def _refuse_all_but_gaps(document: dict) -> None:
     """Raise ScenarioError for every problem of the document but its gaps: a draft (inputs still to give, as the
     editor saves one field by field) exports, and its file must import back as the same draft."""
     problems = document_problems(document)
-    if refused := [problem for problem in problems if not is_gap(problem, document)]:
+    if refused := [problem for problem in problems if not _draft_gap(problem, document)]:
         raise ScenarioError(refused)
+
+
+_OPTION_INPUT = re.compile(r"options\[\d+\]\.(\w+)")
+
+
+def _draft_gap(problem: Problem, document: dict) -> bool:
+    """A gap a draft may have, as the editor saves one: an option's input, the workload, the burst price, or no
+    option yet. The document's frame (its name, currency, horizon, an option's name and kind) is never a gap."""
+    if not is_gap(problem, document):
+        return False
+    path = problem.path
+    if path == "options":
+        return isinstance(document.get("options"), list)
+    if match := _OPTION_INPUT.fullmatch(path):
+        return match[1] in OPTION_FIELD
+    return path in ("workload", "burst_price_per_gpu_hour") or path.startswith("workload.")
 
 
 CONVERSION_KEYS = frozenset({"from", "to", "mode", "at", "rate", "rate_date", "source", "via"})
