@@ -58,3 +58,15 @@ def test_at_390_px_each_options_figures_are_on_screen(page, live_server, analyst
     assert "Annual cost" in text and "Per busy GPU-hour" in text  # each figure says what it is
     scroll, client = page.evaluate(SCROLLS_JS, "option-table")
     assert scroll <= client + 1
+
+
+def test_on_a_wide_screen_the_answer_stays_in_view_while_the_inputs_scroll(page, live_server, analyst):
+    scenario = _scenario(analyst)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.locator("#option-table").wait_for()
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight - window.innerHeight)")  # the last input
+    page.wait_for_timeout(200)
+    top = page.evaluate("() => document.getElementById('results').getBoundingClientRect().top")
+    assert 0 <= top < 200, f"the answer is out of view ({top} px from the top)"
