@@ -34,6 +34,16 @@ def kept(key: str, build: Callable[[], Value], *, timeout: int, keep: Callable[[
     return value
 
 
+def remember(key: str, value: Any, *, timeout: int) -> None:
+    """Keep ``value`` under ``key`` for ``timeout`` seconds (skipped while the cache is down)."""
+    _call(cache.set, key, value, timeout)
+
+
+def recall_many(keys: list[str]) -> dict[str, Any]:
+    """The values kept under ``keys`` (those missing, or all while the cache is down, left out)."""
+    return _call(cache.get_many, keys) or {}
+
+
 class FailSoft:
     """A cache whose every call goes through the same rule as ``kept``: while the cache is down or frozen a read is
     a miss and a write is skipped (for Django's ``cached_db`` sessions, which then read and write the database

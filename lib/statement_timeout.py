@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections, transaction
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.views import defaults
@@ -27,13 +28,44 @@ def is_statement_timeout(error: BaseException) -> bool:
     return isinstance(error, OperationalError) and getattr(error.__cause__, "sqlstate", None) == QUERY_CANCELED
 
 
+# What this request's writes committed: (their words, the headers that tell the page), set per request by the
+# middleware. A statement cancelled after a save (the answer's reads) must not be reported as "Nothing was changed".
+_committed: ContextVar[list[CommittedWrite] | None] = ContextVar("committed_writes", default=None)
+
+
+class CommittedWrite:
+    """A write this request committed: its words ("version 7 of “H100 plan”"), the headers that tell the page (the
+    scenario's new version), and what to do if the page never showed it (``unseen``: called by the timeout page)."""
+
+    def __init__(self, words: str, headers: Mapping[str, str], unseen: Callable[[], None] | None) -> None:
+        self.words, self.headers, self.unseen = words, dict(headers), unseen
+
+
+def note_write_committed(
+    words: str, headers: Mapping[str, str] | None = None, *, unseen: Callable[[], None] | None = None
+) -> None:
+    """Called by a write inside its transaction: once the transaction commits, a statement timeout later in the same
+    request says the write was saved, answers with ``headers`` and calls ``unseen`` (the page showing the edit never
+    came: the writer may keep editing from the version before it)."""
+    saved = _committed.get()
+    if saved is not None:
+        write = CommittedWrite(words, headers or {}, unseen)
+        transaction.on_commit(lambda: saved.append(write))
+
+
 def timeout_page(request: HttpRequest, error: BaseException) -> HttpResponse:
-    """The 503 page of a cancelled statement: what happened, and what to try."""
+    """The 503 page of a cancelled statement: what happened, what was saved before it, and what to try."""
     logger.warning("statement timeout on %s %s: %s", request.method, request.path, error)
     seconds = settings.DATABASE_STATEMENT_TIMEOUT_MS / 1000
+    saved = _committed.get() or []
     # Rendered without the database (the request's transaction may be aborted), like the 500 page.
-    html = render_to_string("statement_timeout.html", {"seconds": f"{seconds:g}"})
-    return HttpResponse(html, status=503, headers={"Retry-After": "30"})
+    html = render_to_string("statement_timeout.html", {"seconds": f"{seconds:g}", "saved": [w.words for w in saved]})
+    headers = {"Retry-After": "30"}
+    for write in saved:
+        headers.update(write.headers)
+        if write.unseen is not None:
+            write.unseen()
+    return HttpResponse(html, status=503, headers=headers)
 
 
 class StatementTimeoutMiddleware:
@@ -43,7 +75,11 @@ class StatementTimeoutMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        token = _committed.set([])
+        try:
+            return self.get_response(request)
+        finally:
+            _committed.reset(token)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         return timeout_page(request, exception) if is_statement_timeout(exception) else None

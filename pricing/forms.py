@@ -6,8 +6,9 @@ from django import forms
 from django.conf import settings
 from django.db.models import Q
 
+from lib import forms as short
 from lib.currencies import DEFAULT_CURRENCY
-from pricing.importers import registry
+from pricing.importers import dispatch, registry
 from pricing.importers.throughput import AUTO as THROUGHPUT_AUTO
 from pricing.importers.throughput import FORMATS as THROUGHPUT_FORMATS
 from pricing.models import (
@@ -28,10 +29,10 @@ class MarketFilterForm(forms.Form):
     gpu = forms.ModelChoiceField(
         queryset=GpuModel.objects.none(), required=False, empty_label="Any GPU model", label="GPU model"
     )
-    kind = forms.ChoiceField(choices=[("", "Any kind"), *ProviderKind.choices], required=False, label="Provider kind")
-    term = forms.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Pricing term")
+    kind = short.ChoiceField(choices=[("", "Any kind"), *ProviderKind.choices], required=False, label="Provider kind")
+    term = short.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Pricing term")
     region = forms.CharField(required=False, max_length=100, label="Region contains")
-    sort = forms.ChoiceField(choices=SORTS, required=False, label="Sort by")
+    sort = short.ChoiceField(choices=SORTS, required=False, label="Sort by")
 
     def __init__(self, *args, gpu_models, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -40,7 +41,7 @@ class MarketFilterForm(forms.Form):
 
 class PriceUploadForm(forms.Form):
     file = forms.FileField(help_text="Canonical CSV or JSON, or a SkyPilot vms.csv; UTF-8.")
-    format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, initial=registry.AUTO)
+    format = short.ChoiceField(choices=IMPORT_FORMAT_CHOICES, initial=registry.AUTO)
     provider = forms.ModelChoiceField(
         queryset=Provider.objects.all(),
         required=False,
@@ -62,21 +63,32 @@ class PriceUploadForm(forms.Form):
             raise forms.ValidationError(
                 f"The file has {upload.size:,} bytes; the limit is {max_bytes:,} bytes. Split it into smaller files."
             )
-        content = upload.read()
-        max_rows = settings.PRICE_IMPORT_MAX_ROWS
-        if content.count(b"\n") > max_rows + 1:
-            raise forms.ValidationError(
-                f"The file has more than {max_rows:,} rows; the limit is {max_rows:,}. Split it into smaller files."
-            )
-        self.content = content
+        self.content = upload.read()
         return upload
 
     def clean(self):
         cleaned = super().clean()
         chosen = registry.BY_NAME.get(cleaned.get("format", ""))
+        if cleaned.get("format") and hasattr(self, "content"):
+            self._check_rows(cleaned["format"])
         if chosen and chosen.needs_provider and not cleaned.get("provider"):
             self.add_error("provider", f"A {chosen.label} has no provider column: choose the provider.")
         return cleaned
+
+    def _check_rows(self, requested: str) -> None:
+        """Refuse a line-per-row file (a CSV) with more lines than the row limit before it is queued. A JSON
+        document's newlines are not rows, whatever its format (AWS pretty-prints its offer files: 6 MB is 200,000
+        lines of a few thousand products), so its entries are counted by its parser, against the same limit."""
+        head = self.content[: dispatch.HEAD_BYTES].decode("utf-8-sig", errors="ignore")
+        if head.lstrip()[:1] in ("{", "["):
+            return
+        detected, _ = registry.detect(head, requested)
+        max_rows = detected.max_rows or settings.PRICE_IMPORT_MAX_ROWS
+        if self.content.count(b"\n") > max_rows + 1:
+            self.add_error(
+                "file",
+                f"The file has more than {max_rows:,} rows; the limit is {max_rows:,}. Split it into smaller files.",
+            )
 
 
 class SnapshotDiffForm(forms.Form):
@@ -118,9 +130,9 @@ class PriceTrendForm(forms.Form):
     """Which index the trend page reads: a GPU model with prices, a pricing term, a window and a currency."""
 
     gpu = forms.ModelChoiceField(queryset=GpuModel.objects.none(), empty_label=None, label="GPU model")
-    term = forms.ChoiceField(choices=PricingTerm.choices, initial=PricingTerm.ON_DEMAND, label="Pricing term")
-    months = forms.TypedChoiceField(choices=TREND_WINDOWS, coerce=int, initial=12, label="Window")
-    currency = forms.ChoiceField(choices=[], initial=DEFAULT_CURRENCY, label="Currency")
+    term = short.ChoiceField(choices=PricingTerm.choices, initial=PricingTerm.ON_DEMAND, label="Pricing term")
+    months = short.TypedChoiceField(choices=TREND_WINDOWS, coerce=int, initial=12, label="Window")
+    currency = short.ChoiceField(choices=[], initial=DEFAULT_CURRENCY, label="Currency")
 
     def __init__(self, *args, gpu_models, currencies, default_gpu=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -394,6 +394,14 @@ class PriceObservation(models.Model):
     region = models.CharField(max_length=100, blank=True)
     pricing_term = models.CharField(max_length=20, choices=PricingTerm.choices)
     observed_on = models.DateField()
+    feed = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The price feed (the import format) that published this price: two feeds may price one offering "
+        "differently on one day (LiteLLM's openrouter/* entries and OpenRouter's own file), and both are kept.",
+    )
     channel = models.ForeignKey(
         Provider,
         null=True,
@@ -431,12 +439,13 @@ class PriceObservation(models.Model):
                     "region",
                     "pricing_term",
                     "observed_on",
+                    "feed",
                 ],
                 condition=models.Q(gpu_model__isnull=False),
                 name="price_observation_natural_key",
             ),
             models.UniqueConstraint(
-                fields=["provider", "offering", "region", "pricing_term", "observed_on"],
+                fields=["provider", "offering", "region", "pricing_term", "observed_on", "feed"],
                 condition=models.Q(gpu_model__isnull=True),
                 name="price_observation_api_key",
             ),
@@ -451,9 +460,15 @@ class PriceObservation(models.Model):
     def is_per_token(self) -> bool:
         return self.gpu_model_id is None
 
+    @property
+    def feed_name(self) -> str:
+        """The feed this price came from, in words: "LiteLLM", "OpenRouter"."""
+        return registry.feed_name(self.feed)
+
 
 class CurrentPrice(models.Model):
-    """The latest observation of one offering (an observation's natural key without its date): what the Market,
+    """The latest observation of one offering as one feed prices it (an observation's natural key without its
+    date; two feeds pricing one offering are two rows, each said with its feed): what the Market,
     the price picker and the newer-price notices read, one row per offering however many dates were imported.
 
     Derived from the observations and kept by every import in the transaction that stores them
@@ -469,6 +484,9 @@ class CurrentPrice(models.Model):
     gpus_per_instance = models.PositiveSmallIntegerField(null=True, blank=True)
     region = models.CharField(max_length=100, blank=True)
     pricing_term = models.CharField(max_length=20, choices=PricingTerm.choices)
+    feed = models.CharField(
+        max_length=20, blank=True, default="", db_default="", help_text="As the observation's: one per feed."
+    )
     observation = models.OneToOneField(PriceObservation, on_delete=models.CASCADE, related_name="current")
     observed_on = models.DateField()
     price_per_gpu_hour = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
@@ -479,12 +497,12 @@ class CurrentPrice(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["provider", "offering", "gpu_model", "gpus_per_instance", "region", "pricing_term"],
+                fields=["provider", "offering", "gpu_model", "gpus_per_instance", "region", "pricing_term", "feed"],
                 condition=models.Q(gpu_model__isnull=False),
                 name="current_price_offering",
             ),
             models.UniqueConstraint(
-                fields=["provider", "offering", "region", "pricing_term"],
+                fields=["provider", "offering", "region", "pricing_term", "feed"],
                 condition=models.Q(gpu_model__isnull=True),
                 name="current_price_api_offering",
             ),

@@ -36,7 +36,8 @@ TOKEN_PRICE_ORDER = ("price_per_million_input_tokens", "price_per_million_output
 
 # What makes an offering re-priced between two files: its GPU-hour price, or a model API's per-token prices.
 DIFF_PRICES = ("price_per_gpu_hour", *TOKEN_PRICE_ORDER, "price_per_million_cached_input_tokens")
-OFFERING_FIELDS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
+# An offering as one feed prices it (two feeds may disagree on one day; each keeps its own history).
+OFFERING_FIELDS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term", "feed")
 
 
 def import_catalog() -> Catalog:

@@ -39,6 +39,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/runs/<int:run_pk>/figures-<int:stamp>.json", results.run_figures_view, name="run_figures"),
     path("scenarios/<int:pk>/options/add/", options.option_add_view, name="option_add"),
     path("scenarios/<int:pk>/options/<int:option_pk>/field/", editing.option_field_view, name="option_field"),
+    path("scenarios/<int:pk>/options/<int:option_pk>/restore/", editing.option_restore_view, name="option_restore"),
     path("scenarios/<int:pk>/options/<int:option_pk>/delete/", options.option_delete_view, name="option_delete"),
     path("scenarios/<int:pk>/options/<int:option_pk>/prices/", options.price_picker_view, name="price_picker"),
     path("scenarios/<int:pk>/options/<int:option_pk>/pick/", options.option_pick_view, name="option_pick"),

@@ -280,6 +280,10 @@ CASES: dict[str, Case] = {
         _cross("tco:option_field", lambda w: w.option.pk), post_keys=("name", "capex"), versioned=True
     ),
     "tco:option_field[huge id]": Case(_huge("tco:option_field", *OPTION), post_keys=("name", "capex")),
+    "tco:option_restore": Case(_s("tco:option_restore", *OPTION), post_keys=("fields",), versioned=True),
+    "tco:option_restore[other scenario]": Case(
+        _cross("tco:option_restore", lambda w: w.option.pk), post_keys=("fields",), versioned=True
+    ),
     "tco:option_delete": Case(_s("tco:option_delete", *OPTION), versioned=True),
     "tco:option_delete[other scenario]": Case(_cross("tco:option_delete", lambda w: w.option.pk), versioned=True),
     "tco:price_picker": Case(_s("tco:price_picker", *OPTION), ("gpu", "provider", "term")),

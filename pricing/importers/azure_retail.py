@@ -1,8 +1,9 @@
 """Azure Retail Prices API pages (prices.azure.com/api/retail/prices): `{"Items": [...], "NextPageLink": ...}`.
 
 Decisions (docs/import-formats.md has the whole list):
-- Virtual machines only, priced per hour, Linux only: Windows items share the meter name and differ in
-  `productName` (`... Series Windows`), so they are skipped by it. Dev/Test prices are skipped.
+- Virtual machines only (`serviceName`; an item saved without it is one when its `productName` is a "Virtual
+  Machines ... Series" and it has an `armSkuName`), priced per hour, Linux only: Windows items share the meter
+  name and differ in `productName` (`... Series Windows`), so they are skipped by it. Dev/Test prices are skipped.
 - `Consumption` is on demand; a meter named `... Spot` or `... Low Priority` is spot (Low Priority is its own
   offering, `<size> (Low Priority)`). A `Reservation`'s `retailPrice` is the whole term: it is divided by the
   term's hours (8,760 a year) into `reserved_1y` / `reserved_3y` per hour.
@@ -22,6 +23,7 @@ from pricing.importers.feeds import TERM_HOURS, FeedParser, NotTheFeed, Priced, 
 MAX_BYTES = 64 * 2**20
 MAX_PAGES = 100
 RESERVATION_TERMS = {"1 Year": "reserved_1y", "3 Years": "reserved_3y"}
+VIRTUAL_MACHINES = "Virtual Machines"
 
 
 def sniff(text: str) -> str | None:
@@ -47,6 +49,18 @@ def _items(page: object) -> list:
     if isinstance(page, list):  # the items alone, as a script prints them
         return page
     raise NotTheFeed('expected Retail Prices API pages ({"Items": [...]}) or a list of their items')
+
+
+def _service(text: dict, size: str) -> str:
+    """The item's service: its `serviceName`, else (collectors that queried one service leave it out) Virtual
+    Machines when its `productName` is a VM series ("Virtual Machines NDsr H100 v5 Series") and it names its VM
+    size in `armSkuName`, else what its product name says."""
+    if service := str(text.get("serviceName") or ""):
+        return service
+    product = str(text.get("productName") or "")
+    if product.startswith(f"{VIRTUAL_MACHINES} ") and " Series" in product:
+        return VIRTUAL_MACHINES if size else f"{product} without an armSkuName"
+    return product or "no serviceName"
 
 
 class AzureRetailParser(FeedParser):
@@ -76,8 +90,8 @@ class AzureRetailParser(FeedParser):
         size = str(text.get("armSkuName") or "")
         meter = str(text.get("meterName") or "")
         value = size or meter
-        if text.get("serviceName") != "Virtual Machines":
-            self.skip(line, f"not a virtual machine ({text.get('serviceName') or 'no serviceName'})", value)
+        if (service := _service(text, size)) != VIRTUAL_MACHINES:
+            self.skip(line, f"not a virtual machine ({service})", value)
             return
         if "windows" in str(text.get("productName") or "").lower():
             self.skip(line, "Windows (the Linux price of the same meter is imported)", value)

@@ -153,6 +153,27 @@ def format_names() -> list[str]:
     return [AUTO, *BY_NAME]
 
 
+# Who publishes each format's prices, as a price's "from ..." says it: two feeds may price one offering differently
+# on one day, and both prices are kept, each said with its feed.
+FEED_NAMES = {
+    "azure-retail": "Azure Retail Prices",
+    "aws-price-list": "the AWS price list",
+    "gcp-billing-catalog": "Google Cloud's billing catalog",
+    "skypilot": "a SkyPilot catalog",
+    "gpuhunt": "a gpuhunt catalog",
+    "vast-offers": "Vast.ai's offers",
+    "litellm": "LiteLLM",
+    "openrouter": "OpenRouter",
+    "openrouter-endpoints": "OpenRouter",
+    "canonical": "a canonical file",
+}
+
+
+def feed_name(name: str) -> str:
+    """The feed a price came from, in words ("LiteLLM"); a price stored before feeds were recorded says so."""
+    return FEED_NAMES.get(name) or (BY_NAME[name].label if name in BY_NAME else "an earlier import")
+
+
 def format_choices() -> list[tuple[str, str]]:
     return [(AUTO, "Detect from the content"), *((f.name, f.label) for f in FORMATS)]
 

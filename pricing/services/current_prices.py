@@ -13,9 +13,10 @@ from django.db import connection
 
 from pricing.models import CurrentPrice, PriceObservation
 
-OFFERING_COLUMNS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term")
+# One current price per offering and feed: two feeds pricing one offering differently are both current.
+OFFERING_COLUMNS = ("provider_id", "offering", "gpu_model_id", "gpus_per_instance", "region", "pricing_term", "feed")
 # A model API's offering has no GPU: its key is that of the second, partial unique index (NULLs are never equal).
-API_OFFERING_COLUMNS = ("provider_id", "offering", "region", "pricing_term")
+API_OFFERING_COLUMNS = ("provider_id", "offering", "region", "pricing_term", "feed")
 COPIED_COLUMNS = (
     "observation_id",
     "observed_on",

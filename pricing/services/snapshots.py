@@ -143,9 +143,10 @@ def _reject(snapshot: PriceSnapshot, result: ParseResult, errors: list[RowError]
     return snapshot
 
 
-def _known_prices(rows: list[PriceRow]) -> dict[tuple, tuple[int, tuple]]:
-    """Id and prices (`PriceRow.prices`) of the observations already stored under the natural keys of `rows`:
-    one query."""
+def _known_prices(rows: list[PriceRow], feed: str) -> dict[tuple, tuple[int, tuple]]:
+    """Id and prices (`PriceRow.prices`) of the observations `feed` already stored under the natural keys of
+    `rows`: one query. Another feed's price of the same offering on the same day is not this feed's history: both are
+    kept (LiteLLM's openrouter/* entries and OpenRouter's own file may disagree)."""
     if not rows:
         return {}
     dates = [row.observed_on for row in rows]
@@ -157,6 +158,7 @@ def _known_prices(rows: list[PriceRow]) -> dict[tuple, tuple[int, tuple]]:
         same_kind,
         provider_id__in={row.provider_id for row in rows},
         observed_on__range=(min(dates), max(dates)),
+        feed=feed,
     ).values_list(
         "provider_id",
         "offering",
@@ -197,6 +199,7 @@ def _observations(snapshot: PriceSnapshot, rows: list[PriceRow]) -> list[PriceOb
     return [
         PriceObservation(
             snapshot_id=snapshot.pk,
+            feed=snapshot.format,
             provider_id=row.provider_id,
             offering=row.offering,
             gpu_model_id=row.gpu_model_id,
@@ -309,7 +312,7 @@ def price_snapshot_run(
             _take_turns_to_store()
             # Counted after the turn is taken: the same file imported at the same moment finds the prices the
             # import before it just stored, and is "Already imported" instead of failing on them.
-            known = _known_prices(result.rows)
+            known = _known_prices(result.rows, snapshot.format)
             if conflicts := _conflicts(result, known):
                 return _reject(snapshot, result, conflicts)
             new_rows = [row for row in result.rows if row.key() not in known]

@@ -22,6 +22,11 @@
     if (type.indexOf("text/plain") === 0 && xhr.responseText) {
       return xhr.responseText.trim().slice(0, MAX_TEXT) + " (" + status + "): " + outcome + ".";
     }
+    if (status === 503 && verb !== "get" && xhr.getResponseHeader("X-Scenario-Version")) {
+      // saved before a later statement ran out of time (lib/statement_timeout.py): do not send it again
+      return "Your change was saved (version " + xhr.getResponseHeader("X-Scenario-Version") +
+        "), but the page took too long to show it (503). It is shown as soon as the server answers; do not enter it again.";
+    }
     if (status === 503 || status === 504) {
       return "The server took too long or is busy (" + status + "): " + outcome + ". Try again in a moment.";
     }

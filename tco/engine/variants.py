@@ -26,6 +26,7 @@ from lib.kinds import OWNED_KINDS
 from .catalogue import (
     AT_MOST_PAIRS,
     FINANCE_TOP_NUMBERS,
+    OPTION_FIELD,
     OVERRIDES,
     SCENARIO_FIELD,
     UTILIZATION,
@@ -52,6 +53,30 @@ class Input:
     path: str
     field: NumberField
     label: str
+
+
+def not_applying(name: str, option: Mapping[str, Any]) -> str:
+    """Why an option's input means nothing for it, in words: "Loan APR applies only when Financing is Loan (this
+    option's is Lease)". A range, a sweep or a swing on it would move a number the engine never reads."""
+    entry = OPTION_FIELD[name]
+    reasons = []
+    for other, allowed in entry.when:
+        spec = OPTION_FIELD[other]
+        value = option.get(other)
+        if value is None or value == "":
+            value = spec.default_choice
+        words = dict(spec.choices)
+        if allowed == ():
+            if value is not None:
+                reasons.append(f"without a {spec.label.lower()} (this option's replaces it)")
+        elif allowed is None:
+            if value is None:
+                reasons.append(f"when {spec.label} is given")
+        elif value not in allowed:
+            wanted = " or ".join(words.get(choice, choice) for choice in allowed)
+            now = words.get(value, value) if value is not None else "not set"
+            reasons.append(f"when {spec.label} is {wanted} (this option's is {now})")
+    return f"{entry.label} applies only {' and '.join(reasons)}"
 
 
 def resolve(doc: Mapping[str, Any], path: Any) -> tuple[Input | None, str | None]:
@@ -81,6 +106,8 @@ def resolve(doc: Mapping[str, Any], path: Any) -> tuple[Input | None, str | None
             return None, f"an option of kind {option['kind']} has no numeric field '{name}'"
         if fixed_by_refresh(doc, name):
             return None, REFRESH_FIXED
+        if name in OPTION_FIELD and not OPTION_FIELD[name].applies(option):
+            return None, not_applying(name, option)
         if name in OVERRIDES and doc.get("workload") is None:
             return None, "an override of throughput or acceptance needs a scenario workload"
         return Input(path, numbers[name], f"{option['name']}: {numbers[name].label}"), None

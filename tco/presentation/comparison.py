@@ -9,7 +9,11 @@ amount is in one currency (``in_currency`` converts a result), the inputs that d
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 from lib.currencies import DEFAULT_CURRENCY, currency_of
+from tco.engine.catalogue import option_fields, scenario_fields
 from tco.engine.results import MONEY_BY_MONTH, MONEY_RESULTS, MONEY_SERIES
 from tco.presentation.inputs import flat_inputs
 
@@ -25,20 +29,93 @@ def input_differences(
 ) -> list[dict]:
     """The inputs whose value is not the same in every scenario, in words (``tco.presentation.inputs.flat_inputs``),
     every amount in ``currency`` (each document's money times its ``factors`` entry; default: its own currency);
-    "—": the scenario does not have it (an option it lacks)."""
+    "—": the scenario does not have it (an option it lacks), "n/a": it does not apply to that option (a loan's APR
+    on an option paid in cash). Listed only where it applies somewhere at a value other than its default (a blank
+    reads as its default): what a reader needs, not every field of the catalogue."""
     factors = factors or [1.0] * len(documents)
+    compared = [_comparable(document) for document in documents]
     flats = [
-        flat_inputs(document, (currency, factor) if currency else None)
-        for document, factor in zip(documents, factors, strict=True)
+        flat_inputs(filled, (currency, factor) if currency else None)
+        for (filled, _, _), factor in zip(compared, factors, strict=True)
     ]
     keys = list(dict.fromkeys(key for flat in flats for key in flat))
     rows = []
     for key in keys:
-        values = [flat[key][1] if key in flat else "—" for flat in flats]
-        if len(set(values)) > 1:
+        values = [
+            "—" if key not in flat else NOT_APPLYING if key in idle else flat[key][1]
+            for flat, (_, idle, _) in zip(flats, compared, strict=True)
+        ]
+        chosen = [
+            key in flat and key not in idle and key not in defaults
+            for flat, (_, idle, defaults) in zip(flats, compared, strict=True)
+        ]
+        if len(set(values)) > 1 and any(chosen):
             label = next(flat[key][0] for flat in flats if key in flat)
             rows.append({"input": label, "values": values})
     return rows
+
+
+NOT_APPLYING = "n/a"
+
+
+def _default(entry: Any) -> Any:
+    """The engine's value of an input left blank: its check's default, else what its default in words names (a
+    choice's label, "monthly"; a number, "0 (no upfront)")."""
+    if entry.default is not None:
+        return entry.default
+    text = (entry.default_text or "").strip().lower()
+    for value, label in entry.choices:
+        if label.lower() == text:
+            return int(value) if entry.value_type == "count" else value
+    first = text.split(" ", 1)[0]
+    try:
+        return float(first)
+    except ValueError:
+        return None
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if value is None or value == "":
+        return True
+    if default is None:
+        return False
+    try:
+        return float(value) == float(default)
+    except (TypeError, ValueError):
+        return str(value) == str(default)
+
+
+def _comparable(document: dict) -> tuple[dict, set[str], set[str]]:
+    """``(the document with every blank input that has a default filled with it, the keys of inputs that do not
+    apply to their option, the keys of inputs at their default)``, keys as ``flat_inputs`` writes them: a blank and
+    its default typed out read the same, and an input that means nothing for its option is no difference."""
+    filled = copy.deepcopy(document)
+    idle: set[str] = set()
+    defaults: set[str] = set()
+    workload = filled.get("workload") or {}
+    for entry in scenario_fields("scenario", "workload"):
+        if not entry.stored or entry.field == "name":
+            continue
+        holder = workload if entry.scope == "workload" else filled
+        if entry.scope == "workload" and not workload:
+            continue
+        value, default = holder.get(entry.name), _default(entry)
+        if _is_default(value, default):
+            defaults.add(entry.path)
+            if (value is None or value == "") and default is not None:
+                holder[entry.name] = default
+    for option in filled.get("options") or []:
+        for entry in option_fields(option["kind"]):
+            key = f"{option['name']}: {entry.name}"
+            if not entry.applies(option):
+                idle.add(key)
+                continue
+            value, default = option.get(entry.name), _default(entry)
+            if _is_default(value, default):
+                defaults.add(key)
+                if (value is None or value == "") and default is not None:
+                    option[entry.name] = default
+    return filled, idle, defaults
 
 
 def in_currency(result: dict, currency: str, factor: float) -> dict:

@@ -55,6 +55,66 @@ def truncation_note(document: dict, result: dict) -> str:
 
 
 _PER_PAYMENT = {1: "a month", 3: "a quarter", 6: "every 6 months", 12: "a year"}
+_EVERY = {1: "monthly", 3: "quarterly", 6: "every 6 months", 12: "yearly"}
+
+
+def is_leased(entered: dict) -> bool:
+    """An owned option whose hardware is leased (its document's ``financing``)."""
+    return is_owned(str(entered.get("kind", ""))) and entered.get("financing") == "lease"
+
+
+def leased_names(document: dict) -> set[str]:
+    """The names of the document's leased options."""
+    return {str(option.get("name")) for option in document.get("options") or [] if is_leased(option)}
+
+
+def lease_payments_per_year(entered: dict) -> float | None:
+    """A leased option's lease payments in a year (the payment times 12 over its interval in months); None otherwise."""
+    if not is_leased(entered) or entered.get("lease_payment") is None:
+        return None
+    return float(entered["lease_payment"]) * 12 / int(entered.get("lease_payment_interval_months") or 1)
+
+
+def _financing_clause(entered: dict, currency: str) -> str:
+    """How one owned option is paid for, as the method note says it."""
+    name, financing = entered.get("name", "an owned option"), entered.get("financing") or "cash"
+    if financing == "lease":
+        every = _EVERY.get(int(entered.get("lease_payment_interval_months") or 1), "periodically")
+        term = f", over {format_months(int(entered['lease_term_months']))}" if entered.get("lease_term_months") else ""
+        if entered.get("lease_end") == "buyout":
+            end = "bought out at the end of the lease and credited its resale value at the end"
+        else:
+            end = "returned at the end of the lease (no resale value)"
+        return (
+            f"{name} is leased: its lease payments are paid as they fall due ({every}{term}), and the hardware is {end}"
+        )
+    if financing == "loan":
+        share = float(entered.get("down_payment_share") or 0)
+        down = (
+            f"its down payment ({format_pct(share)} of the capex) in month 1"
+            if share
+            else "its down payment in month 1"
+        )
+        return (
+            f"{name} is bought with a loan: {down}, then the loan's payments, and its resale value credited at the "
+            "end (the loan balance left then repaid from it)"
+        )
+    return ""
+
+
+def method_note(document: dict) -> str:
+    """The brief's method note: how the present value of cost is computed, with the financing each owned option
+    actually uses (cash: capex in month 1; a loan: down payment, then payments; a lease: its payments)."""
+    currency = str(document.get("currency") or "USD")
+    owned = [option for option in document.get("options") or [] if is_owned(str(option.get("kind", "")))]
+    financed = [clause for option in owned if (clause := _financing_clause(option, currency))]
+    cash = [option for option in owned if (option.get("financing") or "cash") == "cash"]
+    parts = ["The present value of cost discounts each month's cash cost at the scenario's discount rate"]
+    if cash:
+        who = "owned options pay" if len(cash) == len(owned) else "owned options paid in cash pay"
+        parts.append(f"{who} capex in month 1 and are credited their resale value at the end")
+    parts += financed
+    return "; ".join(parts) + "."
 
 
 def _per(interval: object) -> str:
@@ -79,7 +139,10 @@ def lease_sentence(option: dict, entered: dict, currency: str) -> str:
     else:
         verdict = f"leasing saves {format_money_compact(nal, currency)} against borrowing to buy"
     payment = format_money(option["break_even_lease_payment"], currency)
-    return f"{option['name']}: {verdict} at {format_pct(rate)} after tax; it pays below {payment} {per}."
+    return (
+        f"{option['name']}: {verdict} at {format_pct(rate)} after tax; leasing would beat borrowing to buy at any "
+        f"lease payment below {payment} {per} (the payment at which the two cost the same)."
+    )
 
 
 def loan_sentence(option: dict, entered: dict, currency: str) -> str:
@@ -127,7 +190,34 @@ def commitment_sentence(option: dict, currency: str) -> str:
         f"{option['name']}: the committed GPUs must be busy at least {format_pct(needed)} of the time (an effective "
         f"{price}{f' against {on_demand} on demand' if on_demand else ''}); at the forecast they are busy "
         f"{format_pct(option['commitment_utilization'])} and serve {format_pct(option['commitment_coverage'])} of the "
-        "demand."
+        f"demand.{locked_prices(option, currency)}"
+    )
+
+
+def locked_prices(option: dict, currency: str) -> str:
+    """ " Each term locks its price when it starts: $3.99 from month 1, $3.59 from month 13 (year 2) per GPU-hour."
+    ("" without terms)."""
+    terms = option.get("commitment_terms") or []
+    if not terms:
+        return ""
+    locked = ", ".join(
+        f"{format_unit_money(price, currency)} from {format_month(int(month))}" for month, price in terms
+    )
+    if len(terms) == 1:
+        return f" Its term locks {locked} per GPU-hour."
+    return f" Each term locks its price when it starts: {locked} per GPU-hour."
+
+
+def quote_warning(entered: dict) -> str:
+    """A committed rental priced from an on-demand Market quote: the commitment's discount is not in the price."""
+    source = entered.get("price_source") or {}
+    if entered.get("billing") != "committed" or source.get("pricing_term") != "on_demand":
+        return ""
+    return (
+        f"{entered.get('name')}: committed, but priced from an on-demand quote "
+        f"({source.get('provider', 'the Market')}, as of {source.get('observed_on', 'its date')}): a commitment is "
+        "usually cheaper than on demand. Pick the provider's committed or reserved price, or type the price you were "
+        "quoted."
     )
 
 
@@ -147,13 +237,19 @@ def tax_sentence(option: dict, currency: str) -> str:
     sentence = f"{option['name']} after tax (present values): {', '.join(parts)}"
     deferred = option.get("deferred_tax_liability_at_horizon") or 0
     if round_half_up(deferred, 0) != 0:
-        sentence += f"; deferred tax at the horizon {format_money(deferred, currency)}"
+        later = "owed later" if deferred > 0 else "saved later"
+        sentence += (
+            f"; deferred tax at the horizon {format_money(deferred, currency)} (the tax rate times the hardware's book "
+            f"value less its tax basis when the comparison ends: tax {later}, when the books catch up with the tax "
+            "return; not in the present values)"
+        )
     return sentence + "."
 
 
 def finance_answers(document: dict, result: dict) -> list[dict]:
     """The tax, financing, refresh and commitment answers in words, one per option and topic, in document order.
-    Each: ``option`` (its name), ``topic`` ("tax", "loan", "lease", "replacement" or "commitment") and ``text``.
+    Each: ``option`` (its name), ``topic`` ("tax", "loan", "lease", "replacement", "commitment" or "quote": a
+    committed rental priced from an on-demand quote) and ``text``.
     Empty for a scenario without the finance depth."""
     currency = currency_of(result)
     taxed = tax_rate_of(document, result) > 0
@@ -171,5 +267,6 @@ def finance_answers(document: dict, result: dict) -> list[dict]:
         returned = inputs.get("financing") == "lease" and option_value(inputs, "lease_end") == "return"
         texts["replacement"] = replacement_sentence(option, currency, new_lease=returned)
         texts["commitment"] = commitment_sentence(option, currency)
+        texts["quote"] = quote_warning(inputs)
         answers += [{"option": option["name"], "topic": key, "text": text} for key, text in texts.items() if text]
     return answers

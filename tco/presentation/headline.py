@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from lib.currencies import currency_of
 from lib.formatting import PRESENT_VALUE, format_money, format_money_compact, format_months, format_pct, round_half_up
-from lib.kinds import KIND_VERBS, RENTAL_KINDS, is_owned, kind_label
+from lib.kinds import KIND_VERBS, RENTAL_KINDS, is_owned
 
-from .finance import compared_months, tax_rate_of, truncation_note
+from .finance import compared_months, leased_names, tax_rate_of, truncation_note
 from .life import life_notes
-from .rows import break_even_row, break_even_text
+from .rows import break_even_row, break_even_text, option_kind_label
 
 
-def _card(option: dict) -> dict:
+def _card(option: dict, leased: set[str] = frozenset()) -> dict:
     return {
         "name": option["name"],
         "kind": option["kind"],
-        "kind_label": kind_label(option["kind"]),
+        "kind_label": option_kind_label(option["kind"], leased=option["name"] in leased),
         "npv": option["npv"],
         "npv_after_tax": option.get("npv_after_tax"),
         "total_cost": option["total_cost"],
@@ -28,7 +28,9 @@ def _cheapest_of(options: list[dict], key: str = "npv") -> dict | None:
     return min(options, key=lambda option: option[key]) if options else None
 
 
-def _runner_up(cheapest: dict, options: list[dict], key: str = "npv") -> tuple[dict | None, str]:
+def _runner_up(
+    cheapest: dict, options: list[dict], key: str = "npv", leased: set[str] = frozenset()
+) -> tuple[dict | None, str]:
     """The option to compare against, and how the sentence introduces it.
 
     Owning vs not owning is the decision, so the runner-up is the best option on the other side when there is
@@ -38,7 +40,7 @@ def _runner_up(cheapest: dict, options: list[dict], key: str = "npv") -> tuple[d
     if other_side:
         runner = _cheapest_of(other_side, key)
         if is_owned(runner["kind"]):
-            return runner, "the best owned option"
+            return runner, "the best leased option" if runner["name"] in leased else "the best owned option"
         return runner, "the best rental option" if runner["kind"] in RENTAL_KINDS else "the best API option"
     rest = [option for option in options if option is not cheapest]
     return _cheapest_of(rest, key), "the next cheapest option"
@@ -147,7 +149,8 @@ def headline(document: dict, result: dict) -> dict:
     named_cheapest = result.get("cheapest_after_tax" if tax_rate else "cheapest")
     cheapest = next((option for option in options if option["name"] == named_cheapest), None)
     cheapest = cheapest or _cheapest_of(options, key)
-    runner, runner_role = _runner_up(cheapest, options, key)
+    leased = leased_names(document)
+    runner, runner_role = _runner_up(cheapest, options, key, leased)
     savings = runner[key] - cheapest[key] if runner else None
     tie = savings is not None and round_half_up(savings, 0) == 0
 
@@ -159,15 +162,19 @@ def headline(document: dict, result: dict) -> dict:
 
     forecast_mean = result["reference"]["mean_utilization"]
     pair = _headline_pair(result, value_by_name)
-    row = break_even_row(pair, forecast_mean=forecast_mean, horizon_months=horizon) if pair else None
+    row = (
+        break_even_row(pair, forecast_mean=forecast_mean, horizon_months=horizon, after_tax=bool(tax_rate))
+        if pair
+        else None
+    )
     if row:
         named = {cheapest["name"]} | ({runner["name"]} if runner else set())
         sentence += "; " + _break_even_clause(row, named, after_tax=bool(tax_rate))
 
     return {
         "sentence": sentence + ".",
-        "cheapest": _card(cheapest),
-        "runner_up": _card(runner) if runner else None,
+        "cheapest": _card(cheapest, leased),
+        "runner_up": _card(runner, leased) if runner else None,
         "savings": savings,
         "savings_compact": format_money_compact(savings, currency),
         "savings_before_tax": runner["npv"] - cheapest["npv"] if runner and tax_rate else None,

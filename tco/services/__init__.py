@@ -11,6 +11,7 @@ from tco.services.options import (
     option_adopt_price_trend,
     option_delete,
     option_pick_price,
+    option_restore,
     option_update,
     price_source_for,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "option_adopt_price_trend",
     "option_delete",
     "option_pick_price",
+    "option_restore",
     "option_update",
     "price_source_for",
     "run_execute",

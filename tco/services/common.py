@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
+from lib.caching import recall_many, remember
 from lib.errors import AppError
+from lib.statement_timeout import note_write_committed
 from lib.users import signed_in_user
 from tco.checks import document_problems, is_gap
 from tco.documents import scenario_document
@@ -29,6 +32,19 @@ class VersionConflict(AppError):
         )
 
 
+@dataclass(frozen=True)
+class Cleared:
+    """Inputs an edit cleared because they stopped applying (a loan's APR once paid in cash, the residual value once
+    a resale curve sets it): the option, the input whose edit cleared them, their names and the document before the
+    edit (their values, in its words). Until the next save, ``option_restore`` puts them back."""
+
+    option_id: int
+    index: int
+    field: str
+    names: tuple[str, ...]
+    before: dict
+
+
 @dataclass
 class Change:
     """What a write service did: the scenario as saved, its validation problems, the queued run."""
@@ -39,6 +55,7 @@ class Change:
     options: list | None = None  # the scenario's options as saved (with checklists), in document order
     document: dict | None = None
     ranges: list | None = None  # the scenario's input ranges as saved, when the write read them (else None)
+    cleared: Cleared | None = None  # inputs the edit cleared because they stopped applying
 
 
 class EditRefused(AppError, ValueError):
@@ -78,8 +95,10 @@ def refuse_invalid(before: dict, after: dict, *, edited: tuple[str, ...]) -> Non
         raise EditRefused(wrong, after)
 
 
-def claim_version(*, scenario_id: int, expected_version: int | None) -> Scenario:
-    """Bump the version if it is still `expected_version` (else VersionConflict); return the fresh row.
+def claim_version(*, scenario_id: int, expected_version: int | None, user: object | None = None) -> Scenario:
+    """Bump the version if it is still `expected_version` (else VersionConflict); return the fresh row. With the
+    writing ``user``, the versions after ``expected_version`` may be that user's own saves whose answer ran out of
+    time after the commit (the page never showed them): then the write builds on them instead of conflicting.
 
     One conditional UPDATE: correct under concurrent saves on PostgreSQL and SQLite alike. Call it
     inside transaction.atomic(). `expected_version=None` skips the check (commands, imports).
@@ -88,8 +107,43 @@ def claim_version(*, scenario_id: int, expected_version: int | None) -> Scenario
     if expected_version is not None:
         rows = rows.filter(version=expected_version)
     if not rows.update(version=F("version") + 1, updated_at=timezone.now()):
-        raise VersionConflict(scenario=Scenario.objects.get(pk=scenario_id), expected_version=expected_version or 0)
-    return Scenario.objects.select_for_update().get(pk=scenario_id)
+        current = Scenario.objects.get(pk=scenario_id)
+        if not _only_unseen_own_saves(current, expected_version, user):
+            raise VersionConflict(scenario=current, expected_version=expected_version or 0)
+        # Every version since the one the page shows is this user's own save whose page never came (its answer ran
+        # out of time after the commit): their next edit builds on it, it does not conflict with it.
+        return claim_version(scenario_id=scenario_id, expected_version=current.version, user=user)
+    fresh = Scenario.objects.select_for_update().get(pk=scenario_id)
+    user_id = getattr(signed_in_user(user), "pk", None)
+    note_write_committed(
+        f"version {fresh.version} of “{fresh.name}”",
+        {VERSION_HEADER: str(fresh.version)},
+        unseen=None if user_id is None else partial(_remember_unseen, fresh.pk, fresh.version, user_id),
+    )
+    return fresh
+
+
+VERSION_HEADER = "X-Scenario-Version"  # a workspace answer's version: the page sends its next edit on it
+UNSEEN_KEPT_SECONDS = 24 * 3600
+UNSEEN_AT_MOST = 20  # versions between the page's and the stored one that may all be the user's unseen saves
+
+
+def _unseen_key(scenario_id: int, version: int) -> str:
+    return f"scenario-unseen-save:{scenario_id}:{version}"
+
+
+def _remember_unseen(scenario_id: int, version: int, user_id: int) -> None:
+    remember(_unseen_key(scenario_id, version), user_id, timeout=UNSEEN_KEPT_SECONDS)
+
+
+def _only_unseen_own_saves(current: Scenario, expected_version: int | None, user: object | None) -> bool:
+    """Whether every version after ``expected_version`` is a save of ``user`` whose page never showed it."""
+    user_id = getattr(signed_in_user(user), "pk", None)
+    if user_id is None or expected_version is None or not 0 < current.version - expected_version <= UNSEEN_AT_MOST:
+        return False
+    keys = [_unseen_key(current.pk, version) for version in range(expected_version + 1, current.version + 1)]
+    found = recall_many(keys)
+    return all(found.get(key) == user_id for key in keys)
 
 
 def set_history_user(instance: object, user: object | None) -> None:

@@ -68,7 +68,7 @@ def scenario_change_currency(
     if problem:
         raise CurrencyChangeError(problem)
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         old = fresh.currency_code
         if rate is not None and (rate.base, rate.quote) != (old, currency):
             raise CurrencyChangeError(

@@ -145,7 +145,8 @@ def snapshot_content(
     uncertainty: dict | None = None,
     comparison: dict | None = None,
 ) -> dict:
-    """Everything a decision page shows, as plain JSON data (no references into rows that may change). A scenario
+    """Everything a decision page shows, as plain JSON data (no references into rows that may change); it is public,
+    so it names no one who froze it (the snapshot row keeps ``created_by``). A scenario
     whose money inputs went through an exchange rate adds its ``currency_conversions`` (rate, date, source, in
     words); one never converted says nothing about it."""
     content = {
@@ -153,7 +154,6 @@ def snapshot_content(
         "comparison": comparison,
         "schema": SNAPSHOT_SCHEMA,
         "frozen_at": frozen_at.isoformat(timespec="seconds"),
-        "frozen_by": _username(signed_in_user(user)),
         "scenario": {"id": scenario.pk, "name": scenario.name, "version": scenario.version},
         "run_id": evaluation.run_id,
         "engine_version": evaluation.engine_version,

@@ -19,7 +19,7 @@ from pricing.models import PricingTerm
 from pricing.selectors import exchange_rate, price_trend
 from pricing.trends import MIN_WEEKS, PriceTrend
 from tco.documents import scenario_document
-from tco.engine.catalogue import MARKET_PRICE_FIELDS, fields_for_kind, money_step, option_fields
+from tco.engine.catalogue import MARKET_PRICE_FIELDS, OPTION_FIELDS, fields_for_kind, money_step, option_fields
 from tco.models import (
     DILIGENCE_KEYS,
     DiligenceStatus,
@@ -31,6 +31,7 @@ from tco.models import (
 from tco.prefill import owned_prefill
 from tco.services.common import (
     Change,
+    Cleared,
     claim_version,
     recompute_if_valid,
     refuse_invalid,
@@ -39,7 +40,7 @@ from tco.services.common import (
 )
 from tco.services.currency import converted
 from tco.services.scenarios import create_diligence_items
-from tco.services.uncertainty import ranges_follow_input
+from tco.services.uncertainty import ranges_drop_where_inputs_stop_applying, ranges_follow_input
 
 DEFAULT_NAMES = {
     OptionKind.OWNED: "Own {count}\u00d7 {gpu} (new)",
@@ -83,7 +84,7 @@ def option_add(
     if kind not in OptionKind.values:
         raise ValueError(f"{kind!r} is not an option kind")
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         position = (fresh.options.aggregate(last=Max("position"))["last"] or 0) + 1
         option = ScenarioOption(scenario=fresh, kind=kind, position=position)
         if kind in OWNED_KINDS and gpu_model is not None:
@@ -108,6 +109,10 @@ def option_add(
         return option, recompute_if_valid(scenario=fresh, user=user)
 
 
+# The inputs whose value decides whether others apply (financing, billing, a commitment term, a resale curve).
+DECIDING = frozenset(name for entry in OPTION_FIELDS for name, _ in entry.when)
+
+
 def option_update(
     *,
     option: ScenarioOption,
@@ -123,7 +128,7 @@ def option_update(
     if field != "name" and field not in fields_for_kind(option.kind):
         raise ValueError(f"{field} is not an input of a {option.kind} option")
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         options = scenario_options(fresh_scenario)
         found = next(((i, o) for i, o in enumerate(options) if o.pk == option.pk), None)
         if found is None:
@@ -143,6 +148,40 @@ def option_update(
         refuse_invalid(before, scenario_document(fresh_scenario, options), edited=edited)
         if field in fresh.assumed_fields:
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
+        set_history_user(fresh, user)
+        fresh.save()
+        if cleared or field in DECIDING:  # only then can an input have stopped applying
+            ranges_drop_where_inputs_stop_applying(option=fresh, user=user)
+        ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
+        change = recompute_if_valid(scenario=fresh_scenario, user=user, ranges=ranges)
+        if cleared:
+            change.cleared = Cleared(fresh.pk, index, field, tuple(cleared), before)
+        return change
+
+
+def option_restore(
+    *, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None, fields: list[str]
+) -> Change:
+    """Put back ``fields`` as they were before the option's last save: the input whose edit cleared others and the
+    inputs it cleared (``Change.cleared``). Only until the next save: ``expected_version`` is the version that edit
+    made, and any save since is a VersionConflict, so nothing newer is overwritten. Raises EditRefused when the
+    values no longer make a whole scenario (nothing is written)."""
+    known = set(fields_for_kind(option.kind))
+    if not fields or any(name not in known for name in fields):
+        raise ValueError(f"{', '.join(fields)}: not inputs of a {option.kind} option")
+    with transaction.atomic():
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
+        options = scenario_options(fresh_scenario)
+        index, fresh = next((i, o) for i, o in enumerate(options) if o.pk == option.pk)
+        records = list(ScenarioOption.history.filter(id=option.pk).order_by("-history_id")[:2])
+        if len(records) < 2:
+            raise ValueError(f"{option.name} has no earlier save to restore from")
+        before = fresh_scenario.to_document(options)
+        for name in fields:
+            setattr(fresh, name, getattr(records[1], name))
+        refuse_invalid(
+            before, fresh_scenario.to_document(options), edited=tuple(f"options[{index}].{n}" for n in fields)
+        )
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)
@@ -169,7 +208,7 @@ def clear_inputs_that_stop_applying(option: ScenarioOption, field: str) -> list[
 
 def option_delete(*, option: ScenarioOption, user: AbstractBaseUser | None, expected_version: int | None) -> Change:
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
         set_history_user(fresh, user)
         fresh.delete()
@@ -256,7 +295,7 @@ def option_pick_price(
     offering unless the user named it."""
     _refuse_unfit(option, observation)
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         prices, rate = market_prices_in(observation, fresh_scenario.currency_code)
         before = scenario_document(fresh_scenario)
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
@@ -305,7 +344,7 @@ def option_adopt_price_trend(
     if option.kind not in RENTAL_KINDS:
         raise PriceChoiceError("Only hyperscaler, neocloud and marketplace options follow a Market price trend.")
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version, user=user)
         options = scenario_options(fresh_scenario)
         index, fresh = next((i, o) for i, o in enumerate(options) if o.pk == option.pk)
         if fresh.gpu_model is None:
@@ -346,7 +385,9 @@ def diligence_update(
     if item.key not in DILIGENCE_KEYS:
         raise ValueError(f"{item.key!r} is not a checklist item")
     with transaction.atomic():
-        fresh_scenario = claim_version(scenario_id=item.option.scenario_id, expected_version=expected_version)
+        fresh_scenario = claim_version(
+            scenario_id=item.option.scenario_id, expected_version=expected_version, user=user
+        )
         fresh = SecondaryDiligenceItem.objects.get(pk=item.pk, option__scenario=fresh_scenario)
         fresh.status = status
         fresh.note = note.strip()

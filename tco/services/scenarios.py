@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,9 +11,10 @@ from django.db import transaction
 from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
+from tco.checks import document_problems, is_gap
 from tco.documents import document_to_fields, scenario_document
-from tco.engine import Problem, ScenarioError, validate
-from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields, scenario_inputs
+from tco.engine import Problem, ScenarioError
+from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD, scenario_fields, scenario_inputs
 from tco.engine.fields import check_number
 from tco.forecast import Forecast, ForecastError
 from tco.models import DILIGENCE_ITEMS, ForecastKind, OptionKind, Scenario, ScenarioOption, SecondaryDiligenceItem
@@ -59,7 +61,7 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
         raise ScenarioError([Problem("", "the file must hold one JSON object (a tco-scenario/1 document)")])
     document, uncertainty = split_uncertainty(document)
     document, conversions = _split_conversions(document)
-    validate(document)
+    _refuse_all_but_gaps(document)
     uncertainty_check_import(document=document, uncertainty=uncertainty)
     scenario_fields, option_fields, storage_problems = document_to_fields(document)
     if storage_problems:
@@ -78,6 +80,30 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
         uncertainty_import(scenario=scenario, uncertainty=uncertainty, user=user)
         recompute_if_valid(scenario=scenario, user=user)
     return scenario
+
+
+def _refuse_all_but_gaps(document: dict) -> None:
+    """Raise ScenarioError for every problem of the document but its gaps: a draft (inputs still to give, as the
+    editor saves one field by field) exports, and its file must import back as the same draft."""
+    problems = document_problems(document)
+    if refused := [problem for problem in problems if not _draft_gap(problem, document)]:
+        raise ScenarioError(refused)
+
+
+_OPTION_INPUT = re.compile(r"options\[\d+\]\.(\w+)")
+
+
+def _draft_gap(problem: Problem, document: dict) -> bool:
+    """A gap a draft may have, as the editor saves one: an option's input, the workload, the burst price, or no
+    option yet. The document's frame (its name, currency, horizon, an option's name and kind) is never a gap."""
+    if not is_gap(problem, document):
+        return False
+    path = problem.path
+    if path == "options":
+        return isinstance(document.get("options"), list)
+    if match := _OPTION_INPUT.fullmatch(path):
+        return match[1] in OPTION_FIELD
+    return path in ("workload", "burst_price_per_gpu_hour") or path.startswith("workload.")
 
 
 CONVERSION_KEYS = frozenset({"from", "to", "mode", "at", "rate", "rate_date", "source", "via"})
@@ -126,7 +152,7 @@ def scenario_update_field(
     if field not in {entry.field for entry in scenario_inputs()}:
         raise ValueError(f"{field} is not an editable scenario field")
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         entry = SCENARIO_FIELD[field]
         spec = entry.check if entry.scope == "scenario" else None
         if spec is not None and value is not None:  # before the forecast is expanded over a horizon of 10^9 months
@@ -162,7 +188,7 @@ def forecast_update(
     if kind == ForecastKind.PASTED and not forecast.pasted:
         raise ForecastError("forecast_pasted", "paste at least one number")
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         options = scenario_options(fresh)
         before = scenario_document(fresh, options)
         # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.

@@ -31,7 +31,7 @@ from tco.engine import (
     sensitivity,
 )
 from tco.engine import simulate as engine_simulate
-from tco.engine.catalogue import money_step
+from tco.engine.catalogue import money_step, option_fields
 from tco.engine.fields import NumberField
 from tco.engine.validation import entered_document
 from tco.engine.variants import resolve
@@ -101,7 +101,7 @@ def range_set(
         listed = "; ".join(f"{p.path or 'scenario'}: {p.message}" for p in error.problems)
         raise RangeError(f"Fix the scenario's inputs before giving ranges ({listed})") from None
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         existing = InputRange.objects.filter(scenario=fresh, option=option, field=field).first()
         item = existing or InputRange(scenario=fresh, option=option, field=field)
         item.low, item.likely, item.high = low, likely, high
@@ -121,11 +121,25 @@ def range_clear(
     """Remove an input's range (the input is then a single number again). A no-op apart from the version
     check when it had none."""
     with transaction.atomic():
-        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
+        fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version, user=user)
         for item in InputRange.objects.filter(scenario=fresh, option=option, field=field):
             set_history_user(item, user)
             item.delete()
         return recompute_if_valid(scenario=fresh, user=user)
+
+
+def ranges_drop_where_inputs_stop_applying(*, option: ScenarioOption, user: AbstractBaseUser | None) -> list[str]:
+    """Remove the option's ranges on inputs that no longer apply to it (a loan's APR once it is leased): the engine
+    would refuse them, and with them every simulation of the scenario. Call inside the edit's transaction, after
+    the save. Returns the inputs whose range went."""
+    values = {entry.name: getattr(option, entry.name) for entry in option_fields(option.kind)}
+    stale = [entry.name for entry in option_fields(option.kind) if entry.when and not entry.applies(values)]
+    dropped = []
+    for item in InputRange.objects.filter(option=option, field__in=stale):
+        set_history_user(item, user)
+        item.delete()
+        dropped.append(item.field)
+    return dropped
 
 
 FOLLOW_DIGITS = 4  # significant digits a re-centred range end of a rate or plain number keeps

@@ -17,6 +17,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from lib import forms as short
 from lib.currencies import currency_problem
 from lib.numbers import NumberTextError, read_decimal, read_integer
 from pricing.forms import TREND_WINDOWS
@@ -201,7 +202,7 @@ class OptionInputForm(InputForm):
 
 def _choice_field(entry: OptionField | ScenarioField, *, required: bool = False) -> forms.ChoiceField:
     words = " or ".join(label.lower() for _, label in entry.choices)
-    return forms.ChoiceField(
+    return short.ChoiceField(
         choices=entry.choices if required else (("", ""), *entry.choices),
         required=required,
         error_messages={"invalid_choice": f"%(value)s: choose {words}"},
@@ -215,7 +216,7 @@ def _catalogue_field(entry: OptionField) -> forms.Field:
         return LIST_FORM_FIELDS[entry.name](required=False)
     if entry.choices:  # a whole number from a short list (a lease's payment interval)
         words = ", ".join(label.lower() for _, label in entry.choices)
-        return forms.TypedChoiceField(
+        return short.TypedChoiceField(
             choices=(("", ""), *entry.choices),
             coerce=int,
             empty_value=None,
@@ -312,7 +313,7 @@ ForecastForm = type("ForecastForm", (_ForecastForm,), _forecast_form_fields())
 
 
 class OptionAddForm(forms.Form):
-    kind = forms.ChoiceField(
+    kind = short.ChoiceField(
         choices=OptionKind.choices, error_messages={"invalid_choice": "Choose a kind of option (%(value)s?)."}
     )
     gpu_model = forms.ModelChoiceField(
@@ -327,7 +328,7 @@ class PricePickerQueryForm(forms.Form):
 
     gpu = forms.CharField(required=False, label="GPU model", widget=forms.TextInput(attrs={"autocomplete": "off"}))
     provider = forms.CharField(required=False, label="Provider", widget=forms.TextInput(attrs={"autocomplete": "off"}))
-    term = forms.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Term")
+    term = short.ChoiceField(choices=[("", "Any term"), *PricingTerm.choices], required=False, label="Term")
 
 
 class PricePickForm(forms.Form):
@@ -343,7 +344,7 @@ class PricePickForm(forms.Form):
 class PriceTrendAdoptForm(forms.Form):
     """Which window of the Market's trend a rental's price path follows."""
 
-    months = forms.TypedChoiceField(
+    months = short.TypedChoiceField(
         choices=TREND_WINDOWS,
         coerce=int,
         error_messages={"invalid_choice": "Choose a window of 3, 6, 12, 24 or 36 months."},
@@ -351,7 +352,7 @@ class PriceTrendAdoptForm(forms.Form):
 
 
 class DiligenceForm(forms.Form):
-    status = forms.ChoiceField(
+    status = short.ChoiceField(
         choices=DiligenceStatus.choices,
         error_messages={"invalid_choice": "Choose a status (%(value)s is not one)."},
     )

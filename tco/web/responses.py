@@ -19,11 +19,11 @@ from tco.models import Scenario
 from tco.selectors.history import scenario_history
 from tco.selectors.scenarios import scenario_with_options
 from tco.services import Change, VersionConflict
+from tco.services.common import VERSION_HEADER
 from tco.web.viewmodels.workspace import WORKSPACE, workspace_context
 
 # Sent with every workspace: the page refuses to morph in one older than what it shows (a slow poll answered after
 # an edit), see static/js/workspace.js.
-VERSION_HEADER = "X-Scenario-Version"
 
 
 def workspace_response(

@@ -187,7 +187,7 @@ def test_a_taxed_leased_refreshed_and_committed_scenario_built_in_the_editor_sho
     assert format_money_compact(abs(nal), currency) in lease_line, lease_line
     assert ("more than borrowing" if nal < 0 else "saves") in lease_line
     assert format_pct(lease["after_tax_cost_of_debt"]) in lease_line
-    assert f"pays below {money(lease['break_even_lease_payment'])} a quarter" in lease_line, lease_line
+    assert f"at any lease payment below {money(lease['break_even_lease_payment'])} a quarter" in lease_line, lease_line
     replaced = figures[REFRESHED]["replacement_capex"]
     assert replaced, "a two-year life inside a three-year horizon is replaced"
     replacement_line = by_topic[("replacement", REFRESHED)]

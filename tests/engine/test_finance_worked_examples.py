@@ -134,7 +134,10 @@ def test_the_answer_in_words_quotes_what_the_pages_say():
     text = section("How the answer reads")
     lease_doc = tax_scenario(bus(), tax_rate=0.35, cost_of_debt=0.10, horizon_months=96)
     [lease] = [line["text"] for line in finance_answers(lease_doc, evaluate(lease_doc)) if line["topic"] == "lease"]
-    quoted = "leasing costs $702 more than borrowing to buy at 6.5% after tax; it pays below $16,734 a year"
+    quoted = (
+        "leasing costs $702 more than borrowing to buy at 6.5% after tax; leasing would beat borrowing to buy at any "
+        "lease payment below $16,734 a year"
+    )
     assert quoted in text and quoted in lease
     commitment_doc = scenario(
         owned(), rental(), committed(name="C", price_per_gpu_hour=2.88, upfront_share=0.0), workload=DROP

@@ -59,8 +59,9 @@ def test_the_bus_lease_costs_about_700_more_than_borrowing_and_says_below_which_
     break_even = (100_000 - shield) / (0.65 * annuity_due)
     assert -800 < nal < -600
     assert _texts(document, "lease") == [
-        f"Bus: leasing costs {format_money_compact(-nal)} more than borrowing to buy at 6.5% after tax; it pays below "
-        f"{format_money(break_even)} a year."
+        f"Bus: leasing costs {format_money_compact(-nal)} more than borrowing to buy at 6.5% after tax; leasing would "
+        f"beat borrowing to buy at any lease payment below {format_money(break_even)} a year (the payment at which the "
+        "two cost the same)."
     ]
 
 
@@ -95,6 +96,9 @@ def test_each_commitment_says_how_busy_its_gpus_must_be():
         f"Committed: the committed GPUs must be busy at least {format_pct(needed)} of the time (an effective "
         f"{format_unit_money(effective)} per GPU-hour against $4.00 on demand); at the forecast they are busy 100.0% "
         "and serve 66.7% of the demand."  # 4 committed of 8 x 75 % busy GPUs
+        # Two 12-month terms in 24 months, each locking the price of its first month (no price change: $2.00).
+        " Each term locks its price when it starts: $2.00 from month 1 (year 1), $2.00 from month 13 (year 2) per "
+        "GPU-hour."
     ]
 
 

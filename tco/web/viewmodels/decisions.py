@@ -16,7 +16,7 @@ from tco.checks import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
 from tco.documents import scenario_document
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
-from tco.presentation.finance import compared_months, finance_answers
+from tco.presentation.finance import compared_months, finance_answers, method_note
 from tco.presentation.inputs import input_groups
 from tco.selectors.actuals import actuals_notice
 from tco.selectors.decisions import (
@@ -152,6 +152,7 @@ def _frozen_context(snapshot: DecisionSnapshot) -> dict[str, Any]:
         "options": option_rows(document, result),
         "break_even": break_even_rows(document, result),
         "finance": finance_answers(document, result),
+        "method_note": method_note(document),
         "figures": [(key, f"fig-{key}", figures[key]) for key in FIGURE_ORDER if key in figures],
         "inputs": input_groups(document),
         "prices": _price_rows(data["prices"]),

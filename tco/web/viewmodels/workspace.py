@@ -22,10 +22,12 @@ from tco.engine import Problem
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields
 from tco.forecast import FORM_FIELDS, mean_utilization, starting_parameters
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
+from tco.presentation.inputs import path_label, path_words
 from tco.selectors.history import scenario_history_page
 from tco.selectors.scenarios import RunState, run_state
 from tco.selectors.uncertainty import scenario_ranges
 from tco.services import Change
+from tco.services.common import Cleared
 from tco.web.access import can_edit
 from tco.web.viewmodels.answers import answer_for
 from tco.web.viewmodels.decisions import panel_context
@@ -197,6 +199,7 @@ def workspace_context(
         "general_errors": [message for key, message in field_errors.items() if key not in known or key == "general"],
         "section_errors": {key: field_errors.get(key, "") for key in SECTION_KEYS},
         "conflict": conflict,
+        "cleared": cleared_notice(change.cleared, document) if change is not None and change.cleared else None,
         "option_kinds": OptionKind.choices,
         "diligence_statuses": DiligenceStatus.choices,
         "trend_windows": TREND_WINDOWS,
@@ -215,6 +218,33 @@ def workspace_context(
             request=request,
         )
     return context
+
+
+@dataclass(frozen=True)
+class ClearedNotice:
+    """What an edit cleared, in words, and what its Restore button posts."""
+
+    option_id: int
+    text: str
+    fields: str  # the inputs to put back, comma-separated: the edited one first
+
+
+def cleared_notice(cleared: Cleared, document: dict) -> ClearedNotice:
+    """ "Own 8x H100 (new): Financing → Cash cleared Loan APR 7% per year, Loan term 36 months (they no longer
+    apply)." The values are those before the edit, in the page's words."""
+    before, index = cleared.before, cleared.index
+    option = (document.get("options") or [{}])[index] if index < len(document.get("options") or []) else {}
+    edited = f"options[{index}].{cleared.field}"
+    now = path_words(document, edited, option.get(cleared.field))
+    words = [
+        f"{path_label(before, f'options[{index}].{name}').split(': ', 1)[-1]} "
+        f"{path_words(before, f'options[{index}].{name}', before['options'][index].get(name))}"
+        for name in cleared.names
+    ]
+    label = path_label(document, edited)
+    they = "it no longer applies" if len(words) == 1 else "they no longer apply"
+    text = f"{label} → {now} cleared {', '.join(words)} ({they})."
+    return ClearedNotice(cleared.option_id, text, ",".join((cleared.field, *cleared.names)))
 
 
 def _history(scenario: Scenario) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from tco.services import (
     EditRefused,
     VersionConflict,
     forecast_update,
+    option_restore,
     option_update,
     scenario_update_field,
 )
@@ -85,6 +86,28 @@ def option_field_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResp
     except VersionConflict as conflict:
         label = OPTION_FIELD[form.name].label if form.name in OPTION_FIELD else "name"
         return conflict_response(request, conflict, f" ({option.name} → {label}: {form.text})")
+    return workspace_response(request, change=change)
+
+
+@require_POST
+def option_restore_view(request: HttpRequest, pk: int, option_pk: int) -> HttpResponse:
+    """Put back the inputs an edit of the option cleared (and the choice that cleared them), until the next save."""
+    option = get_option_for_user(request, pk, option_pk, write=True)
+    fields = [name for name in request.POST.get("fields", "")[:2000].split(",") if name]
+    if not fields or any(name not in OPTION_FIELD for name in fields):
+        return HttpResponseBadRequest("Name the inputs to restore (fields=financing,loan_apr).")
+    try:
+        change = option_restore(
+            option=option, user=request.user, expected_version=expected_version(request), fields=fields
+        )
+    except EditRefused as refused:
+        return workspace_response(
+            request, option.scenario, message=refused.message, errors={"general": refused.message}
+        )
+    except VersionConflict as conflict:
+        return conflict_response(request, conflict, f" (restoring {option.name}'s cleared inputs)")
+    except ValueError as error:
+        return HttpResponseBadRequest(str(error))
     return workspace_response(request, change=change)
 
 
