@@ -12,13 +12,17 @@ VIEWERS = "viewers"
 EDITORS = "editors"
 
 # What an editor may do in the admin: keep the reference data (providers, GPU models and their aliases,
-# scheduled import sources, exchange rates typed in). Imported prices and their snapshots are history: view only.
+# scheduled import sources, exchange rates typed in, language models, throughput measured by hand). Imported prices
+# and measurements, and their imports, are history: view only.
 EDITOR_ADMIN_PERMISSIONS = {
     "pricing.provider": ("view", "add", "change"),
     "pricing.gpumodel": ("view", "add", "change"),
     "pricing.gpualias": ("view", "add", "change", "delete"),
     "pricing.importsource": ("view", "add", "change", "delete"),
     "pricing.exchangerate": ("view", "add", "change"),
+    "pricing.languagemodel": ("view", "add", "change"),
+    "pricing.throughputmeasurement": ("view", "add"),
+    "pricing.throughputimport": ("view",),
     "pricing.pricesnapshot": ("view",),
     "pricing.priceobservation": ("view",),
 }

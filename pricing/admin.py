@@ -1,5 +1,5 @@
-"""Reference data (providers, GPU models, aliases, unmapped names, import sources, exchange rates) for staff
-editors; snapshots and observations read-only."""
+"""Reference data (providers, GPU models, aliases, unmapped names, import sources, exchange rates, language models)
+for staff editors, and throughput measured by hand; snapshots, observations and imported measurements read-only."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from pricing.models import (
     GpuAlias,
     GpuModel,
     ImportSource,
+    LanguageModel,
     PriceObservation,
     PriceSnapshot,
     Provider,
     ProviderAlias,
+    ThroughputImport,
+    ThroughputMeasurement,
     UnmappedName,
 )
 
@@ -58,7 +61,19 @@ class GpuAliasInline(admin.TabularInline):
 
 @admin.register(GpuModel)
 class GpuModelAdmin(admin.ModelAdmin):
-    list_display = ["name", "vendor", "form_factor", "memory_gb", "memory_bandwidth_tb_per_s", "tdp_watts"]
+    list_display = [
+        "name",
+        "vendor",
+        "form_factor",
+        "memory_gb",
+        "memory_gib",
+        "memory_bandwidth_tb_per_s",
+        "peak_dense_tflops_fp16",
+        "peak_dense_tflops_fp8",
+        "peak_dense_tflops_fp4",
+        "tdp_watts",
+        "gpus_per_node",
+    ]
     list_filter = ["vendor", "form_factor"]
     search_fields = ["name", "aliases__alias"]
     inlines = [GpuAliasInline]
@@ -155,4 +170,60 @@ class ExchangeRateAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         if not change:
             obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(LanguageModel)
+class LanguageModelAdmin(admin.ModelAdmin):
+    """The model catalogue: seeded from published configurations (load_reference); add your own here."""
+
+    list_display = ["name", "params_billion", "layers", "attention_heads", "kv_heads", "head_dim", "kv_lora_rank"]
+    search_fields = ["name", "hf_id", "aliases"]
+
+
+@admin.register(ThroughputImport)
+class ThroughputImportAdmin(admin.ModelAdmin):
+    list_display = ["id", "file_name", "format", "origin", "status", "rows_new", "rows_known", "rows_refused"]
+    list_filter = ["status", "format", "origin"]
+    readonly_fields = [f.name for f in ThroughputImport._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # its measurements are history; deleting it would take them along
+
+
+@admin.register(ThroughputMeasurement)
+class ThroughputMeasurementAdmin(admin.ModelAdmin):
+    """Measured throughput: imported rows are history (read only); add your own measurement with its source."""
+
+    list_display = [
+        "gpu_model",
+        "model_name",
+        "precision",
+        "tp",
+        "concurrency",
+        "input_tokens",
+        "output_tokens",
+        "output_tokens_per_second_per_gpu",
+        "ttft_ms",
+        "tpot_ms",
+        "statistic",
+        "measured_on",
+    ]
+    list_filter = ["gpu_model", "statistic", "weight_bits", "language_model"]
+    list_select_related = ["gpu_model"]
+    search_fields = ["model_name", "source", "hardware", "software"]
+    readonly_fields = ["throughput_import", "created_by", "created_at"]
+    exclude = ["row_key"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # a measurement is what it was; a new run is a new row
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        obj.created_by = request.user
         super().save_model(request, obj, form, change)

@@ -7,10 +7,14 @@ contained (new or already known) is recorded separately, in SnapshotObservation.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from decimal import Decimal
 from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 
 from lib.currencies import DEFAULT_CURRENCY, currency_problem
@@ -127,6 +131,53 @@ class GpuModel(models.Model):
         null=True,
         blank=True,
         help_text="Configured server price divided by its GPUs; an assumption to replace with a quote.",
+    )
+    memory_gib = models.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="The memory a runtime sees on one GPU, in GiB (2^30 bytes): what CUDA or ROCm reports as the "
+        "total (vLLM prints it at start-up), less than the datasheet's figure because the driver and ECC keep a "
+        "share. An 80 GB H100 shows 79.18 GiB (measured with vLLM, llm-d benchmark); where no measurement is "
+        "recorded, the datasheet's GB times 79.18/80, the share an H100 leaves. Sizing divides this memory.",
+    )
+    peak_dense_tflops_fp16 = models.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="Peak dense (not 2:4 sparse) tensor TFLOPs at 16 bits (BF16, or FP16 where the GPU has no BF16), "
+        "from the vendor's datasheet; half the sparse figure a datasheet marks with an asterisk. Blank: unknown.",
+    )
+    peak_dense_tflops_fp8 = models.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="Peak dense tensor TFLOPs at FP8, from the datasheet. Blank: the GPU has no FP8 tensor cores.",
+    )
+    peak_dense_tflops_fp4 = models.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="Peak dense tensor TFLOPs at FP4, from the datasheet. Blank: the GPU has no FP4 tensor cores.",
+    )
+    gpus_per_node = models.PositiveSmallIntegerField(
+        default=8,
+        validators=[MinValueValidator(1)],
+        help_text="GPUs in one server (8 in an HGX or OAM board; 4 in a GB200/GB300 compute tray): the largest "
+        "tensor-parallel group that stays inside one machine.",
+    )
+    spec_source = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="Where the memory, TFLOPs and power come from: the vendor's datasheet or whitepaper (address).",
     )
     updated_at = models.DateTimeField(auto_now=True)  # part of pricing.selectors.market_revision
 
@@ -571,5 +622,282 @@ class ExchangeRate(models.Model):
             errors["quote"] = "A rate converts between two different currencies."
         if self.rate is not None and self.rate <= 0:
             errors["rate"] = "A rate must be more than 0."
+        if errors:
+            raise ValidationError(errors)
+
+
+# ---- the workload side: language models and measured serving throughput -------------------------------------------
+
+
+class LanguageModel(models.Model):
+    """An open language model's shape, as its published configuration (config.json) gives it: what sizing needs to
+    tell whether it fits a GPU (weights from the parameters, KV cache per token from layers, KV heads and head
+    size, or from the latent rank for multi-head latent attention)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    hf_id = models.CharField(
+        max_length=200, blank=True, verbose_name="Hugging Face id", help_text="e.g. meta-llama/Llama-3.1-70B-Instruct"
+    )
+    params_billion = models.DecimalField(
+        max_digits=9,
+        decimal_places=3,
+        validators=[MinValueValidator(Decimal("0.001"))],
+        verbose_name="parameters (billions)",
+        help_text="All parameters, every expert of a mixture of experts included: all of them sit in memory.",
+    )
+    active_params_billion = models.DecimalField(
+        max_digits=9,
+        decimal_places=3,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.001"))],
+        verbose_name="active parameters (billions)",
+        help_text="Parameters one token passes through (a mixture of experts' routed share); blank for a dense model.",
+    )
+    layers = models.PositiveSmallIntegerField(help_text="num_hidden_layers")
+    attention_heads = models.PositiveSmallIntegerField(help_text="num_attention_heads")
+    kv_heads = models.PositiveSmallIntegerField(
+        verbose_name="KV heads", help_text="num_key_value_heads (equal to the attention heads without grouped queries)"
+    )
+    head_dim = models.PositiveSmallIntegerField(
+        verbose_name="head size", help_text="head_dim, else hidden_size / num_attention_heads"
+    )
+    kv_lora_rank = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        verbose_name="latent KV rank",
+        help_text="Multi-head latent attention (DeepSeek-V3): kv_lora_rank; blank for ordinary attention.",
+    )
+    qk_rope_head_dim = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        verbose_name="rotary key size",
+        help_text="Multi-head latent attention: qk_rope_head_dim, cached beside the latent; blank otherwise.",
+    )
+    aliases = models.TextField(
+        blank=True,
+        help_text="Other names result files give it, one a line (llama2-70b, nvidia/DeepSeek-R1-0528-FP4-V2); "
+        "matched like GPU names: case, spaces, dashes and underscores do not matter.",
+    )
+    source_url = models.URLField(max_length=500, blank=True, help_text="The published configuration read.")
+    notes = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = _ByNameManager()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def natural_key(self) -> tuple[str]:
+        return (self.name,)
+
+    @property
+    def is_latent(self) -> bool:
+        return self.kv_lora_rank is not None
+
+    def names(self) -> list[str]:
+        """Every name it answers to: its own, its Hugging Face id and that id's last part, its aliases."""
+        found = [self.name, self.hf_id, self.hf_id.rsplit("/", 1)[-1], *self.aliases.splitlines()]
+        return [name.strip() for name in found if name.strip()]
+
+    def clean(self) -> None:
+        errors = {}
+        for field in ("layers", "attention_heads", "kv_heads", "head_dim"):
+            value = getattr(self, field)
+            if value is not None and value < 1:
+                label = self._meta.get_field(field).verbose_name
+                errors[field] = f"A model has at least one {label.rstrip('s')}: use 1 or more."
+        heads, kv_heads = self.attention_heads, self.kv_heads
+        if heads and kv_heads and "kv_heads" not in errors:
+            if kv_heads > heads:
+                errors["kv_heads"] = f"{kv_heads} KV heads is more than the {heads} attention heads."
+            elif heads % kv_heads:
+                errors["kv_heads"] = (
+                    f"The {heads} attention heads do not divide into groups of {kv_heads} KV heads: "
+                    "the KV heads must divide the attention heads."
+                )
+        if (self.kv_lora_rank is None) != (self.qk_rope_head_dim is None):
+            missing = "qk_rope_head_dim" if self.qk_rope_head_dim is None else "kv_lora_rank"
+            errors[missing] = "Latent attention needs both the latent KV rank and the rotary key size."
+        params, active = self.params_billion, self.active_params_billion
+        if params is not None and active is not None and active > params:
+            errors["active_params_billion"] = f"{active} billion active is more than the {params} billion in all."
+        if errors:
+            raise ValidationError(errors)
+
+
+class Statistic(models.TextChoices):
+    """Which statistic of a run's latencies a measured row carries."""
+
+    MEDIAN = "median", "Median"
+    P99 = "p99", "99th percentile"
+
+
+class WeightBits(models.IntegerChoices):
+    BITS_16 = 16, "16-bit (BF16/FP16)"
+    BITS_8 = 8, "8-bit (FP8/INT8)"
+    BITS_4 = 4, "4-bit (FP4/INT4)"
+
+
+class ThroughputImportStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    RUNNING = "running", "Running"
+    IMPORTED = "imported", "Imported"
+    REJECTED = "rejected", "Rejected"
+    FAILED = "failed", "Failed"
+
+
+class ThroughputImport(Job):
+    """One imported throughput file (InferenceX, vllm bench serve, MLPerf summary): what it held and what became of
+    each row. An upload's import is a job on the imports queue; a command's runs in its own process."""
+
+    task_name = "pricing.tasks.import_throughput"
+    noun = "throughput import"
+    kept = "Nothing from this file was imported; import it again."
+
+    format = models.CharField(max_length=20)
+    file_name = models.CharField(max_length=500, blank=True)
+    sha256 = models.CharField(max_length=64, db_index=True)
+    origin = models.CharField(max_length=20, choices=SnapshotOrigin.choices, default=SnapshotOrigin.COMMAND)
+    gpu_name = models.CharField(max_length=100, blank=True, help_text="The GPU given at import for files without one.")
+    model_name = models.CharField(
+        max_length=200, blank=True, help_text="The model given at import for files without one."
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    status = status_field(ThroughputImportStatus)
+    rows_total = models.PositiveIntegerField(default=0, help_text="Rows the file held.")
+    rows_new = models.PositiveIntegerField(default=0, help_text="Measurements this import stored.")
+    rows_known = models.PositiveIntegerField(default=0, help_text="Measurements of the file already stored.")
+    rows_refused = models.PositiveIntegerField(default=0, help_text="Rows refused, each with its reason.")
+    refused = models.JSONField(
+        default=list, blank=True, help_text="[{row, reason}]: every refused row (the first 1,000 are kept)."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.file_name} ({self.status})"
+
+    @property
+    def summary(self) -> str:
+        if self.status == ThroughputImportStatus.FAILED:
+            return f"Failed: {self.error}"
+        if self.status in (ThroughputImportStatus.PENDING, ThroughputImportStatus.RUNNING):
+            return f"{self.get_status_display()}…"
+        text = f"{self.rows_new} new, {self.rows_known} already known, {self.rows_refused} refused"
+        return f"{text} (of {self.rows_total} rows)"
+
+
+class ThroughputMeasurement(models.Model):
+    """One measured operating point of one model served on one GPU type: output tokens per second per GPU at a
+    tensor-parallel degree, a concurrency and a request shape, with the latencies at one statistic.
+
+    Append-only like prices: the same measurement imported again adds nothing (``row_key``, a digest of every
+    field that says what was measured and what came out), and a newer run is a new row beside the older one."""
+
+    gpu_model = models.ForeignKey(GpuModel, on_delete=models.PROTECT, related_name="throughput_measurements")
+    language_model = models.ForeignKey(
+        LanguageModel,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="throughput_measurements",
+        help_text="The catalogue's model the row's model name matches; blank when none does.",
+    )
+    model_name = models.CharField(max_length=200, help_text="The model as the source names it.")
+    precision = models.CharField(max_length=20, help_text="The weights' precision as the source names it (fp8, fp4).")
+    weight_bits = models.PositiveSmallIntegerField(choices=WeightBits.choices)
+    kv_bits = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name="KV bits", help_text="The KV cache's bits; blank when the source omits it."
+    )
+    tp = models.PositiveSmallIntegerField(verbose_name="tensor-parallel GPUs", validators=[MinValueValidator(1)])
+    concurrency = models.PositiveIntegerField(
+        validators=[MinValueValidator(1)], help_text="Requests in flight at once."
+    )
+    input_tokens = models.PositiveIntegerField(validators=[MinValueValidator(1)])
+    output_tokens = models.PositiveIntegerField(validators=[MinValueValidator(1)])
+    output_tokens_per_second_per_gpu = models.FloatField(
+        validators=[MinValueValidator(0.0)], verbose_name="output tokens per second per GPU"
+    )
+    ttft_ms = models.FloatField(
+        null=True, blank=True, verbose_name="time to first token (ms)", validators=[MinValueValidator(0.0)]
+    )
+    tpot_ms = models.FloatField(
+        null=True, blank=True, verbose_name="time per output token (ms)", validators=[MinValueValidator(0.0)]
+    )
+    statistic = models.CharField(max_length=10, choices=Statistic.choices, default=Statistic.MEDIAN)
+    source = models.CharField(max_length=1000, help_text="Where the figures come from: an address or words.")
+    measured_on = models.DateField(null=True, blank=True, help_text="When it was measured; blank when unknown.")
+    hardware = models.CharField(max_length=300, blank=True, help_text="The system measured: GPUs, host, network.")
+    software = models.CharField(max_length=300, blank=True, help_text="Serving engine and version, image.")
+    configuration = models.CharField(
+        max_length=300, blank=True, help_text="Other settings that tell runs apart (expert parallelism, scenario)."
+    )
+    throughput_import = models.ForeignKey(
+        ThroughputImport,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="measurements",
+        help_text="The import that stored it; blank when typed by hand.",
+    )
+    row_key = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["gpu_model", "model_name", "tp", "input_tokens", "output_tokens", "concurrency", "statistic"]
+        indexes = [
+            models.Index(fields=["gpu_model", "language_model", "weight_bits", "statistic"], name="throughput_lookup"),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.model_name} on {self.gpu_model} tp {self.tp} at {self.concurrency} "
+            f"({self.input_tokens}/{self.output_tokens}): {self.output_tokens_per_second_per_gpu:g} tok/s/GPU"
+        )
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.row_key:
+            self.row_key = self.compute_row_key()
+        super().save(*args, **kwargs)
+
+    def compute_row_key(self) -> str:
+        """A digest of what was measured and what came out: the same measurement from any file is one row, a
+        different result (another run, another date) another row. Names compare as GPU names do."""
+        figures = (self.output_tokens_per_second_per_gpu, self.ttft_ms, self.tpot_ms)
+        key = [
+            self.gpu_model_id,
+            normalise_name(self.model_name),
+            normalise_name(self.precision),
+            self.weight_bits,
+            self.kv_bits,
+            self.tp,
+            self.concurrency,
+            self.input_tokens,
+            self.output_tokens,
+            self.statistic,
+            *(None if value is None else round(float(value), 6) for value in figures),
+            self.measured_on.isoformat() if self.measured_on else None,
+            self.hardware.strip(),
+            self.software.strip(),
+            self.configuration.strip(),
+        ]
+        return hashlib.sha256(json.dumps(key).encode("utf-8")).hexdigest()
+
+    def clean(self) -> None:
+        errors = {}
+        if self.gpu_model_id and self.output_tokens_per_second_per_gpu is not None:
+            same = ThroughputMeasurement.objects.filter(row_key=self.compute_row_key()).exclude(pk=self.pk)
+            if first := same.values_list("pk", flat=True).first():
+                errors["output_tokens_per_second_per_gpu"] = f"This measurement is in the library already (#{first})."
+        if self.ttft_ms is None and self.tpot_ms is None:
+            errors["ttft_ms"] = "Give the time to first token or the time per output token (or both)."
+        if not (self.source or "").strip():
+            errors["source"] = "Say where the figures come from: an address, or your own run in words."
         if errors:
             raise ValidationError(errors)

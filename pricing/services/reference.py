@@ -12,6 +12,7 @@ from django.db import transaction
 from pricing.models import (
     GpuAlias,
     GpuModel,
+    LanguageModel,
     PriceSnapshot,
     Provider,
     ProviderAlias,
@@ -20,11 +21,23 @@ from pricing.models import (
 )
 from pricing.services.snapshots import price_snapshot_import
 
+# A GPU model's sizing figures, filled from the fixture on a row that has none yet (no spec_source): a deployment
+# that loaded its GPU models before these figures existed gets them, and a row edited in the admin keeps its own.
+GPU_SPEC_FIELDS = (
+    "memory_gib",
+    "peak_dense_tflops_fp16",
+    "peak_dense_tflops_fp8",
+    "peak_dense_tflops_fp4",
+    "gpus_per_node",
+    "spec_source",
+)
+
 
 def reference_data_load(*, path: Path) -> dict[str, int]:
-    """Create the providers, provider aliases, GPU models and GPU aliases of a reference fixture that are missing.
+    """Create the providers, provider aliases, GPU models, GPU aliases and language models of a reference fixture
+    that are missing, and give GPU models without a spec source the fixture's sizing figures.
 
-    Rows that already exist (matched by name) are left as they are, so edits made in the admin survive.
+    Rows that already exist (matched by name) are otherwise left as they are, so edits made in the admin survive.
     """
     records = json.loads(Path(path).read_text(encoding="utf-8"))
     by_model: dict[str, list[dict]] = {}
@@ -46,6 +59,7 @@ def reference_data_load(*, path: Path) -> dict[str, int]:
         known = set(GpuModel.objects.values_list("name", flat=True))
         new = [GpuModel(**f) for f in by_model.get("pricing.gpumodel", []) if f["name"] not in known]
         created["gpu_models"] = len(GpuModel.objects.bulk_create(new))
+        created["gpu_specs"] = _gpu_specs_fill(by_model.get("pricing.gpumodel", []))
         model_ids = dict(GpuModel.objects.values_list("name", "id"))
         known = set(GpuAlias.objects.values_list("alias", flat=True))
         new = [
@@ -54,7 +68,21 @@ def reference_data_load(*, path: Path) -> dict[str, int]:
             if f["alias"] not in known
         ]
         created["aliases"] = len(GpuAlias.objects.bulk_create(new))
+        known = set(LanguageModel.objects.values_list("name", flat=True))
+        new = [LanguageModel(**f) for f in by_model.get("pricing.languagemodel", []) if f["name"] not in known]
+        created["language_models"] = len(LanguageModel.objects.bulk_create(new))
     return created
+
+
+def _gpu_specs_fill(records: list[dict]) -> int:
+    """Give the GPU models without a spec source the fixture's sizing figures; how many were filled."""
+    specs = {f["name"]: f for f in records if f.get("spec_source")}
+    blank = list(GpuModel.objects.filter(spec_source="", name__in=specs))
+    for gpu in blank:
+        for field in GPU_SPEC_FIELDS:
+            if field in specs[gpu.name]:
+                setattr(gpu, field, specs[gpu.name][field])
+    return GpuModel.objects.bulk_update(blank, GPU_SPEC_FIELDS) if blank else 0
 
 
 def demo_prices_load(*, manifest: Path) -> list[PriceSnapshot]:

@@ -12,8 +12,9 @@ from pricing import services
 
 class Command(BaseCommand):
     help = (
-        "Create the providers (with their SkyPilot cloud names as aliases), GPU models and GPU aliases of "
-        "fixtures/reference.json that are missing. Rows that exist are left as edited in the admin; safe to rerun."
+        "Create the providers (with their SkyPilot cloud names as aliases), GPU models, GPU aliases and language "
+        "models of fixtures/reference.json that are missing, and give GPU models without a spec source the "
+        "fixture's sizing figures. Rows that exist are left as edited in the admin; safe to rerun."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -24,4 +25,6 @@ class Command(BaseCommand):
         if not fixture.is_file():
             raise CommandError(f"{fixture}: no such file.")
         created = services.reference_data_load(path=fixture)
-        self.stdout.write("Reference data loaded: " + ", ".join(f"{n} new {what}" for what, n in created.items()))
+        filled = created.pop("gpu_specs", 0)
+        text = "Reference data loaded: " + ", ".join(f"{n} new {what}" for what, n in created.items())
+        self.stdout.write(text + f"; sizing figures given to {filled} GPU models")
