@@ -1,4 +1,4 @@
-"""Scenarios, their options and forecasts, secondary-hardware diligence, and evaluation runs."""
+"""Scenarios, their options and forecasts, secondary-hardware diligence, evaluation and sizing runs."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from tco.models.option import (
 )
 from tco.models.run import RunStatus, ScenarioRun
 from tco.models.scenario import ForecastKind, Scenario
+from tco.models.sizing import SizingRun
 from tco.models.uncertainty import InputRange, UncertaintyRun, UncertaintyStatus
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "ScenarioOption",
     "ScenarioRun",
     "SecondaryDiligenceItem",
+    "SizingRun",
     "UncertaintyRun",
     "UncertaintyStatus",
 ]

@@ -24,8 +24,9 @@ from tco.web.viewmodels.fields import scenario_sections
 from tests.documents import finance_example
 from tests.scenarios.workspace_html import Workspace
 
-# The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance.
-NOT_INPUTS = {"id", "version", "owner", "created_at", "updated_at", "currency_conversions"}
+# The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance (of
+# its money and of what sizing wrote).
+NOT_INPUTS = {"id", "version", "owner", "created_at", "updated_at", "currency_conversions", "sizing_applied"}
 STORED = [entry for entry in SCENARIO_FIELDS if entry.stored]
 
 

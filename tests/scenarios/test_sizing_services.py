@@ -1,0 +1,166 @@
+"""Sizing a scenario's serving configuration and applying the answer (tco.services.sizing): the document built
+from the catalogues and the Market, the run stored, bad input refused at its field, the answer written with its
+provenance in one versioned step."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tco.engine import evaluate
+from tco.models import Scenario, SizingRun
+from tco.services.common import VersionConflict
+from tco.services.sizing import SizingRefused, serving_update, sizing_apply, sizing_run
+from tco.serving import ServingError, parse_traffic
+from tests.scenarios.sizing_fixtures import language_model, two_gpus
+
+pytestmark = pytest.mark.django_db
+
+
+def _serve(scenario, editor, **values):
+    language_model()
+    values = {"serving_language_model": "Llama-3.1-70B", **values}
+    change, run = serving_update(scenario=scenario, user=editor, expected_version=scenario.version, values=values)
+    return change.scenario, run
+
+
+def test_a_serving_configuration_is_sized_on_the_market_price_and_measured_rows_of_each_gpu(scenario, editor):
+    two_gpus()
+    scenario, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    assert run.problems == [] and run.scenario_version == scenario.version
+    gpus = {gpu["name"]: gpu for gpu in run.document["gpus"]}
+    assert (gpus["H100 SXM"]["price_per_gpu_hour"], gpus["H200 SXM"]["price_per_gpu_hour"]) == (3.99, 5.0)
+    assert [row["source"] for row in gpus["H100 SXM"]["throughput"]] == ["h100 run (2026-08-01)"]
+    best = {gpu["name"]: gpu["best"] for gpu in run.result["gpus"]}
+    # 10 requests/s of 100 output tokens: an H100 pair serves 2 x 1,000 / 100 = 20, an H200 1,500 / 100 = 15.
+    assert best["H100 SXM"] == {"tp": 2, "replicas": 1, "gpus": 2, "cost_per_hour": pytest.approx(7.98)}
+    assert best["H200 SXM"] == {"tp": 1, "replicas": 1, "gpus": 1, "cost_per_hour": pytest.approx(5.0)}
+    assert run.gpus[0]["price_source"]["from"] == "market"
+
+
+def test_a_rental_option_on_a_gpu_prices_that_gpu(scenario, editor):
+    h100, _ = two_gpus()
+    scenario.options.filter(kind="neocloud").update(gpu_model=h100, price_per_gpu_hour=Decimal("2.50"))
+    _, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    assert run.document["gpus"][0]["price_per_gpu_hour"] == 2.5
+    assert run.gpus[0]["price_source"] == {"from": "option", "option": "Lambda 8x H100 SXM"}
+
+
+def test_blank_traffic_is_one_bucket_of_what_the_fleet_serves_today(scenario, editor):
+    two_gpus()
+    _, run = _serve(scenario, editor)
+    # 8 GPUs x 2,400 output tokens/s per GPU / 350 output tokens per response, of 1,200 input tokens.
+    assert run.document["traffic"] == [
+        {"requests_per_second": pytest.approx(8 * 2400 / 350), "input_tokens": 1200, "output_tokens": 350}
+    ]
+
+
+def test_a_model_not_in_the_catalogue_is_named_and_nothing_is_sized(scenario, editor):
+    two_gpus()
+    scenario, run = _serve(scenario, editor, serving_language_model="Nonesuch-9B")
+    assert run.result is None
+    assert run.problems == [
+        {"path": "serving_language_model", "message": "Language model: Nonesuch-9B is not in the model catalogue."}
+    ]
+
+
+def test_a_value_out_of_range_is_refused_at_its_field_and_nothing_is_saved(scenario, editor):
+    version = scenario.version
+    with pytest.raises(ServingError) as refused:
+        serving_update(
+            scenario=scenario,
+            user=editor,
+            expected_version=version,
+            values={"serving_headroom": 2.0, "serving_language_model": "x"},
+        )
+    assert refused.value.field == "serving_headroom" and "Headroom must be" in refused.value.message
+    scenario.refresh_from_db()
+    assert (scenario.version, scenario.serving_language_model) == (version, "")
+    assert not SizingRun.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("1000000000, 1000, 100", "Requests per second must be"),
+        ("0, 1000, 100", "Requests per second must be more than 0"),
+        ("5, 1000", "give 3 numbers"),
+        ("5, 1000, lots", "Output tokens"),
+        ("5, 0, 100", "Input tokens must be"),
+    ],
+)
+def test_nonsense_traffic_is_refused_with_the_line_in_words(text, words):
+    with pytest.raises(ServingError) as refused:
+        parse_traffic(f"2, 500, 50\n{text}")
+    assert refused.value.field == "serving_traffic"
+    assert "line 2" in refused.value.message and words in refused.value.message
+
+
+def test_traffic_reads_tabs_semicolons_commas_and_spaces():
+    assert parse_traffic("2.5, 1200, 350\n\n1\t2\t3\n4;5;6\n7 8 9\n1,2,3") == [
+        [2.5, 1200, 350],
+        [1, 2, 3],
+        [4, 5, 6],
+        [7, 8, 9],
+        [1, 2, 3],
+    ]
+
+
+def test_applying_writes_fleet_counts_and_throughput_with_their_measured_rows(scenario, editor, run_jobs):
+    h100, h200 = two_gpus()
+    owned = scenario.options.get(kind="owned")
+    owned.gpu_model = h100
+    owned.save()
+    scenario.options.filter(kind="neocloud").update(gpu_model=h200)
+    scenario, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    with run_jobs():
+        change = sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
+    scenario = Scenario.objects.get(pk=scenario.pk)
+    assert scenario.version == run.scenario_version + 1
+    # The cheapest single type is one H200 ($5.00 an hour against two H100s at $7.98).
+    assert (scenario.fleet_gpus, scenario.workload_tokens_per_second_per_gpu) == (1, Decimal("1500"))
+    assert (scenario.workload_input_tokens_per_response, scenario.workload_output_tokens_per_response) == (1000, 100)
+    owned = scenario.options.get(kind="owned")
+    assert (owned.gpu_count, owned.tokens_per_second_per_gpu) == (2, Decimal("1000"))
+    assert owned.throughput_source["gpu"] == "H100 SXM" and owned.throughput_source["tp"] == 2
+    assert [row["source"] for row in owned.throughput_source["rows"]] == ["h100 run (2026-08-01)"]
+    rental = scenario.options.get(kind="neocloud")
+    assert rental.tokens_per_second_per_gpu == Decimal("1500") and rental.throughput_source["gpu"] == "H200 SXM"
+    assert scenario.sizing_applied["gpu"] == "H200 SXM" and scenario.sizing_applied["fleet_gpus"] == 1
+    change.run.refresh_from_db()
+    assert change.run.result == evaluate(scenario.to_document())
+
+
+def test_the_workload_bucket_is_kept_as_typed_traffic_when_applied(scenario, editor):
+    two_gpus()
+    scenario, run = _serve(scenario, editor)
+    sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
+    scenario.refresh_from_db()
+    assert scenario.serving_traffic == [[pytest.approx(8 * 2400 / 350), 1200, 350]]
+
+
+def test_a_sizing_of_an_older_version_is_not_applied(scenario, editor):
+    two_gpus()
+    scenario, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    changed, _ = _serve(scenario, editor, serving_headroom=Decimal("0.1"))
+    with pytest.raises(SizingRefused, match="size it again"):
+        sizing_apply(scenario=changed, run=run, user=editor, expected_version=changed.version)
+    with pytest.raises(VersionConflict):
+        sizing_apply(scenario=changed, run=run, user=editor, expected_version=run.scenario_version)
+    assert Scenario.objects.get(pk=scenario.pk).sizing_applied is None
+
+
+def test_nothing_is_applied_when_no_gpu_meets_the_target(scenario, editor):
+    two_gpus()
+    scenario, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]], serving_tpot_ms=Decimal("5"))
+    assert all(gpu["best"] is None for gpu in run.result["gpus"])
+    with pytest.raises(SizingRefused, match="No GPU type serves"):
+        sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
+
+
+def test_sizing_again_stores_a_new_run_of_the_current_version(scenario, editor):
+    two_gpus()
+    scenario, first = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    again = sizing_run(scenario=scenario, user=editor)
+    assert again.pk > first.pk and again.document == first.document
