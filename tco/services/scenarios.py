@@ -114,6 +114,15 @@ def _split_conversions(document: dict) -> tuple[dict, list[dict[str, str]]]:
     return rest, entries
 
 
+# The scenario inputs "apply sizing" writes (tco.services.sizing), whose provenance a typed value replaces.
+SIZED_SCENARIO_FIELDS = (
+    "fleet_gpus",
+    "workload_tokens_per_second_per_gpu",
+    "workload_input_tokens_per_response",
+    "workload_output_tokens_per_response",
+)
+
+
 def scenario_update_field(
     *, scenario: Scenario, user: AbstractBaseUser | None, field: str, value: Any, expected_version: int | None
 ) -> Change:
@@ -135,6 +144,8 @@ def scenario_update_field(
                 raise EditRefused([Problem(field, message)], {})
         options = scenario_options(fresh)
         before = fresh.to_document(options)
+        if field in SIZED_SCENARIO_FIELDS and value != getattr(fresh, field):  # the figure is now the user's
+            fresh.sizing_applied = None
         setattr(fresh, field, value)
         refuse_invalid(before, fresh.to_document(options), edited=(entry.path,))
         set_history_user(fresh, user)

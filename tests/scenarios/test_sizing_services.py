@@ -9,8 +9,10 @@ from decimal import Decimal
 import pytest
 
 from tco.engine import evaluate
-from tco.models import Scenario, SizingRun
+from tco.models import Scenario, ScenarioOption, SizingRun
 from tco.services.common import VersionConflict
+from tco.services.options import option_update
+from tco.services.scenarios import scenario_update_field
 from tco.services.sizing import SizingRefused, serving_update, sizing_apply, sizing_run
 from tco.serving import ServingError, parse_traffic
 from tests.scenarios.sizing_fixtures import language_model, two_gpus
@@ -164,3 +166,21 @@ def test_sizing_again_stores_a_new_run_of_the_current_version(scenario, editor):
     scenario, first = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
     again = sizing_run(scenario=scenario, user=editor)
     assert again.pk > first.pk and again.document == first.document
+
+
+def test_typing_over_a_sized_figure_drops_its_provenance(scenario, editor):
+    h100, _ = two_gpus()
+    scenario.options.filter(kind="owned").update(gpu_model=h100)
+    scenario, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
+    scenario.refresh_from_db()
+    owned = scenario.options.get(kind="owned")
+    option_update(option=owned, user=editor, expected_version=scenario.version, field="gpu_count", value=2)
+    assert ScenarioOption.objects.get(pk=owned.pk).throughput_source is not None  # the same value: still sized
+    option_update(option=owned, user=editor, expected_version=scenario.version + 1, field="gpu_count", value=4)
+    assert ScenarioOption.objects.get(pk=owned.pk).throughput_source is None
+    scenario.refresh_from_db()
+    scenario_update_field(
+        scenario=scenario, user=editor, field="fleet_gpus", value=3, expected_version=scenario.version
+    )
+    assert Scenario.objects.get(pk=scenario.pk).sizing_applied is None
