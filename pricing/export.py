@@ -1,4 +1,4 @@
-"""Write prices in the canonical CSV format, safe to open in a spreadsheet."""
+"""Write prices in the canonical CSV format, and measured throughput as CSV, safe to open in a spreadsheet."""
 
 from __future__ import annotations
 
@@ -79,3 +79,31 @@ def write_canonical_csv(rows: Iterable[tuple], out: TextIO) -> int:
 def write_canonical_template(out: TextIO) -> int:
     """The canonical header with two example rows, for a user to fill in."""
     return write_canonical_csv(TEMPLATE_ROWS, out)
+
+
+# One measured throughput row a line (`manage.py export_throughput`); ttft_ms and tpot_ms at the row's statistic.
+THROUGHPUT_COLUMNS = (
+    "gpu_model",
+    "model",
+    "precision",
+    "tp",
+    "concurrency",
+    "input_tokens",
+    "output_tokens",
+    "output_tokens_per_second_per_gpu",
+    "ttft_ms",
+    "tpot_ms",
+    "statistic",
+    "source",
+)
+
+
+def write_throughput_csv(rows: Iterable[tuple], out: TextIO) -> int:
+    """Write the header and `rows` (values in THROUGHPUT_COLUMNS order); returns the number of rows."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(THROUGHPUT_COLUMNS)
+    count = 0
+    for row in rows:
+        writer.writerow([neutralise(value) for value in row])
+        count += 1
+    return count

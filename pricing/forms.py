@@ -1,4 +1,4 @@
-"""The Market filter, upload and snapshot-diff forms."""
+"""The Market filter, upload and snapshot-diff forms, and the throughput library's filter and upload."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pricing.importers import registry
 from pricing.models import (
     IMPORT_FORMAT_CHOICES,
     GpuModel,
+    LanguageModel,
     PriceSnapshot,
     PricingTerm,
     Provider,
@@ -123,3 +124,17 @@ class PriceTrendForm(forms.Form):
         self.fields["gpu"].queryset = gpu_models
         self.fields["gpu"].initial = default_gpu
         self.fields["currency"].choices = [(code, code) for code in currencies or ["USD"]]
+
+
+class ThroughputFilterForm(forms.Form):
+    gpu = forms.ModelChoiceField(
+        queryset=GpuModel.objects.none(), required=False, empty_label="Any GPU model", label="GPU model"
+    )
+    model = forms.ModelChoiceField(
+        queryset=LanguageModel.objects.none(), required=False, empty_label="Any model", label="Model"
+    )
+
+    def __init__(self, *args, gpu_models, language_models, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["gpu"].queryset = gpu_models
+        self.fields["model"].queryset = language_models

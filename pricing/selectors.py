@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Avg, Case, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
-from django.db.models.functions import TruncWeek
+from django.db.models.functions import Coalesce, TruncWeek
 
 from pricing import fx, trends
 from pricing.charts import PricePoint
@@ -20,12 +20,15 @@ from pricing.models import (
     ExchangeRate,
     GpuAlias,
     GpuModel,
+    LanguageModel,
     PriceObservation,
     PriceSnapshot,
     PricingTerm,
     Provider,
     ProviderKind,
     SnapshotStatus,
+    ThroughputImport,
+    ThroughputMeasurement,
 )
 
 TOKEN_PRICE_ORDER = ("price_per_million_input_tokens", "price_per_million_output_tokens")
@@ -400,3 +403,137 @@ def market_currencies() -> list[str]:
     """The currencies the Market's current prices are in, USD first."""
     codes = set(CurrentPrice.objects.values_list("currency", flat=True).distinct())
     return sorted(codes, key=lambda code: (code != "USD", code))
+
+
+# ---- the GPU and model catalogues and the throughput library -------------------------------------------------------
+
+GPU_CATALOGUE_FIELDS = (
+    "id",
+    "name",
+    "vendor",
+    "form_factor",
+    "memory_gb",
+    "memory_gib",
+    "memory_bandwidth_tb_per_s",
+    "peak_dense_tflops_fp16",
+    "peak_dense_tflops_fp8",
+    "peak_dense_tflops_fp4",
+    "tdp_watts",
+    "gpus_per_node",
+    "spec_source",
+)
+# A measured row in the shape sizing reads (DESIGN 5.10), and its id: the measurement's primary key.
+THROUGHPUT_ROW_FIELDS = (
+    "tp",
+    "concurrency",
+    "input_tokens",
+    "output_tokens",
+    "output_tokens_per_second_per_gpu",
+    "ttft_ms",
+    "tpot_ms",
+    "source",
+)
+# What tells two runs of the same operating point apart besides their date: the newest of each is the one sizing
+# reads; the older ones stay in the library.
+_SAME_POINT = ("tp", "concurrency", "input_tokens", "output_tokens", "precision", "kv_bits")
+_SAME_SETUP = ("hardware", "software", "configuration")
+
+
+def gpu_catalogue(*, with_memory_only: bool = False) -> list[dict]:
+    """Every GPU model with its sizing figures (GPU_CATALOGUE_FIELDS; decimals as Decimal, blanks as None), in the
+    catalogue's order (vendor, name). `with_memory_only`: only those whose runtime memory is known."""
+    models = GpuModel.objects.all()
+    if with_memory_only:
+        models = models.filter(memory_gib__isnull=False)
+    return list(models.values(*GPU_CATALOGUE_FIELDS))
+
+
+def language_models() -> QuerySet[LanguageModel]:
+    """The model catalogue, by name."""
+    return LanguageModel.objects.all()
+
+
+def throughput_rows(
+    *,
+    gpu_model: GpuModel | int,
+    language_model: LanguageModel | int,
+    weight_bits: int,
+    statistic: str = "median",
+    latest_only: bool = True,
+) -> list[dict]:
+    """The measured rows of one model on one GPU type at one weight precision and latency statistic, in DESIGN
+    5.10's row shape (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's) and `measured_on`.
+
+    `latest_only`: of several runs of the same operating point on the same setup, only the newest (by date, then
+    by import order); the older ones remain in the library and its export. One query."""
+    order = ("tp", "input_tokens", "output_tokens", "concurrency", "id")
+    rows = list(
+        ThroughputMeasurement.objects.filter(
+            gpu_model=gpu_model, language_model=language_model, weight_bits=weight_bits, statistic=statistic
+        )
+        .order_by(*order)
+        .values("id", "measured_on", *THROUGHPUT_ROW_FIELDS, "precision", "kv_bits", *_SAME_SETUP)
+    )
+    if latest_only:
+        kept: dict[tuple, dict] = {}
+        for row in rows:
+            key = tuple(row[name] for name in (*_SAME_POINT, *_SAME_SETUP))
+            if key not in kept or _newer(row, kept[key]):
+                kept[key] = row
+        rows = sorted(kept.values(), key=lambda row: tuple(row[name] for name in order))
+    return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id", "measured_on")} for row in rows]
+
+
+def _newer(row: dict, than: dict) -> bool:
+    """Whether `row` is a later run than `than`: a later date (an undated run is older than any dated one), then a
+    later import."""
+    day, other = row["measured_on"] or date.min, than["measured_on"] or date.min
+    return (day, row["id"]) > (other, than["id"])
+
+
+def throughput_library(*, gpu_model_id: int | None = None, language_model_id: int | None = None) -> QuerySet:
+    """The measurements for the library page, newest import first, with their GPU and model read along."""
+    rows = ThroughputMeasurement.objects.select_related("gpu_model", "language_model", "throughput_import")
+    if gpu_model_id:
+        rows = rows.filter(gpu_model_id=gpu_model_id)
+    if language_model_id:
+        rows = rows.filter(language_model_id=language_model_id)
+    return rows.order_by("gpu_model__name", "model_name", "tp", "input_tokens", "output_tokens", "concurrency", "id")
+
+
+def throughput_export_rows() -> QuerySet:
+    """Every measurement as a tuple in pricing.export.THROUGHPUT_COLUMNS order (the catalogue's model name where
+    the row is linked to one, else the name as the source wrote it), oldest first."""
+    model = Coalesce("language_model__name", "model_name")
+    return (
+        ThroughputMeasurement.objects.order_by("id")
+        .annotate(model=model)
+        .values_list(
+            "gpu_model__name",
+            "model",
+            "precision",
+            "tp",
+            "concurrency",
+            "input_tokens",
+            "output_tokens",
+            "output_tokens_per_second_per_gpu",
+            "ttft_ms",
+            "tpot_ms",
+            "statistic",
+            "source",
+        )
+    )
+
+
+def throughput_gpus() -> QuerySet[GpuModel]:
+    """The GPU models with at least one measurement (the library's filter)."""
+    return GpuModel.objects.filter(Exists(ThroughputMeasurement.objects.filter(gpu_model=OuterRef("pk"))))
+
+
+def throughput_models() -> QuerySet[LanguageModel]:
+    """The language models with at least one measurement (the library's filter)."""
+    return LanguageModel.objects.filter(Exists(ThroughputMeasurement.objects.filter(language_model=OuterRef("pk"))))
+
+
+def throughput_imports(limit: int = 10) -> QuerySet[ThroughputImport]:
+    return ThroughputImport.objects.order_by("-created_at", "-id")[:limit]

@@ -17,4 +17,5 @@ urlpatterns = [
     path("snapshots/diff/", views.snapshot_diff, name="snapshot_diff"),
     path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),
     path("snapshots/<int:pk>/status/", views.snapshot_status, name="snapshot_status"),
+    path("throughput/", views.throughput_library, name="throughput_library"),
 ]

@@ -1,4 +1,4 @@
-"""Market pages: latest prices, history, snapshots, diffs and the upload of price files."""
+"""Market pages: latest prices, history, snapshots, diffs, the upload of price files and the throughput library."""
 
 from __future__ import annotations
 
@@ -19,7 +19,13 @@ from lib.caching import kept
 from lib.jobs import unstick
 from pricing import charts, selectors, services, trends
 from pricing.export import write_canonical_template
-from pricing.forms import MarketFilterForm, PriceTrendForm, PriceUploadForm, SnapshotDiffForm
+from pricing.forms import (
+    MarketFilterForm,
+    PriceTrendForm,
+    PriceUploadForm,
+    SnapshotDiffForm,
+    ThroughputFilterForm,
+)
 from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm, ProviderKind
 from pricing.presentation import import_result, offering_trend_words, trend_words
 
@@ -236,3 +242,22 @@ def price_import_template(request: HttpRequest) -> HttpResponse:
     response["Content-Disposition"] = 'attachment; filename="prices-template.csv"'
     write_canonical_template(response)
     return response
+
+
+@require_GET
+def throughput_library(request: HttpRequest) -> HttpResponse:
+    """Every measured throughput row, each with its source, date, hardware, software and precision."""
+    form = ThroughputFilterForm(
+        request.GET or None,
+        gpu_models=selectors.throughput_gpus(),
+        language_models=selectors.throughput_models(),
+    )
+    filters = form.cleaned_data if form.is_valid() else {}
+    rows = selectors.throughput_library(
+        gpu_model_id=filters["gpu"].pk if filters.get("gpu") else None,
+        language_model_id=filters["model"].pk if filters.get("model") else None,
+    )
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = urlencode({key: value for key, value in request.GET.items() if key != "page" and value})
+    context = {"form": form, "page": page, "query": query, "imports": selectors.throughput_imports()}
+    return render(request, "pricing/throughput.html", context, status=200 if form.is_valid() or not form.data else 400)

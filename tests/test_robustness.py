@@ -187,6 +187,7 @@ CASES: dict[str, Case] = {
     "pricing:snapshot_detail": Case(
         lambda w: [reverse("pricing:snapshot_detail", args=[w.snapshot_pk]), "/market/snapshots/99999999999999999999/"]
     ),
+    "pricing:throughput_library": Case(lambda w: [reverse("pricing:throughput_library")], ("gpu", "model", "page")),
     "pricing:snapshot_status": Case(
         lambda w: [reverse("pricing:snapshot_status", args=[w.snapshot_pk]), f"/market/snapshots/{2**63}/status/"]
     ),

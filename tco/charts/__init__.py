@@ -12,6 +12,7 @@ from .break_even_map import break_even_map
 from .build import FIGURE_ORDER, build_figures, map_rental_index, map_rentals, with_map_rental
 from .costs import annual_cost_vs_utilization, cost_per_accepted_output, cumulative_cost
 from .forecast import expand_utilization, utilization_forecast
+from .sizing import throughput_vs_interactivity
 
 __all__ = [
     "FIGURE_ORDER",
@@ -23,6 +24,7 @@ __all__ = [
     "expand_utilization",
     "map_rental_index",
     "map_rentals",
+    "throughput_vs_interactivity",
     "utilization_forecast",
     "with_map_rental",
 ]

@@ -353,3 +353,13 @@ def test_every_problem_is_reported_at_once():
 def test_latent_attention_needs_both_of_its_sizes():
     doc = _with("model.kv_lora_rank", 512)
     assert "model.qk_rope_head_dim" in _problems(doc)
+
+
+def test_a_row_without_concurrency_counts_after_one_with_it():
+    rows = [row(concurrency=None, throughput=900), row(concurrency=64, throughput=900)]
+    point = size(sizing([bucket(2)], [gpu("G", 2.0, rows)]))["gpus"][0]["types"][0]["operating_points"][0]
+    assert point["concurrency"] == 64
+    rows = [row(concurrency=None, throughput=901), row(concurrency=64, throughput=900)]
+    point = size(sizing([bucket(2)], [gpu("G", 2.0, rows)]))["gpus"][0]["types"][0]["operating_points"][0]
+    assert point["concurrency"] is None
+    assert point["above_memory_estimate"] is False

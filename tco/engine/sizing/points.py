@@ -62,7 +62,7 @@ def operating_point(
             for r in candidates
         ]
         return None, misses
-    best = min(meeting, key=lambda r: (-r["output_tokens_per_second_per_gpu"], r["concurrency"]))
+    best = min(meeting, key=lambda r: (-r["output_tokens_per_second_per_gpu"], r["concurrency"] or math.inf))
     throughput = best["output_tokens_per_second_per_gpu"]
     point = {
         "concurrency": best["concurrency"],

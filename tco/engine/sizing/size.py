@@ -67,7 +67,7 @@ def _type(doc: dict[str, Any], gpu: dict[str, Any], tp: int, rows: list[dict[str
     for bucket in doc["traffic"]:
         point, missed = operating_point(rows, bucket, doc["slo"], gpu["price_per_gpu_hour"])
         if point is not None:
-            point["above_memory_estimate"] = point["concurrency"] > estimate
+            point["above_memory_estimate"] = point["concurrency"] is not None and point["concurrency"] > estimate
         points.append(point)
         misses.append(missed)
     entry: dict[str, Any] = {

@@ -1,0 +1,120 @@
+"""``vllm bench serve --save-result`` JSON (also ``benchmark_serving.py``): one run of one server.
+
+Fields: ``date`` (``20250101-120000``), ``backend``, ``model_id``, ``max_concurrency``, ``completed``,
+``total_input_tokens``, ``total_output_tokens``, ``output_throughput`` (the server's output tokens/s) and
+``{median,p99}_{ttft,tpot}_ms``. The file names no GPU and no parallelism: ``gpu`` and ``tp`` come from the caller
+(or from ``--metadata gpu=... tensor_parallel_size=...`` keys saved in the file); tokens per GPU =
+``output_throughput / tp``. A list of such results is read too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from .rows import (
+    STATISTICS,
+    Refused,
+    ThroughputParse,
+    ThroughputRow,
+    load_json,
+    milliseconds,
+    positive_number,
+    refusal,
+    whole,
+)
+
+KEYS = ("output_throughput", "median_ttft_ms", "total_output_tokens")
+SOURCE = "vllm bench serve"
+GPU_KEYS = ("gpu", "hardware", "hw")
+TP_KEYS = ("tensor_parallel_size", "tp")
+
+
+def sniff(text_: str) -> str | None:
+    head = text_.lstrip()[:20000]
+    return "vllm-bench" if head[:1] in ("[", "{") and all(f'"{key}"' in head for key in KEYS) else None
+
+
+def parse(
+    text_: str,
+    *,
+    gpu: str | None = None,
+    model: str | None = None,
+    tp: int | None = None,
+    precision: str | None = None,
+    source: str = SOURCE,
+    **_: Any,
+) -> ThroughputParse:
+    data = load_json(text_)
+    records = data if isinstance(data, list) else [data]
+    result = ThroughputParse()
+    for line, record in enumerate(records, start=1):
+        try:
+            result.rows += _rows(record, line, gpu, model, tp, precision, source)
+        except Refused as error:
+            result.refused.append(refusal(line, error))
+    return result
+
+
+def _given(record: dict[str, Any], keys: tuple[str, ...], given: Any) -> Any:
+    if given is not None:
+        return given
+    return next((record[k] for k in keys if record.get(k) not in (None, "")), None)
+
+
+def _rows(record: Any, line: int, gpu, model, tp, precision, source: str) -> list[ThroughputRow]:
+    if not isinstance(record, dict):
+        raise Refused("", record, "a result must be a JSON object")
+    gpu_name = _given(record, GPU_KEYS, gpu)
+    if not gpu_name:
+        raise Refused("gpu", None, "the file names no GPU: give the GPU the server ran on")
+    degree = _given(record, TP_KEYS, tp)
+    if degree is None:
+        raise Refused("tensor_parallel_size", None, "the file gives no tensor-parallel degree: give it")
+    degree = whole({"tp": _number(degree)}, "tp", label="tensor-parallel degree")
+    model_name = _given(record, ("model_id", "model"), model)
+    if not model_name:
+        raise Refused("model_id", None, "the file names no model: give it")
+    completed = whole(record, "completed", label="completed requests")
+    common = {
+        "gpu": str(gpu_name),
+        "model": str(model_name),
+        "precision": str(_given(record, ("precision", "dtype", "quantization"), precision) or ""),
+        "tp": degree,
+        "concurrency": None if record.get("max_concurrency") is None else whole(record, "max_concurrency"),
+        "input_tokens": max(1, round(positive_number(record, "total_input_tokens") / completed)),
+        "output_tokens": max(1, round(positive_number(record, "total_output_tokens") / completed)),
+        "output_tokens_per_second_per_gpu": positive_number(record, "output_throughput") / degree,
+        "source": source,
+        "line": line,
+        "measured_on": _date(record.get("date")),
+        "hardware": str(gpu_name),
+        "software": " ".join(str(record[k]) for k in ("backend", "vllm_version") if record.get(k)),
+    }
+    rows = []
+    for statistic in STATISTICS:
+        ttft = milliseconds(record, f"{statistic}_ttft_ms", 1.0)
+        tpot = milliseconds(record, f"{statistic}_tpot_ms", 1.0)
+        if ttft is not None or tpot is not None:
+            rows.append(ThroughputRow(**common, ttft_ms=ttft, tpot_ms=tpot, statistic=statistic))
+    if not rows:
+        raise Refused("median_tpot_ms", None, "no median or p99 latency")
+    return rows
+
+
+def _number(value: Any) -> Any:
+    """``--metadata tensor_parallel_size=2`` saves the text '2'."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
+
+
+def _date(value: Any) -> dt.date | None:
+    if not isinstance(value, str):
+        return None
+    for pattern in ("%Y%m%d-%H%M%S", "%Y-%m-%d"):
+        try:
+            return dt.datetime.strptime(value[:15] if "%H" in pattern else value[:10], pattern).date()
+        except ValueError:
+            continue
+    return None
