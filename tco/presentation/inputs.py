@@ -157,7 +157,7 @@ def value_words(fact: InputFact, value: Any, currency: str) -> str:
     GPU-hour"; totals in whole units unless they have cents, prices with at least their cents), rates as
     percentages ("8% per year"), counts and numbers with separators and their unit ("60 months", "81.6 kW"), a
     choice in its words ("On demand"). An omitted value is the default in words ("0 (default)")."""
-    if value is None or value == "":
+    if value is None or value == "" or (fact.value_type == "list" and isinstance(value, list | tuple) and not value):
         return f"{fact.default_text} (default)" if fact.default_text else "blank"
     if fact.value_type == "choice":
         return dict(fact.choices).get(str(value), str(value).replace("_", " "))

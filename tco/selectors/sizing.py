@@ -1,7 +1,8 @@
 """Reads for sizing: what a ``tco-sizing/1`` document is built from (the scenario's serving configuration, the model
 catalogue, the GPU catalogue with a price for each GPU, the throughput library) and the latest sizing run.
 
-A fixed number of queries however many GPUs and measured rows there are.
+A fixed number of queries however many measured rows there are, and one more per priced GPU (the throughput
+library's selector reads one GPU at a time).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 from django.db.models import Prefetch
 
 from lib.kinds import RENTAL_KINDS
-from pricing.models import CurrentPrice, GpuModel, LanguageModel, PricingTerm, ThroughputMeasurement
+from pricing.models import CurrentPrice, GpuModel, LanguageModel, PricingTerm
+from pricing.selectors import throughput_rows
 from tco.models import Scenario, ScenarioOption, SizingRun
 
 
@@ -35,34 +37,26 @@ class SizingInputs:
     rows: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def measured_rows(*, language_model: LanguageModel, weight_bits: int, statistic: str) -> dict[int, list[dict]]:
-    """The throughput library's rows for a model at a weight precision and a latency statistic, per GPU model id, in
-    the sizing document's shape (``tco-sizing/1`` ``gpus[].throughput``) with the measurement's id."""
-    found = ThroughputMeasurement.objects.filter(
-        language_model=language_model, weight_bits=weight_bits, statistic=statistic
-    ).order_by("gpu_model_id", "tp", "input_tokens", "output_tokens", "concurrency", "id")
+def measured_rows(
+    *, gpus: list[GpuModel], language_model: LanguageModel, weight_bits: int, statistic: str
+) -> dict[int, list[dict]]:
+    """The throughput library's rows (the newest run of each operating point) for a model at a weight precision and
+    a latency statistic, per GPU model id, in the sizing document's shape (``tco-sizing/1`` ``gpus[].throughput``)
+    with the measurement's id; the date it was measured is part of the source the page and the provenance show."""
     rows: dict[int, list[dict]] = {}
-    for row in found:
-        rows.setdefault(row.gpu_model_id, []).append(
-            {
-                "tp": row.tp,
-                "concurrency": row.concurrency,
-                "input_tokens": row.input_tokens,
-                "output_tokens": row.output_tokens,
-                "output_tokens_per_second_per_gpu": row.output_tokens_per_second_per_gpu,
-                "ttft_ms": row.ttft_ms,
-                "tpot_ms": row.tpot_ms,
-                "source": _row_source(row),
-                "id": row.pk,
-            }
+    for gpu in gpus:
+        found = throughput_rows(
+            gpu_model=gpu, language_model=language_model, weight_bits=weight_bits, statistic=statistic
         )
+        if found:
+            rows[gpu.pk] = [_document_row(row) for row in found]
     return rows
 
 
-def _row_source(row: ThroughputMeasurement) -> str:
-    """A measured row's source as the page and the applied provenance say it: where, and when when known."""
-    when = f" ({row.measured_on.isoformat()})" if row.measured_on else ""
-    return f"{row.source}{when}"[:1000]
+def _document_row(row: dict[str, Any]) -> dict[str, Any]:
+    measured_on = row.pop("measured_on", None)
+    when = f" ({measured_on.isoformat()})" if measured_on else ""
+    return {**row, "source": f"{row['source']}{when}"[:1000]}
 
 
 def gpu_prices(scenario: Scenario, options: list[ScenarioOption], gpus: list[GpuModel]) -> dict[int, GpuPrice]:
@@ -112,6 +106,7 @@ def sizing_inputs(scenario: Scenario, options: list[ScenarioOption]) -> SizingIn
     inputs = SizingInputs(language_model=language_model, gpus=gpus, prices=gpu_prices(scenario, options, gpus))
     if language_model is not None:
         inputs.rows = measured_rows(
+            gpus=[gpu for gpu in gpus if gpu.pk in inputs.prices],
             language_model=language_model,
             weight_bits=int(scenario.serving_weight_bits),
             statistic=scenario.serving_statistic,

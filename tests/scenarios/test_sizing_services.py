@@ -10,6 +10,7 @@ import pytest
 
 from tco.engine import evaluate
 from tco.models import Scenario, ScenarioOption, SizingRun
+from tco.selectors.history import scenario_history
 from tco.services.common import VersionConflict
 from tco.services.options import option_update
 from tco.services.scenarios import scenario_update_field
@@ -184,3 +185,15 @@ def test_typing_over_a_sized_figure_drops_its_provenance(scenario, editor):
         scenario=scenario, user=editor, field="fleet_gpus", value=3, expected_version=scenario.version
     )
     assert Scenario.objects.get(pk=scenario.pk).sizing_applied is None
+
+
+def test_the_history_says_each_serving_change_in_the_entrys_words(scenario, editor):
+    two_gpus()
+    _serve(scenario, editor, serving_traffic=[[10, 1000, 100]], serving_headroom=Decimal("0.2"))
+    lines = {line.field: (line.old, line.new) for line in scenario_history(Scenario.objects.get(pk=scenario.pk))}
+    assert lines["Traffic"] == (
+        "one bucket from the workload (default)",
+        "10 requests/s of 1,000 input and 100 output tokens",
+    )
+    assert lines["Headroom"] == ("0 (default)", "20%")
+    assert lines["Language model"] == ("blank", "Llama-3.1-70B")
