@@ -10,7 +10,7 @@ from django.db import transaction
 from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
-from tco.documents import document_to_fields
+from tco.documents import SERVING_KEY, document_to_fields, serving_fields
 from tco.engine import Problem, ScenarioError, validate
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields, scenario_inputs
 from tco.engine.fields import check_number
@@ -51,7 +51,8 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
 
     An optional ``uncertainty`` key holds input ranges (``{path: {low, likely, high}}``, as exported); they are
     checked by the engine's range validation and stored with the scenario. An optional ``currency_conversions`` key
-    (as exported) keeps the record of the rates its money went through.
+    (as exported) keeps the record of the rates its money went through, and an optional ``serving`` key its serving
+    configuration (checked as the sizing page checks it).
     Raises ScenarioError listing every problem (the engine's, plus values the database cannot
     store exactly); nothing is written then. Exporting the new scenario gives the document back.
     """
@@ -59,9 +60,14 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
         raise ScenarioError([Problem("", "the file must hold one JSON object (a tco-scenario/1 document)")])
     document, uncertainty = split_uncertainty(document)
     document, conversions = _split_conversions(document)
+    serving = document.get(SERVING_KEY)
+    document = {key: value for key, value in document.items() if key != SERVING_KEY}
     validate(document)
     uncertainty_check_import(document=document, uncertainty=uncertainty)
     scenario_fields, option_fields, storage_problems = document_to_fields(document)
+    serving_values, serving_problems = serving_fields(serving)
+    scenario_fields.update(serving_values)
+    storage_problems += serving_problems
     if storage_problems:
         raise ScenarioError([Problem(problem.path, problem.message) for problem in storage_problems])
     with transaction.atomic():

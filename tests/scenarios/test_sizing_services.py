@@ -8,9 +8,11 @@ from decimal import Decimal
 
 import pytest
 
-from tco.engine import evaluate
+from tco.engine import ScenarioError, evaluate
 from tco.models import Scenario, ScenarioOption, SizingRun
 from tco.selectors.history import scenario_history
+from tco.selectors.uncertainty import export_document
+from tco.services import scenario_create_from_document
 from tco.services.common import VersionConflict
 from tco.services.options import option_update
 from tco.services.scenarios import scenario_update_field
@@ -197,3 +199,29 @@ def test_the_history_says_each_serving_change_in_the_entrys_words(scenario, edit
     )
     assert lines["Headroom"] == ("0 (default)", "20%")
     assert lines["Language model"] == ("blank", "Llama-3.1-70B")
+
+
+def test_the_serving_configuration_goes_out_with_an_export_and_back_in_with_an_import(scenario, editor):
+    scenario, _ = _serve(
+        scenario, editor, serving_traffic=[[2.5, 1200, 350]], serving_weight_bits="8", serving_tpot_ms=Decimal("40")
+    )
+    exported = export_document(Scenario.objects.get(pk=scenario.pk))
+    assert exported["serving"] == {
+        "language_model": "Llama-3.1-70B",
+        "weight_bits": 8,
+        "kv_bits": 16,
+        "traffic": [[2.5, 1200, 350]],
+        "tpot_ms": 40,
+        "statistic": "median",
+    }
+    imported = scenario_create_from_document(document=exported, user=editor)
+    assert export_document(imported)["serving"] == exported["serving"]
+
+
+def test_an_imported_serving_configuration_is_checked_like_the_page_checks_it(example_document, editor):
+    document = {**example_document, "serving": {"weight_bits": 7, "traffic": [[1e9, 10, 10]], "speed": 1}}
+    with pytest.raises(ScenarioError) as refused:
+        scenario_create_from_document(document=document, user=editor)
+    paths = {problem.path for problem in refused.value.problems}
+    assert paths == {"serving.weight_bits", "serving.traffic", "serving.speed"}
+    assert not Scenario.objects.filter(name=example_document["name"]).exists()
