@@ -150,7 +150,7 @@ CELERY_TASK_SOFT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT = env_time_limits("JOB_TIME_
 IMPORT_SOFT_TIME_LIMIT, IMPORT_TIME_LIMIT = env_time_limits("IMPORT_JOB_TIME_LIMIT_SECONDS", 600)
 CELERY_TASK_ANNOTATIONS = {
     name: {"soft_time_limit": IMPORT_SOFT_TIME_LIMIT, "time_limit": IMPORT_TIME_LIMIT}
-    for name in ("pricing.tasks.import_snapshot", "pricing.tasks.run_due_imports")
+    for name in ("pricing.tasks.import_snapshot", "pricing.tasks.run_due_imports", "pricing.tasks.import_throughput")
 }
 # Imports have their own queue so evaluations never wait behind a big file: workers consume both
 # (`celery -A config worker -Q celery,imports`, or one worker per queue).

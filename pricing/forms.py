@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db.models import Q
 
 from pricing.importers import registry
+from pricing.importers.throughput import AUTO as THROUGHPUT_AUTO
+from pricing.importers.throughput import FORMATS as THROUGHPUT_FORMATS
 from pricing.models import (
     IMPORT_FORMAT_CHOICES,
     GpuModel,
@@ -138,3 +140,66 @@ class ThroughputFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["gpu"].queryset = gpu_models
         self.fields["model"].queryset = language_models
+
+
+class ThroughputUploadForm(forms.Form):
+    """A throughput file and what it may lack (a vllm bench serve result names no GPU, an MLPerf summary no input
+    length); the parsers say which of these a file needs when it lacks them."""
+
+    file = forms.FileField(help_text="InferenceX agg_bmk.json, a vllm bench serve result or an MLPerf summary.")
+    format = forms.ChoiceField(
+        choices=[(THROUGHPUT_AUTO, "Recognise it"), *((f.name, f.label) for f in THROUGHPUT_FORMATS)],
+        initial=THROUGHPUT_AUTO,
+    )
+    gpu = forms.ModelChoiceField(
+        queryset=GpuModel.objects.all(),
+        required=False,
+        to_field_name="name",
+        empty_label="(from the file)",
+        label="GPU model",
+        help_text="For a file that names no GPU (vllm bench serve).",
+    )
+    model = forms.CharField(
+        required=False, max_length=200, help_text="For a file that names no model; for MLPerf, the benchmark to keep."
+    )
+    tp = forms.IntegerField(
+        required=False, min_value=1, max_value=1024, label="Tensor-parallel GPUs", help_text="For vllm bench serve."
+    )
+    precision = forms.CharField(
+        required=False, max_length=20, label="Weight precision", help_text="For a file without one: bf16, fp8, fp4."
+    )
+    input_tokens = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10_000_000,
+        label="Input tokens per request",
+        help_text="For MLPerf, which publishes no input length per result.",
+    )
+    measured_on = forms.DateField(
+        required=False,
+        label="Measured on",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="For rows the file does not date.",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        max_bytes = settings.PRICE_IMPORT_MAX_BYTES
+        if upload.size > max_bytes:
+            raise forms.ValidationError(
+                f"The file has {upload.size:,} bytes; the limit is {max_bytes:,} bytes. Split it into smaller files."
+            )
+        self.content = upload.read()
+        return upload
+
+    def given(self) -> dict:
+        """What the import fills in where the file is silent, as throughput_import_create takes it."""
+        data = self.cleaned_data
+        return {
+            "gpu": data["gpu"].name if data.get("gpu") else None,
+            "model": data.get("model") or None,
+            "tp": data.get("tp"),
+            "precision": data.get("precision") or None,
+            "input_tokens": data.get("input_tokens"),
+            "measured_on": data["measured_on"].isoformat() if data.get("measured_on") else None,
+        }

@@ -762,18 +762,27 @@ class ThroughputImport(Job):
     file_name = models.CharField(max_length=500, blank=True)
     sha256 = models.CharField(max_length=64, db_index=True)
     origin = models.CharField(max_length=20, choices=SnapshotOrigin.choices, default=SnapshotOrigin.COMMAND)
-    gpu_name = models.CharField(max_length=100, blank=True, help_text="The GPU given at import for files without one.")
-    model_name = models.CharField(
-        max_length=200, blank=True, help_text="The model given at import for files without one."
+    given = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the import gave for rows whose file lacks it: gpu, model, tp, precision, input_tokens, "
+        "measured_on.",
+    )
+    content = models.BinaryField(
+        null=True, editable=False, help_text="An upload's bytes, kept until a worker has imported them."
     )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     status = status_field(ThroughputImportStatus)
-    rows_total = models.PositiveIntegerField(default=0, help_text="Rows the file held.")
+    rows_total = models.PositiveIntegerField(
+        default=0, help_text="Records the file held (one may give a median and a p99 measurement)."
+    )
     rows_new = models.PositiveIntegerField(default=0, help_text="Measurements this import stored.")
     rows_known = models.PositiveIntegerField(default=0, help_text="Measurements of the file already stored.")
-    rows_refused = models.PositiveIntegerField(default=0, help_text="Rows refused, each with its reason.")
+    rows_refused = models.PositiveIntegerField(default=0, help_text="Records refused, each with its reason.")
     refused = models.JSONField(
-        default=list, blank=True, help_text="[{row, reason}]: every refused row (the first 1,000 are kept)."
+        default=list,
+        blank=True,
+        help_text="[{line, column, value, reason}]: every refused record (the first 5,000 kept); line 0: the file.",
     )
 
     class Meta:
@@ -786,10 +795,12 @@ class ThroughputImport(Job):
     def summary(self) -> str:
         if self.status == ThroughputImportStatus.FAILED:
             return f"Failed: {self.error}"
+        if self.status == ThroughputImportStatus.REJECTED and not self.rows_total:
+            return "Rejected: " + "; ".join(str(entry.get("reason", "")) for entry in self.refused[:3])
         if self.status in (ThroughputImportStatus.PENDING, ThroughputImportStatus.RUNNING):
             return f"{self.get_status_display()}…"
-        text = f"{self.rows_new} new, {self.rows_known} already known, {self.rows_refused} refused"
-        return f"{text} (of {self.rows_total} rows)"
+        text = f"{self.rows_new} new, {self.rows_known} already known measurements"
+        return f"{text}; {self.rows_refused} of {self.rows_total} records refused"
 
 
 class ThroughputMeasurement(models.Model):
@@ -816,7 +827,10 @@ class ThroughputMeasurement(models.Model):
     )
     tp = models.PositiveSmallIntegerField(verbose_name="tensor-parallel GPUs", validators=[MinValueValidator(1)])
     concurrency = models.PositiveIntegerField(
-        validators=[MinValueValidator(1)], help_text="Requests in flight at once."
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="Requests in flight at once; blank when the source does not publish it (MLPerf).",
     )
     input_tokens = models.PositiveIntegerField(validators=[MinValueValidator(1)])
     output_tokens = models.PositiveIntegerField(validators=[MinValueValidator(1)])

@@ -6,7 +6,7 @@ from celery import shared_task
 
 from lib.jobs import run_claimed
 from pricing import services
-from pricing.models import PriceImportFile, PriceSnapshot
+from pricing.models import PriceImportFile, PriceSnapshot, ThroughputImport
 
 
 def _import(snapshot: PriceSnapshot) -> None:
@@ -27,3 +27,17 @@ def import_snapshot(self, snapshot_id: int) -> str:
 def run_due_imports() -> list[int]:
     """Run the scheduled import sources whose cadence has elapsed (Celery beat calls this)."""
     return [snapshot.pk for snapshot in services.import_sources_run_due()]
+
+
+def _import_throughput(record: ThroughputImport) -> None:
+    content = ThroughputImport.objects.filter(pk=record.pk).values_list("content", flat=True).first()
+    if content is None:  # not an upload: a command whose process ended before it claimed the import
+        record.fail(f"The import stopped before it read the file: its process ended. {ThroughputImport.kept}")
+        return
+    services.throughput_import_run(record=record, content=bytes(content))
+
+
+@shared_task(bind=True, name="pricing.tasks.import_throughput", max_retries=3)
+def import_throughput(self, import_id: int) -> str:
+    """Import an uploaded throughput file. Runs on the `imports` queue with the import time limits (settings)."""
+    return run_claimed(self, ThroughputImport, import_id, _import_throughput)

@@ -18,4 +18,6 @@ urlpatterns = [
     path("snapshots/<int:pk>/", views.snapshot_detail, name="snapshot_detail"),
     path("snapshots/<int:pk>/status/", views.snapshot_status, name="snapshot_status"),
     path("throughput/", views.throughput_library, name="throughput_library"),
+    path("throughput/import/", views.throughput_import, name="throughput_import"),
+    path("throughput/imports/<int:pk>/", views.throughput_import_detail, name="throughput_import_detail"),
 ]

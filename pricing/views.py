@@ -25,8 +25,9 @@ from pricing.forms import (
     PriceUploadForm,
     SnapshotDiffForm,
     ThroughputFilterForm,
+    ThroughputUploadForm,
 )
-from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm, ProviderKind
+from pricing.models import GpuModel, PriceObservation, PriceSnapshot, PricingTerm, ProviderKind, ThroughputImport
 from pricing.presentation import import_result, offering_trend_words, trend_words
 
 PAGE_SIZE = 100
@@ -259,5 +260,43 @@ def throughput_library(request: HttpRequest) -> HttpResponse:
     )
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     query = urlencode({key: value for key, value in request.GET.items() if key != "page" and value})
-    context = {"form": form, "page": page, "query": query, "imports": selectors.throughput_imports()}
+    context = {
+        "form": form,
+        "page": page,
+        "query": query,
+        "imports": selectors.throughput_imports(),
+        "can_import": is_editor(request.user),
+    }
     return render(request, "pricing/throughput.html", context, status=200 if form.is_valid() or not form.data else 400)
+
+
+@require_http_methods(["GET", "POST"])
+def throughput_import(request: HttpRequest) -> HttpResponse:
+    if not is_editor(request.user):
+        raise PermissionDenied("Only editors can import throughput.")
+    form = ThroughputUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        record = services.throughput_import_queue(
+            content=form.content,
+            file_name=form.cleaned_data["file"].name,
+            format=form.cleaned_data["format"],
+            given=form.given(),
+            created_by=request.user,
+        )
+        return redirect("pricing:throughput_import_detail", pk=record.pk)
+    return render(request, "pricing/throughput_import.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_GET
+def throughput_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One throughput import: where it is, then what became of each record. Polled while it runs (htmx); a poll
+    also unsticks it (resends an unsent upload, fails one whose worker died)."""
+    record = get_object_or_404(ThroughputImport.objects.defer("content"), pk=pk)
+    if request.htmx and unstick(record):
+        record.refresh_from_db()
+    if request.htmx:
+        response = render(request, "pricing/throughput_import_detail.html#status", {"record": record})
+        if record.is_finished:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "pricing/throughput_import_detail.html", {"record": record})

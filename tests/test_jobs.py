@@ -143,6 +143,7 @@ def test_a_command_import_whose_process_died_before_it_ran_fails_with_a_reason(r
 def test_the_beat_task_sweeps_every_kind_of_job(db):
     assert tco_tasks.sweep_jobs.delay().get() == (
         "imports: 0 sent again, 0 still unsent (broker unreachable), 0 failed; "
+        "throughput imports: 0 sent again, 0 still unsent (broker unreachable), 0 failed; "
         "evaluations: 0 sent again, 0 still unsent (broker unreachable), 0 failed; "
         "simulations: 0 sent again, 0 still unsent (broker unreachable), 0 failed"
     )
@@ -155,8 +156,9 @@ OUR_TASKS = [
     "tco.tasks.scenario_simulate",
     "tco.tasks.sweep_jobs",
     "pricing.tasks.import_snapshot",
+    "pricing.tasks.import_throughput",
 ]
-IMPORT_TASKS = ["pricing.tasks.import_snapshot", "pricing.tasks.run_due_imports"]
+IMPORT_TASKS = ["pricing.tasks.import_snapshot", "pricing.tasks.run_due_imports", "pricing.tasks.import_throughput"]
 
 
 def _limits(name: str) -> tuple[float, float]:

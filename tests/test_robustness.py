@@ -189,6 +189,17 @@ CASES: dict[str, Case] = {
         lambda w: [reverse("pricing:snapshot_detail", args=[w.snapshot_pk]), "/market/snapshots/99999999999999999999/"]
     ),
     "pricing:throughput_library": Case(lambda w: [reverse("pricing:throughput_library")], ("gpu", "model", "page")),
+    "pricing:throughput_import": Case(
+        lambda w: [reverse("pricing:throughput_import")],
+        post_keys=("format", "gpu", "model", "tp", "precision", "input_tokens", "measured_on"),
+        files=("file",),
+    ),
+    "pricing:throughput_import_detail": Case(
+        lambda w: [
+            reverse("pricing:throughput_import_detail", args=[1]),
+            "/market/throughput/imports/99999999999999999999/",
+        ]
+    ),
     "pricing:snapshot_status": Case(
         lambda w: [reverse("pricing:snapshot_status", args=[w.snapshot_pk]), f"/market/snapshots/{2**63}/status/"]
     ),

@@ -13,6 +13,14 @@ from pricing.services.snapshots import (
     price_snapshot_run,
 )
 from pricing.services.sources import import_source_run, import_sources_run_due, price_file_open
+from pricing.services.throughput import (
+    throughput_import,
+    throughput_import_create,
+    throughput_import_fail,
+    throughput_import_queue,
+    throughput_import_run,
+    throughput_models_link,
+)
 
 __all__ = [
     "BULK_BATCH_SIZE",
@@ -27,4 +35,10 @@ __all__ = [
     "price_snapshot_queue",
     "price_snapshot_run",
     "reference_data_load",
+    "throughput_import",
+    "throughput_import_create",
+    "throughput_import_fail",
+    "throughput_import_queue",
+    "throughput_import_run",
+    "throughput_models_link",
 ]

@@ -1,4 +1,4 @@
-"""Sizing from the workload (docs/money-math.md, "Sizing"): DESIGN 5.10's worked figures and every rule by hand."""
+"""Sizing from the workload (docs/money-math.md, "Sizing"): the worked figures of the docs and every rule by hand."""
 
 from __future__ import annotations
 
@@ -44,7 +44,9 @@ def test_melange_single_type_is_two_a100s():
 
 
 def test_melange_mix_is_one_a100_and_one_a10g():
-    mix = size(melange())["mix"]
+    result = size(melange())
+    mix = result["mix"]
+    assert result["mix_status"] == "solved"
     assert mix["replicas"] == {"A10G": 1, "A100": 1}
     assert mix["gpus"] == {"A10G": 1, "A100": 1}
     assert mix["cost_per_hour"] == pytest.approx(4.68)
@@ -242,7 +244,16 @@ def test_a_gpu_without_rows_has_no_types():
 
 def test_mix_is_null_when_a_bucket_has_no_type():
     doc = sizing(capacity_traffic([1, 1]), [gpu("A", 1.0, capacity_rows([2, None]))], slo=CAPACITY_SLO)
-    assert size(doc)["mix"] is None
+    result = size(doc)
+    assert (result["mix"], result["mix_status"]) == (None, "unservable")
+
+
+def test_a_mix_of_more_than_a_million_gpus_is_not_solved():
+    # 1,000 requests/s x 10,000 tokens on 0.01 tokens/s a GPU: 10^9 replicas.
+    doc = sizing([bucket(1000, 1000, 10_000)], [gpu("G", 1.0, [row(output_tokens=10_000, throughput=0.01)])])
+    result = size(doc)
+    assert (result["mix"], result["mix_status"]) == (None, "too_large")
+    assert result["gpus"][0]["best"]["replicas"] == 10**9
 
 
 def test_mix_serves_buckets_no_single_type_serves():
@@ -331,6 +342,14 @@ INVALID = [
     ("gpus.0.throughput.1.tp", 0, "gpus[0].throughput[1].tp", "Tensor-parallel degree must be"),
     ("gpus.0.throughput.0.source", DROP, "gpus[0].throughput[0].source", "Source is required"),
     ("gpus.0.colour", "red", "gpus[0].colour", "Unknown field 'colour'"),
+    ("gpus.0.throughput.0.source", "x" * 1001, "gpus[0].throughput[0].source", "at most 1,000 characters"),
+    ("gpus.0.throughput.0.source", "a\x00b", "gpus[0].throughput[0].source", "control characters"),
+    (
+        "gpus.0.throughput.0.output_tokens_per_second_per_gpu",
+        1e-4,
+        "gpus[0].throughput[0].output_tokens_per_second_per_gpu",
+        "between 0.001 and 100,000,000",
+    ),
     ("headroom", 3, "headroom", "Headroom must be between 0 and 1"),
     ("memory_utilization", 0, "memory_utilization", "Memory utilization must be"),
     ("slo", {"statistic": "p50"}, "slo.statistic", "Statistic must be one of median, p99"),
@@ -363,3 +382,26 @@ def test_a_row_without_concurrency_counts_after_one_with_it():
     point = size(sizing([bucket(2)], [gpu("G", 2.0, rows)]))["gpus"][0]["types"][0]["operating_points"][0]
     assert point["concurrency"] is None
     assert point["above_memory_estimate"] is False
+
+
+def test_a_row_without_concurrency_where_nothing_fits_is_above_the_estimate():
+    doc = llama()
+    doc["gpus"][0]["throughput"] = [row(tp=1, concurrency=None, input_tokens=4096, output_tokens=4096)]
+    point = size(doc)["gpus"][0]["types"][0]["operating_points"][0]
+    assert point["above_memory_estimate"] is True
+
+
+def test_without_the_mix_each_type_is_sized_alone():
+    result = size(melange(), mix=False)
+    assert result["mix"] is None
+    assert result["gpus"][1]["best"]["cost_per_hour"] == pytest.approx(7.34)
+
+
+@pytest.mark.parametrize("over", [1e-6, 1e-7, 1e-8])
+def test_a_load_just_over_a_whole_replica_needs_another_in_the_mix_too(over):
+    # HiGHS accepts constraints within 1e-7; a load of 1 + 1e-8 replicas still needs 2, as for one type alone.
+    gpus = [gpu("A", 1.0, [row(throughput=100.0)]), gpu("B", 1.5, [row(throughput=100.0)])]
+    result = size(sizing([bucket(1 + over)], gpus))
+    assert result["gpus"][0]["best"]["replicas"] == 2
+    assert result["mix"]["replicas"] == {"A": 2}
+    assert result["mix"]["cost_per_hour"] == 2.0

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tco.engine import size
+from tco.engine import ScenarioError, size
 from tests.hypothesis_profiles import examples
 
 from .sizing_docs import CAPACITY_SLO, capacity_rows, capacity_traffic, gpu, sizing
@@ -136,3 +136,41 @@ def test_the_mix_matches_brute_force_on_two_types(doc):
         assert mix is None
     else:
         assert mix["cost_per_hour"] == pytest.approx(expected, abs=1e-9)
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=5),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.just([]),
+    st.just({}),
+)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, (*prefix, index))
+
+
+@SETTINGS
+@given(fleets(), st.data())
+def test_any_value_anywhere_gives_a_sizing_or_scenario_error(doc, data):
+    paths = [p for p in _paths(doc) if p]
+    path = data.draw(st.sampled_from(paths))
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = data.draw(JUNK)
+    try:
+        result = size(doc)
+    except ScenarioError as error:
+        assert error.problems and all(p.message for p in error.problems)
+    else:
+        assert result["schema"] == "tco-sizing-result/1"

@@ -8,10 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pricing.importers.throughput import FORMAT_NAMES, detect_format, parse_throughput
 from pricing.importers.throughput.mlperf import LIMITS_MS, benchmark_key, server_limits
 from tco.engine import size
+from tests.hypothesis_profiles import examples
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "throughput"
 NVIDIA = DATA / "inferencex-agg_bmk-dsr1-b200-h200.json"
@@ -190,3 +193,46 @@ def test_a_parsed_row_is_a_valid_sizing_row():
     }
     point = size(doc)["gpus"][0]["types"][0]["operating_points"][0]
     assert point["output_tokens_per_second_per_gpu"] == row.output_tokens_per_second_per_gpu
+
+
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=8),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.just([]),
+    st.just({}),
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.sampled_from(FORMAT_NAMES), st.integers(0, 2), st.data())
+def test_any_value_in_a_record_is_a_row_or_a_refusal_never_a_crash(format_name, index, data):
+    source = {"inferencex": NVIDIA, "mlperf": MLPERF}.get(format_name)
+    records = json.loads(source.read_text())[:3] if source else [dict(VLLM_RESULT) for _ in range(3)]
+    record = records[index]
+    key = data.draw(st.sampled_from(sorted(record)))
+    record[key] = data.draw(VALUES)
+    result = parse_throughput(json.dumps(records), format_name, gpu="H100", tp=1, input_tokens=1000)
+    assert len({row.line for row in result.rows} | {e.line for e in result.refused}) == 3
+    for row in result.rows:
+        assert row.output_tokens_per_second_per_gpu > 0 and row.tp >= 1 and row.output_tokens >= 1
+        assert row.tp <= 1024 and row.output_tokens <= 10_000_000 and row.input_tokens <= 10_000_000
+        assert 0.001 <= row.output_tokens_per_second_per_gpu <= 1e8
+        size(
+            {
+                "schema": "tco-sizing/1",
+                "model": {
+                    "name": "m",
+                    "params_billion": 1,
+                    "layers": 1,
+                    "attention_heads": 8,
+                    "kv_heads": 8,
+                    "head_dim": 64,
+                },
+                "weight_bits": 16,
+                "traffic": [{"requests_per_second": 1, "input_tokens": 100, "output_tokens": 100}],
+                "gpus": [{"name": "G", "memory_gib": 80, "price_per_gpu_hour": 1, "throughput": [row.sizing_row()]}],
+            }
+        )

@@ -15,11 +15,14 @@ from .rows import (
     Refused,
     ThroughputParse,
     ThroughputRow,
+    concurrency,
     load_json,
     milliseconds,
     positive_number,
     refusal,
+    tensor_parallel,
     text,
+    throughput_per_gpu,
     whole,
 )
 
@@ -54,11 +57,13 @@ def _rows(record: Any, line: int, source: str) -> list[ThroughputRow]:
         "gpu": text(record, "hw", label="hardware (hw)"),
         "model": text(record, "model"),
         "precision": text(record, "precision"),
-        "tp": whole(record, "tp"),
-        "concurrency": whole(record, "conc", label="concurrency (conc)"),
+        "tp": tensor_parallel(record, "tp"),
+        "concurrency": concurrency(record, "conc", label="concurrency (conc)"),
         "input_tokens": whole(record, "isl", label="input tokens (isl)"),
         "output_tokens": whole(record, "osl", label="output tokens (osl)"),
-        "output_tokens_per_second_per_gpu": positive_number(record, "output_tput_per_gpu"),
+        "output_tokens_per_second_per_gpu": throughput_per_gpu(
+            positive_number(record, "output_tput_per_gpu"), "output_tput_per_gpu"
+        ),
         "source": source,
         "line": line,
         "hardware": str(record.get("hw", "")),

@@ -16,7 +16,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .rows import Refused, ThroughputParse, ThroughputRow, load_json, positive_number, refusal, text, whole
+from .rows import (
+    Refused,
+    ThroughputParse,
+    ThroughputRow,
+    load_json,
+    positive_number,
+    refusal,
+    tensor_parallel,
+    text,
+    throughput_per_gpu,
+    tokens,
+    whole,
+)
 
 SOURCE = "MLPerf Inference"
 KEYS = ("Performance_Result", "Performance_Units", "Scenario", "a#")
@@ -96,7 +108,7 @@ def _row(record: Any, line: int, model, input_tokens, limits, source: str) -> Th
     accelerator = text(record, "Accelerator", label="accelerator")
     if "(x" in accelerator or "," in accelerator:
         raise Refused("Accelerator", accelerator, "the system mixes accelerator kinds")
-    per_node = whole(record, "a#", label="accelerators per node (a#)")
+    per_node = tensor_parallel(record, "a#", label="accelerators per node (a#)")
     nodes = whole(record, "Nodes", label="nodes")
     ttft = tpot = None
     if scenario != "Offline":
@@ -109,15 +121,16 @@ def _row(record: Any, line: int, model, input_tokens, limits, source: str) -> Th
         raise Refused("Accuracy", record.get("Accuracy"), "no TOKENS_PER_SAMPLE: the output length is unknown")
     if input_tokens is None:
         raise Refused("Model", name, "MLPerf publishes no input length per result: give the input tokens")
+    throughput = positive_number(record, "Performance_Result") / (per_node * nodes)
     return ThroughputRow(
         gpu=accelerator,
         model=name,
         precision=str(record.get("weight_data_types", "")),
         tp=per_node,
         concurrency=None,
-        input_tokens=int(input_tokens),
-        output_tokens=max(1, round(float(found.group(1)))),
-        output_tokens_per_second_per_gpu=positive_number(record, "Performance_Result") / (per_node * nodes),
+        input_tokens=tokens(float(input_tokens), "input_tokens"),
+        output_tokens=tokens(float(found.group(1)), "Accuracy"),
+        output_tokens_per_second_per_gpu=throughput_per_gpu(throughput, "Performance_Result"),
         ttft_ms=ttft,
         tpot_ms=tpot,
         statistic="p99",

@@ -10,13 +10,35 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any
 
+from lib.throughput_bounds import (
+    MAX_CONCURRENCY,
+    MAX_LATENCY_MS,
+    MAX_OUTPUT_TOKENS_PER_SECOND_PER_GPU,
+    MAX_SOURCE_LENGTH,
+    MAX_TOKENS,
+    MAX_TP,
+    MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU,
+)
 from pricing.importers.base import RowError
 
 STATISTICS = ("median", "p99")
+MAX_NAME_LENGTH = 200  # a GPU, model, precision, hardware or software as the file writes it
+
+
+def clean(value: object, limit: int = MAX_NAME_LENGTH) -> str:
+    """File text made safe to show and store: control characters (NUL, line breaks) become spaces, runs of spaces
+    one, cut to ``limit`` characters."""
+    text_ = "".join(" " if unicodedata.category(c) == "Cc" else c for c in str(value))
+    return " ".join(text_.split())[:limit]
+
+
+def clean_source(value: object) -> str:
+    return clean(value, MAX_SOURCE_LENGTH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +60,12 @@ class ThroughputRow:
     measured_on: date | None = None
     hardware: str = ""
     software: str = ""
+
+    def __post_init__(self) -> None:
+        # Whatever a file writes, a row's words are safe to show and store, and its source is one the sizing takes.
+        for name in ("gpu", "model", "precision", "hardware", "software"):
+            object.__setattr__(self, name, clean(getattr(self, name)))
+        object.__setattr__(self, "source", clean_source(self.source))
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -77,25 +105,60 @@ def load_json(text: str) -> Any:
         raise ValueError(f"The file is not JSON: {error}") from error
 
 
-def positive_number(record: dict[str, Any], key: str, *, label: str | None = None) -> float:
+def positive_number(record: dict[str, Any], key: str, *, label: str | None = None, hi: float = math.inf) -> float:
     value = record.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
-        raise Refused(key, value, f"{label or key} must be a number more than 0")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or not 0 < value <= hi:
+        limit = "" if hi == math.inf else f" and at most {hi:,.12g}"
+        raise Refused(key, value, f"{label or key} must be a number more than 0{limit}")
     return float(value)
 
 
-def whole(record: dict[str, Any], key: str, *, label: str | None = None) -> int:
+def whole(record: dict[str, Any], key: str, *, label: str | None = None, hi: int = MAX_TOKENS) -> int:
     value = record.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or value < 1:
-        raise Refused(key, value, f"{label or key} must be a whole number of at least 1")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value != int(value)
+        or not 1 <= value <= hi
+    ):
+        raise Refused(key, value, f"{label or key} must be a whole number from 1 to {hi:,}")
     return int(value)
+
+
+def throughput_per_gpu(value: float, key: str) -> float:
+    """Output tokens per second per GPU, within the bounds the sizing takes."""
+    if not MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU <= value <= MAX_OUTPUT_TOKENS_PER_SECOND_PER_GPU:
+        raise Refused(
+            key,
+            value,
+            f"output tokens per second per GPU must be from {MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU:g} to "
+            f"{MAX_OUTPUT_TOKENS_PER_SECOND_PER_GPU:,.0f}",
+        )
+    return value
+
+
+def tensor_parallel(record: dict[str, Any], key: str, *, label: str | None = None) -> int:
+    return whole(record, key, label=label, hi=MAX_TP)
+
+
+def concurrency(record: dict[str, Any], key: str, *, label: str | None = None) -> int:
+    return whole(record, key, label=label, hi=MAX_CONCURRENCY)
+
+
+def tokens(value: float, key: str) -> int:
+    """A mean length in tokens, rounded to a whole token, within the bounds the sizing takes."""
+    rounded = max(1, round(value))
+    if rounded > MAX_TOKENS:
+        raise Refused(key, value, f"a request of more than {MAX_TOKENS:,} tokens")
+    return rounded
 
 
 def text(record: dict[str, Any], key: str, *, label: str | None = None) -> str:
     value = record.get(key)
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not clean(value):
         raise Refused(key, value, f"{label or key} is missing")
-    return value.strip()
+    return clean(value)
 
 
 def milliseconds(record: dict[str, Any], key: str, factor: float) -> float | None:
@@ -105,6 +168,8 @@ def milliseconds(record: dict[str, Any], key: str, factor: float) -> float | Non
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
         raise Refused(key, value, f"{key} must be a latency of 0 or more")
+    if float(value) * factor > MAX_LATENCY_MS:
+        raise Refused(key, value, f"{key} is more than {MAX_LATENCY_MS:,.0f} ms")
     return float(value) * factor
 
 

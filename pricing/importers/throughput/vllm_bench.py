@@ -17,10 +17,15 @@ from .rows import (
     Refused,
     ThroughputParse,
     ThroughputRow,
+    clean,
+    concurrency,
     load_json,
     milliseconds,
     positive_number,
     refusal,
+    tensor_parallel,
+    throughput_per_gpu,
+    tokens,
     whole,
 )
 
@@ -65,26 +70,28 @@ def _given(record: dict[str, Any], keys: tuple[str, ...], given: Any) -> Any:
 def _rows(record: Any, line: int, gpu, model, tp, precision, source: str) -> list[ThroughputRow]:
     if not isinstance(record, dict):
         raise Refused("", record, "a result must be a JSON object")
-    gpu_name = _given(record, GPU_KEYS, gpu)
+    gpu_name = clean(_given(record, GPU_KEYS, gpu) or "")
     if not gpu_name:
         raise Refused("gpu", None, "the file names no GPU: give the GPU the server ran on")
     degree = _given(record, TP_KEYS, tp)
     if degree is None:
         raise Refused("tensor_parallel_size", None, "the file gives no tensor-parallel degree: give it")
-    degree = whole({"tp": _number(degree)}, "tp", label="tensor-parallel degree")
-    model_name = _given(record, ("model_id", "model"), model)
+    degree = tensor_parallel({"tp": _number(degree)}, "tp", label="tensor-parallel degree")
+    model_name = clean(_given(record, ("model_id", "model"), model) or "")
     if not model_name:
         raise Refused("model_id", None, "the file names no model: give it")
-    completed = whole(record, "completed", label="completed requests")
+    completed = whole(record, "completed", label="completed requests", hi=10**12)
     common = {
         "gpu": str(gpu_name),
         "model": str(model_name),
         "precision": str(_given(record, ("precision", "dtype", "quantization"), precision) or ""),
         "tp": degree,
-        "concurrency": None if record.get("max_concurrency") is None else whole(record, "max_concurrency"),
-        "input_tokens": max(1, round(positive_number(record, "total_input_tokens") / completed)),
-        "output_tokens": max(1, round(positive_number(record, "total_output_tokens") / completed)),
-        "output_tokens_per_second_per_gpu": positive_number(record, "output_throughput") / degree,
+        "concurrency": None if record.get("max_concurrency") is None else concurrency(record, "max_concurrency"),
+        "input_tokens": tokens(positive_number(record, "total_input_tokens") / completed, "total_input_tokens"),
+        "output_tokens": tokens(positive_number(record, "total_output_tokens") / completed, "total_output_tokens"),
+        "output_tokens_per_second_per_gpu": throughput_per_gpu(
+            positive_number(record, "output_throughput") / degree, "output_throughput"
+        ),
         "source": source,
         "line": line,
         "measured_on": _date(record.get("date")),

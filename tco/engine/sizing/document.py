@@ -10,7 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..checker import Checker
+from lib.throughput_bounds import (
+    MAX_CONCURRENCY,
+    MAX_LATENCY_MS,
+    MAX_OUTPUT_TOKENS_PER_SECOND_PER_GPU,
+    MAX_SOURCE_LENGTH,
+    MAX_TOKENS,
+    MAX_TP,
+    MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU,
+)
+
+from ..checker import Checker, has_control_characters
 from ..errors import ScenarioError
 from ..fields import NumberField, describe, fmt
 
@@ -24,9 +34,8 @@ STATISTICS = ("median", "p99")
 RUNTIME_GIB_SINGLE = 0.15
 RUNTIME_GIB_PARALLEL = 0.6
 
-# Sane bounds: anything outside is a typo or a unit slip (10^9 requests a second is no serving fleet).
-MAX_TOKENS = 10_000_000
-MAX_TP = 1024
+# Sane bounds: anything outside is a typo or a unit slip (10^9 requests a second is no serving fleet); a measured
+# row's are lib.throughput_bounds, shared with the throughput library's parsers.
 _TOKENS = {"lo": 1, "hi": MAX_TOKENS, "integer": True, "unit": "tokens"}
 
 
@@ -71,14 +80,18 @@ GPU_NUMBERS: dict[str, NumberField] = {
 ROW_NUMBERS: dict[str, NumberField] = {
     "tp": _whole("Tensor-parallel degree", MAX_TP, required=True),
     # MLPerf publishes no concurrency: such a row has none (it ranks after the rows that do on equal throughput).
-    "concurrency": _whole("Concurrency", 10_000_000, unit="requests"),
+    "concurrency": _whole("Concurrency", MAX_CONCURRENCY, unit="requests"),
     "input_tokens": NumberField("Input tokens", **_TOKENS, required=True),
     "output_tokens": NumberField("Output tokens", **_TOKENS, required=True),
     "output_tokens_per_second_per_gpu": NumberField(
-        "Throughput", lo=0.0, hi=100_000_000.0, lo_open=True, unit="output tokens per second per GPU", required=True
+        "Throughput",
+        lo=MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU,
+        hi=MAX_OUTPUT_TOKENS_PER_SECOND_PER_GPU,
+        unit="output tokens per second per GPU",
+        required=True,
     ),
-    "ttft_ms": NumberField("Time to first token", lo=0.0, hi=100_000_000.0, unit="ms"),
-    "tpot_ms": NumberField("Time per output token", lo=0.0, hi=100_000_000.0, unit="ms"),
+    "ttft_ms": NumberField("Time to first token", lo=0.0, hi=MAX_LATENCY_MS, unit="ms"),
+    "tpot_ms": NumberField("Time per output token", lo=0.0, hi=MAX_LATENCY_MS, unit="ms"),
 }
 TOP_FIELDS = (
     "schema",
@@ -221,6 +234,20 @@ class _SizingChecker(Checker):
             gpus.append(gpu)
         return gpus
 
+    def source(self, value: Any, path: str) -> str | None:
+        """Where a row comes from: text like a name, but as long as a citation may be."""
+        if value is None:
+            self.require(path, "Source", "where the measurement comes from")
+        elif not isinstance(value, str) or not value.strip():
+            self.add(path, f"Source must be non-empty text; got {describe(value)}")
+        elif len(value) > MAX_SOURCE_LENGTH:
+            self.add(path, f"Source must be at most {MAX_SOURCE_LENGTH:,} characters; got {len(value):,}")
+        elif has_control_characters(value):
+            self.add(path, "Source must not contain control characters such as NUL or line breaks")
+        else:
+            return value
+        return None
+
     def rows(self, value: Any, path: str) -> list[dict[str, Any]]:
         if value is None:
             return []
@@ -234,7 +261,7 @@ class _SizingChecker(Checker):
             if data is None:
                 continue
             row = {key: self.number(data, key, spec, f"{row_path}.{key}") for key, spec in ROW_NUMBERS.items()}
-            row["source"] = self.text(data, "source", f"{row_path}.source", "Source")
+            row["source"] = self.source(data.get("source"), f"{row_path}.source")
             row["id"] = data.get("id")
             if row["id"] is not None and (isinstance(row["id"], bool) or not isinstance(row["id"], int | str)):
                 self.add(f"{row_path}.id", f"A row id must be a number or text; got {describe(row['id'])}")

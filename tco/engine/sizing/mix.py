@@ -18,6 +18,11 @@ import numpy as np
 COST_TOLERANCE = 1e-7
 LOAD_TOLERANCE = 1e-9
 SHARE_NOISE = 1e-9
+# The largest mix solved: a scenario holds at most this many GPUs of an option. A bucket share needing more is out
+# of reach (and would put coefficients of 10^16 before the solver).
+MAX_GPUS = 1_000_000
+# Why a mix is there or not: solved; some bucket has no type meeting the target; only more than MAX_GPUS serve it.
+MIX_STATUSES = ("solved", "unservable", "too_large")
 
 
 @dataclass(frozen=True)
@@ -71,13 +76,14 @@ class _Program:
         most = np.zeros(n_t)
         for j, (_, t) in enumerate(self.pairs):
             most[t] += self.loads[j]
-        self.bounds = Bounds(np.zeros(self.n), np.concatenate([np.ceil(most) + 1, np.ones(n_x)]))
+        reach = np.array([MAX_GPUS // t.tp for t in types], dtype=float)
+        self.bounds = Bounds(np.zeros(self.n), np.concatenate([np.minimum(np.ceil(most) + 1, reach), np.ones(n_x)]))
         self.integrality = np.concatenate([np.ones(n_t), np.zeros(n_x)])
 
     def replica_vector(self, weights: list[float]) -> np.ndarray:
         return np.concatenate([np.asarray(weights, dtype=float), np.zeros(len(self.pairs))])
 
-    def solve(self, objective: np.ndarray, extra: list, integral: bool = True) -> np.ndarray:
+    def solve(self, objective: np.ndarray, extra: list, integral: bool = True) -> np.ndarray | None:
         from scipy.optimize import milp
 
         result = milp(
@@ -87,38 +93,60 @@ class _Program:
             bounds=self.bounds,
             options={"mip_rel_gap": 0.0},
         )
-        if result.x is None:
-            raise RuntimeError(f"HiGHS found no mix although one type serves every bucket: {result.message}")
         return result.x
 
 
-def cheapest_mix(types: list[ReplicaType], rates: list[float], headroom: float) -> Mix | None:
-    """The cheapest mix, or None when some bucket has no type that can serve it."""
-    if not types or any(all(t.capacities[b] is None for t in types) for b in range(len(rates))):
-        return None
+def cheapest_mix(types: list[ReplicaType], rates: list[float], headroom: float) -> tuple[Mix | None, str]:
+    """The cheapest mix and "solved", or None and why not (``MIX_STATUSES``)."""
+    if not types or _unservable(types, len(rates)):
+        return None, "unservable"
+    reachable = [_within_reach(t, rates, headroom) for t in types]
+    if _unservable(reachable, len(rates)):
+        return None, "too_large"
     from scipy.optimize import LinearConstraint
 
-    program = _Program(types, rates, headroom)
+    program = _Program(reachable, rates, headroom)
     n_t = len(types)
     cost = program.replica_vector([t.cost_per_hour for t in types])
     gpus = program.replica_vector([t.tp for t in types])
     position = program.replica_vector(list(range(n_t)))
     x = program.solve(cost, [])
+    if x is None:  # every bucket is in reach of some type, but not all of them at once
+        return None, "too_large"
+    # Each tie-break keeps the optimum so far as a constraint; a stage HiGHS cannot satisfy (its tolerances) keeps x.
     best_cost = float(cost @ np.round(x))
     fixed = [LinearConstraint(cost, -np.inf, best_cost + COST_TOLERANCE * max(1.0, best_cost))]
-    x = program.solve(gpus, fixed)
-    fixed.append(LinearConstraint(gpus, -np.inf, float(gpus @ np.round(x)) + 0.5))
-    if n_t > 1:
-        x = program.solve(position, fixed)
-    replicas = np.round(x[:n_t])
+    for objective in (gpus, position) if n_t > 1 else ():
+        tied = program.solve(objective, fixed)
+        if tied is None:
+            break
+        x = tied
+        fixed.append(LinearConstraint(objective, -np.inf, float(objective @ np.round(x)) + 0.5))
     # The replicas found, then the shares on the earliest types that fit in them (an LP: the replicas are fixed).
+    replicas = np.round(x[:n_t])
     pin = [
         LinearConstraint(program.replica_vector([1.0 if i == t else 0.0 for i in range(n_t)]), r, r)
         for t, r in enumerate(replicas)
     ]
     share_cost = np.concatenate([np.zeros(n_t), [float(t) for _, t in program.pairs]])
-    x = program.solve(share_cost, pin, integral=False) if n_t > 1 else x
-    return _mix(program, replicas, x[n_t:])
+    shares = program.solve(share_cost, pin, integral=False) if n_t > 1 else None
+    found = _mix(program, replicas, (x if shares is None else shares)[n_t:])
+    # A load HiGHS let through within its tolerances got whole replicas in _mix; one type alone, sized by the same
+    # rule, is then never beaten by a dearer "mix".
+    return min([found, *_single_types(program)], key=lambda m: _rank(m, types)), "solved"
+
+
+def _unservable(types: list[ReplicaType], buckets: int) -> bool:
+    return any(all(t.capacities[b] is None for t in types) for b in range(buckets))
+
+
+def _within_reach(kind: ReplicaType, rates: list[float], headroom: float) -> ReplicaType:
+    """The type without the buckets it could carry only on more than MAX_GPUS GPUs."""
+    capacities = tuple(
+        None if c is None or r * (1 + headroom) / c * kind.tp > MAX_GPUS else c
+        for c, r in zip(kind.capacities, rates, strict=True)
+    )
+    return ReplicaType(kind.name, kind.tp, kind.price_per_gpu_hour, capacities)
 
 
 def _mix(program: _Program, replicas: np.ndarray, x: np.ndarray) -> Mix:
@@ -133,3 +161,29 @@ def _mix(program: _Program, replicas: np.ndarray, x: np.ndarray) -> Mix:
     # A load the solver let through within its feasibility tolerance still needs whole replicas.
     needed = [max(int(r), math.ceil(used - LOAD_TOLERANCE)) for r, used in zip(replicas, load, strict=True)]
     return Mix(tuple(needed), tuple(tuple(float(s) for s in row) for row in shares))
+
+
+def _single_types(program: _Program) -> list[Mix]:
+    """Every type that serves all buckets, alone, with the single-type rule's replicas."""
+    n_t, n_b = len(program.types), len(program.rates)
+    mixes = []
+    for t in range(n_t):
+        loads = [program.loads[j] for j, (_, k) in enumerate(program.pairs) if k == t]
+        if len(loads) < n_b:
+            continue
+        replicas = [0] * n_t
+        replicas[t] = math.ceil(sum(loads) - LOAD_TOLERANCE)
+        if replicas[t] * program.types[t].tp > MAX_GPUS:
+            continue
+        shares = tuple(tuple(1.0 if k == t else 0.0 for k in range(n_t)) for _ in range(n_b))
+        mixes.append(Mix(tuple(replicas), shares))
+    return mixes
+
+
+def _rank(mix: Mix, types: list[ReplicaType]) -> tuple[float, int, int]:
+    """The objective and its tie-breaks: cost (to a millionth an hour), then GPUs, then replicas on earlier types."""
+    return (
+        round(mix.cost_per_hour(types), 6),
+        sum(y * t.tp for y, t in zip(mix.replicas, types, strict=True)),
+        sum(y * i for i, y in enumerate(mix.replicas)),
+    )

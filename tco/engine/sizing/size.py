@@ -12,9 +12,9 @@ from .mix import LOAD_TOLERANCE, ReplicaType, cheapest_mix
 from .points import operating_point
 
 
-def size(document: Mapping[str, Any]) -> dict[str, Any]:
+def size(document: Mapping[str, Any], *, mix: bool = True) -> dict[str, Any]:
     """Memory fit, operating points, replicas per GPU type and the cheapest mix; raises ``ScenarioError`` only for an
-    invalid document."""
+    invalid document. ``mix=False`` leaves the mix out (``"mix": None``): each GPU type alone, without a solver."""
     doc = read_sizing(document)
     gpus, types = [], []
     for gpu in doc["gpus"]:
@@ -28,7 +28,7 @@ def size(document: Mapping[str, Any]) -> dict[str, Any]:
         "context_tokens": doc["context_tokens"],
         "kv_gib_per_request": kv_bytes_per_token(doc) * doc["context_tokens"] / GIB,
         "gpus": gpus,
-        "mix": _mix(doc, gpus, types),
+        **(_mix(doc, gpus, types) if mix else {"mix": None, "mix_status": None}),
     }
 
 
@@ -67,7 +67,9 @@ def _type(doc: dict[str, Any], gpu: dict[str, Any], tp: int, rows: list[dict[str
     for bucket in doc["traffic"]:
         point, missed = operating_point(rows, bucket, doc["slo"], gpu["price_per_gpu_hour"])
         if point is not None:
-            point["above_memory_estimate"] = point["concurrency"] is not None and point["concurrency"] > estimate
+            # Measurement wins, flagged: no request fits at this tp by the estimate, or more than the estimate's.
+            concurrency = point["concurrency"]
+            point["above_memory_estimate"] = estimate < 1 or (concurrency is not None and concurrency > estimate)
         points.append(point)
         misses.append(missed)
     entry: dict[str, Any] = {
@@ -88,10 +90,12 @@ def _type(doc: dict[str, Any], gpu: dict[str, Any], tp: int, rows: list[dict[str
     return entry
 
 
-def _mix(doc: dict[str, Any], gpus: list[dict[str, Any]], types: list[ReplicaType]) -> dict[str, Any] | None:
-    found = cheapest_mix(types, [b["requests_per_second"] for b in doc["traffic"]], doc["headroom"])
+def _mix(doc: dict[str, Any], gpus: list[dict[str, Any]], types: list[ReplicaType]) -> dict[str, Any]:
+    """``mix`` and ``mix_status`` (``solved``, ``unservable``: a bucket no type serves at the target, ``too_large``:
+    only a fleet of more than a million GPUs would serve it)."""
+    found, status = cheapest_mix(types, [b["requests_per_second"] for b in doc["traffic"]], doc["headroom"])
     if found is None:
-        return None
+        return {"mix": None, "mix_status": status}
     replicas: dict[str, int] = {}
     gpu_counts: dict[str, int] = {}
     shares: list[dict[str, float]] = [{} for _ in doc["traffic"]]
@@ -113,13 +117,16 @@ def _mix(doc: dict[str, Any], gpus: list[dict[str, Any]], types: list[ReplicaTyp
     best_single = gpus[min(single)[2]] if single else None
     best_cost = best_single["best"]["cost_per_hour"] if best_single else None
     return {
-        "replicas": replicas,
-        "gpus": gpu_counts,
-        "total_gpus": sum(gpu_counts.values()),
-        "cost_per_hour": cost,
-        "shares": shares,
-        "types": by_type,
-        "best_single": best_single["name"] if best_single else None,
-        "best_single_cost_per_hour": best_cost,
-        "saving_vs_best_single": None if best_cost is None else best_cost - cost,
+        "mix_status": status,
+        "mix": {
+            "replicas": replicas,
+            "gpus": gpu_counts,
+            "total_gpus": sum(gpu_counts.values()),
+            "cost_per_hour": cost,
+            "shares": shares,
+            "types": by_type,
+            "best_single": best_single["name"] if best_single else None,
+            "best_single_cost_per_hour": best_cost,
+            "saving_vs_best_single": None if best_cost is None else best_cost - cost,
+        },
     }
