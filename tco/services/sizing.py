@@ -151,6 +151,8 @@ def sizing_run(*, scenario: Scenario, user: AbstractBaseUser | None) -> SizingRu
     if document is not None:
         try:
             result = size(document)
+            if _typed_rows(document, provenance, result, options):
+                result = size(document)
         except ScenarioError as error:
             problems = [{"path": problem.path, "message": problem.message} for problem in error.problems]
     return SizingRun.objects.create(
@@ -162,6 +164,40 @@ def sizing_run(*, scenario: Scenario, user: AbstractBaseUser | None) -> SizingRu
         gpus=provenance,
         requested_by=signed_in_user(user),
     )
+
+
+def _typed_rows(
+    document: dict[str, Any], provenance: list[dict], result: dict[str, Any], options: list[ScenarioOption]
+) -> bool:
+    """Give a GPU without any measured row the throughput typed on one of the scenario's options on that GPU, as one
+    row per bucket at the smallest tensor-parallel degree the model fits (no latencies: it meets no latency target).
+    Returns whether any GPU got one, so the document is sized again."""
+    typed: dict[int, ScenarioOption] = {}
+    for option in options:
+        if option.gpu_model_id and option.tokens_per_second_per_gpu and option.throughput_source is None:
+            typed.setdefault(option.gpu_model_id, option)
+    added = False
+    for gpu, item, sized in zip(document["gpus"], provenance, result["gpus"], strict=True):
+        option = typed.get(item["gpu_model_id"])
+        if gpu["throughput"] or option is None or sized["min_tp"] is None:
+            continue
+        tp = sized["min_tp"]
+        gpu["throughput"] = [
+            {
+                "tp": tp,
+                "concurrency": max(1, sized["max_concurrency"][tp]),
+                "input_tokens": bucket["input_tokens"],
+                "output_tokens": bucket["output_tokens"],
+                "output_tokens_per_second_per_gpu": float(option.tokens_per_second_per_gpu),
+                "ttft_ms": None,
+                "tpot_ms": None,
+                "source": f"typed on the option “{option.name}”",
+            }
+            for bucket in document["traffic"]
+        ]
+        item["typed_from"] = option.name
+        added = True
+    return added
 
 
 def _json(value: Any) -> Any:

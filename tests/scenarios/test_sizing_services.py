@@ -225,3 +225,23 @@ def test_an_imported_serving_configuration_is_checked_like_the_page_checks_it(ex
     paths = {problem.path for problem in refused.value.problems}
     assert paths == {"serving.weight_bits", "serving.traffic", "serving.speed"}
     assert not Scenario.objects.filter(name=example_document["name"]).exists()
+
+
+def test_a_gpu_without_measured_rows_is_sized_on_the_throughput_typed_on_its_option(scenario, editor):
+    h100, _ = two_gpus()
+    h100.throughput_measurements.all().delete()
+    scenario.options.filter(kind="neocloud").update(gpu_model=h100, tokens_per_second_per_gpu=Decimal("800"))
+    _, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    h100_result = next(gpu for gpu in run.result["gpus"] if gpu["name"] == "H100 SXM")
+    # Llama-3.1-70B at 16 bits first fits an H100 at tp 2: 800 x 2 / 100 = 16 requests/s a replica, 1 replica.
+    assert h100_result["best"]["tp"] == 2 and h100_result["best"]["gpus"] == 2
+    point = h100_result["types"][0]["operating_points"][0]
+    assert point["source"] == "typed on the option “Lambda 8x H100 SXM”"
+
+
+def test_a_typed_throughput_meets_no_latency_target(scenario, editor):
+    h100, _ = two_gpus()
+    h100.throughput_measurements.all().delete()
+    scenario.options.filter(kind="neocloud").update(gpu_model=h100, tokens_per_second_per_gpu=Decimal("800"))
+    _, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]], serving_tpot_ms=Decimal("50"))
+    assert next(gpu for gpu in run.result["gpus"] if gpu["name"] == "H100 SXM")["best"] is None
