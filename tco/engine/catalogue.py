@@ -1011,9 +1011,8 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "serving",
         "list",
         label="Traffic",
-        default_text="one bucket from the workload",
-        help="One request-size bucket a line: requests per second, input tokens, output tokens (2.5, 1200, 350). "
-        "Blank: one bucket from the workload (what the fleet at its throughput serves).",
+        default_text="one bucket from the workload (what the fleet serves at its throughput)",
+        help="One request-size bucket a line: requests per second, input tokens, output tokens (2.5, 1200, 350).",
     ),
     ScenarioField(
         "ttft_ms",

@@ -21,6 +21,10 @@ def _number(value: float | int | None, places: int = 0) -> str:
     return f"{value:,.{places}f}"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 def _gib(value: float) -> str:
     return f"{value:,.1f} GiB"
 
@@ -53,11 +57,11 @@ class PointRow:
 
 @dataclass(frozen=True)
 class TypeRow:
+    """One replica type (a GPU at one tensor-parallel degree): its operating points and what serving it all takes."""
+
     tp: int
     points: list[PointRow]
-    replicas: str
-    gpus: str
-    cost_per_hour: str
+    words: str
     best: bool
 
 
@@ -74,6 +78,7 @@ class GpuView:
     best_words: str
     cost_per_million_at_fleet: str = ""
     anchor: str = ""
+    typed_from: str = ""
 
 
 @dataclass
@@ -171,16 +176,18 @@ def _gpu_view(
                     _point_row(bucket, point, miss, currency)
                     for bucket, point, miss in zip(traffic, kind["operating_points"], misses, strict=True)
                 ],
-                replicas=_number(kind["replicas"]),
-                gpus=_number(kind["gpus"]),
-                cost_per_hour=format_unit_money(kind["cost_per_hour"], currency) if kind["cost_per_hour"] else "—",
+                words=(
+                    f"{_count(kind['replicas'], 'replica')}, {_count(kind['gpus'], 'GPU')}, "
+                    f"{format_unit_money(kind['cost_per_hour'], currency)} an hour"
+                    if kind["cost_per_hour"] is not None
+                    else "cannot serve every bucket at the target"
+                ),
                 best=best is not None and kind["tp"] == best["tp"],
             )
         )
     if best:
-        plural = "s" if best["replicas"] != 1 else ""
         words = (
-            f"{best['replicas']} replica{plural} at tp {best['tp']}: {best['gpus']} GPUs, "
+            f"{_count(best['replicas'], 'replica')} at tp {best['tp']}: {_count(best['gpus'], 'GPU')}, "
             f"{format_unit_money(best['cost_per_hour'], currency)} an hour"
         )
         tokens_per_hour = sum(b["requests_per_second"] * b["output_tokens"] for b in traffic) * 3600
@@ -201,6 +208,7 @@ def _gpu_view(
         best_words=words,
         cost_per_million_at_fleet=at_fleet,
         anchor=f"gpu-{gpu['name']}".replace(" ", "-").lower(),
+        typed_from=provenance.get("typed_from", ""),
     )
 
 

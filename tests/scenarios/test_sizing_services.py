@@ -194,7 +194,7 @@ def test_the_history_says_each_serving_change_in_the_entrys_words(scenario, edit
     _serve(scenario, editor, serving_traffic=[[10, 1000, 100]], serving_headroom=Decimal("0.2"))
     lines = {line.field: (line.old, line.new) for line in scenario_history(Scenario.objects.get(pk=scenario.pk))}
     assert lines["Traffic"] == (
-        "one bucket from the workload (default)",
+        "one bucket from the workload (what the fleet serves at its throughput) (default)",
         "10 requests/s of 1,000 input and 100 output tokens",
     )
     assert lines["Headroom"] == ("0 (default)", "20%")
@@ -245,3 +245,15 @@ def test_a_typed_throughput_meets_no_latency_target(scenario, editor):
     scenario.options.filter(kind="neocloud").update(gpu_model=h100, tokens_per_second_per_gpu=Decimal("800"))
     _, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]], serving_tpot_ms=Decimal("50"))
     assert next(gpu for gpu in run.result["gpus"] if gpu["name"] == "H100 SXM")["best"] is None
+
+
+def test_the_history_lists_the_figures_sizing_wrote_not_its_provenance_record(scenario, editor):
+    h100, _ = two_gpus()
+    scenario.options.filter(kind="owned").update(gpu_model=h100)
+    scenario, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
+    lines = {(line.subject, line.field): line.new for line in scenario_history(Scenario.objects.get(pk=scenario.pk))}
+    assert lines[("scenario", "Fleet size")] == "1 GPU"
+    assert lines[("scenario", "Throughput")] == "1,500 output tokens/s per GPU"
+    assert lines[("option “Own 8x H100 (new)”", "GPU count")] == "2 GPUs"
+    assert not any("sizing" in field.lower() or "source" in field.lower() for _, field in lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pricing.models import LanguageModel
+from pricing.models import GpuModel, LanguageModel
 from tco.charts.sizing import throughput_vs_interactivity
 from tco.models import Scenario, SizingRun
 from tco.presentation.sizing import sizing_view
@@ -21,9 +21,13 @@ def sizing_context(
         form = ServingForm(initial=ServingForm.initial_from(scenario), model_names=names)
     run = run or latest_sizing(scenario)
     view = figure = None
+    unpriced: list[str] = []
     if run is not None and run.result is not None:
         view = sizing_view(run.document, run.result, run.gpus, scenario.currency_code)
         figure = throughput_vs_interactivity(run.document, run.result, scenario.currency_code)
+        sized = [item["gpu_model_id"] for item in run.gpus]
+        catalogue = GpuModel.objects.filter(memory_gib__isnull=False).exclude(pk__in=sized).order_by("name")
+        unpriced = list(catalogue.values_list("name", flat=True))
     return {
         "scenario": scenario,
         "form": form,
@@ -34,4 +38,5 @@ def sizing_context(
         "stale": run is not None and run.scenario_version != scenario.version,
         "message": message,
         "models_known": bool(names),
+        "unpriced": unpriced,
     }
