@@ -45,7 +45,6 @@ def test_a_workload_sized_and_applied_gives_the_engines_figures_for_the_scenario
     assert "h200 run (2026-08-01)" in page.inner_text("#gpu-h200-sxm")
     page.wait_for_function("() => document.querySelector('[data-figure=\"figure-sizing\"]')?.data !== undefined")
 
-    page.screenshot(path="/tmp/sizing-wide.png", full_page=True)
     page.set_viewport_size({"width": 390, "height": 900})  # a phone: the page fits, its tables scroll in their box
     page.reload()
     page.wait_for_function("() => document.querySelector('[data-figure=\"figure-sizing\"]')?.data !== undefined")
@@ -54,7 +53,6 @@ def test_a_workload_sized_and_applied_gives_the_engines_figures_for_the_scenario
         ".slice(0, 5).map(e => e.tagName + '#' + e.id + '.' + e.className)"
     )
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, wide
-    page.screenshot(path="/tmp/sizing-narrow.png", full_page=True)
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.emulate_media(media="print")  # on paper: the configuration and the answer, no buttons
     assert page.is_visible("#serving-form") and page.is_visible("#sizing-headline")
@@ -75,7 +73,6 @@ def test_a_workload_sized_and_applied_gives_the_engines_figures_for_the_scenario
     assert "From sizing Llama-3.1-70B on H200 SXM" in page.inner_text("#sized-scenario")
 
     result = evaluate(stored.to_document())
-    page.screenshot(path="/tmp/sizing-applied.png", full_page=True)
     assert page.inner_text("#card-cheapest") == result["cheapest"]
     for figures in result["options"]:  # every option's row is the engine's for the sized scenario
         name = figures["name"]

@@ -16,7 +16,7 @@ from tco.services import scenario_create_from_document
 from tco.services.common import VersionConflict
 from tco.services.options import option_update
 from tco.services.scenarios import scenario_update_field
-from tco.services.sizing import SizingRefused, serving_update, sizing_apply, sizing_run
+from tco.services.sizing import SizingRefused, effective_throughput, serving_update, sizing_apply, sizing_run
 from tco.serving import ServingError, parse_traffic
 from tests.scenarios.sizing_fixtures import language_model, two_gpus
 
@@ -257,3 +257,15 @@ def test_the_history_lists_the_figures_sizing_wrote_not_its_provenance_record(sc
     assert lines[("scenario", "Throughput")] == "1,500 output tokens/s per GPU"
     assert lines[("option “Own 8x H100 (new)”", "GPU count")] == "2 GPUs"
     assert not any("sizing" in field.lower() or "source" in field.lower() for _, field in lines)
+
+
+def test_a_types_throughput_over_several_buckets_adds_up_gpu_seconds():
+    # docs/money-math.md: 4 requests/s of 100 output tokens at 1,000 tokens/s per GPU and 1 of 400 at 500.
+    traffic = [
+        {"requests_per_second": 4, "input_tokens": 10, "output_tokens": 100},
+        {"requests_per_second": 1, "input_tokens": 10, "output_tokens": 400},
+    ]
+    points = [{"output_tokens_per_second_per_gpu": 1000.0}, {"output_tokens_per_second_per_gpu": 500.0}]
+    gpu = {"best": {"tp": 1}, "types": [{"tp": 1, "operating_points": points}]}
+    throughput, _ = effective_throughput(gpu, traffic)
+    assert throughput == pytest.approx(800 / 1.2)
