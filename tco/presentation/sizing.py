@@ -266,6 +266,10 @@ def sizing_view(document: dict[str, Any], result: dict[str, Any], gpus: list[dic
             if saving > 1e-9 and best_single
             else f": no cheaper than the best single type, {best_single}."
         )
+    elif result.get("mix_status") == "too_large":
+        view.mix_words = "No mix: serving this traffic would take more than a million GPUs."
+    else:
+        view.mix_words = "No mix: some bucket has no GPU type that serves it at the target."
     served = [gpu for gpu in view.gpus if gpu.best]
     if served:
         cheapest = min(served, key=lambda gpu: (gpu.best["cost_per_hour"], gpu.best["gpus"]))

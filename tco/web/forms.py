@@ -409,9 +409,11 @@ class _ServingForm(forms.Form):
     """The serving configuration sizing starts from, saved together: one field per catalogue entry of the "serving"
     scope, each refused at its field in the entry's words. The model is one of the model catalogue's names."""
 
-    def __init__(self, *args: Any, model_names: list[str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, model_names: list[str], read_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["serving_language_model"].choices = [("", "Choose a model…"), *((n, n) for n in model_names)]
+        for field in self.fields.values():  # a reader sees the configuration in the same boxes, not editable
+            field.disabled = read_only
 
     @classmethod
     def initial_from(cls, scenario: Any) -> dict[str, Any]:

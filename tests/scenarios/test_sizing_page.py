@@ -11,7 +11,8 @@ from tests.scenarios.sizing_fixtures import language_model, two_gpus
 pytestmark = pytest.mark.django_db
 
 
-def _post(client, scenario, **values):
+def _post(client, scenario, HTTP_HX_REQUEST=None, **values):
+    headers = {"HTTP_HX_REQUEST": HTTP_HX_REQUEST} if HTTP_HX_REQUEST else {}
     data = {
         "version": str(scenario.version),
         "serving_language_model": "Llama-3.1-70B",
@@ -21,7 +22,7 @@ def _post(client, scenario, **values):
         "serving_traffic": "10, 1000, 100",
         **values,
     }
-    return client.post(reverse("tco:sizing_serving", args=[scenario.pk]), data)
+    return client.post(reverse("tco:sizing_serving", args=[scenario.pk]), data, **headers)
 
 
 def test_a_scenario_links_to_its_sizing_page(editor_client, scenario):
@@ -88,3 +89,18 @@ def test_apply_writes_the_scenario_and_goes_back_to_it(editor_client, scenario):
 def test_a_reader_sees_the_sizing_but_cannot_size(viewer_client, scenario):
     assert viewer_client.get(reverse("tco:scenario_sizing", args=[scenario.pk])).status_code == 200
     assert viewer_client.post(reverse("tco:sizing_run", args=[scenario.pk])).status_code == 403
+
+
+def test_an_htmx_save_answers_with_the_sizing_region_only(editor_client, scenario):
+    two_gpus()
+    response = _post(editor_client, scenario, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 200 and page.lstrip().startswith('<div id="sizing"')
+    assert "Serve it on 1 H200 SXM" in page and "<html" not in page
+
+
+def test_no_mix_says_why(editor_client, scenario):
+    two_gpus()
+    _post(editor_client, scenario, serving_tpot_ms="10")
+    page = editor_client.get(reverse("tco:scenario_sizing", args=[scenario.pk])).content.decode()
+    assert "No mix: some bucket has no GPU type that serves it at the target." in page

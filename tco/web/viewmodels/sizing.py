@@ -18,7 +18,7 @@ def sizing_context(
 ) -> dict[str, Any]:
     names = list(LanguageModel.objects.order_by("name").values_list("name", flat=True))
     if form is None:
-        form = ServingForm(initial=ServingForm.initial_from(scenario), model_names=names)
+        form = ServingForm(initial=ServingForm.initial_from(scenario), model_names=names, read_only=not can_edit)
     run = run or latest_sizing(scenario)
     view = figure = None
     unpriced: list[str] = []
