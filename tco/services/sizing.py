@@ -25,7 +25,14 @@ from tco.engine.fields import check_number
 from tco.engine.sizing import SIZING_SCHEMA, size
 from tco.models import Scenario, ScenarioOption, SizingRun
 from tco.selectors.sizing import SizingInputs, options_with_gpus, sizing_inputs
-from tco.services.common import Change, claim_version, recompute_if_valid, scenario_options, set_history_user
+from tco.services.common import (
+    Change,
+    claim_version,
+    recompute_if_valid,
+    refuse_invalid,
+    scenario_options,
+    set_history_user,
+)
 from tco.serving import ServingError, workload_bucket
 
 SERVING_FIELDS = tuple(entry.field for entry in scenario_fields("serving"))
@@ -268,7 +275,8 @@ def sizing_apply(
     it comes from (``throughput_source``). Options on a GPU that cannot serve the traffic keep their figures.
 
     Refused (SizingRefused, nothing written) when the run is not of the scenario's current version or no GPU type
-    serves the traffic; VersionConflict when the scenario changed since the page was shown."""
+    serves the traffic; EditRefused when a figure would leave the scenario wrong (a GPU count past its bounds);
+    VersionConflict when the scenario changed since the page was shown."""
     if run.scenario_id != scenario.pk or run.result is None:
         raise SizingRefused("This sizing has no answer to apply: size the serving configuration first.")
     result, traffic = run.result, run.document["traffic"]
@@ -282,6 +290,7 @@ def sizing_apply(
         if run.scenario_version != expected_version and expected_version is not None:
             raise SizingRefused("The scenario changed after this sizing: size it again, then apply.")
         options = scenario_options(fresh)
+        before = fresh.to_document(options)
         best = by_name[best_name]
         throughput, kind = effective_throughput(best, traffic)
         fresh.fleet_gpus = best["best"]["gpus"]
@@ -295,8 +304,9 @@ def sizing_apply(
         )
         if not fresh.serving_traffic:  # taken from the workload: kept as typed, so sizing again sizes the same
             fresh.serving_traffic = [[b["requests_per_second"], b["input_tokens"], b["output_tokens"]] for b in traffic]
-        applied_options = []
-        for option in options:
+        applied: list[ScenarioOption] = []
+        edited = ["fleet_gpus", "workload"]
+        for index, option in enumerate(options):
             gpu = by_name.get(model_ids.get(option.gpu_model_id, ""))
             if option.kind not in OWNED_KINDS + RENTAL_KINDS or gpu is None or not gpu.get("best"):
                 continue
@@ -305,9 +315,14 @@ def sizing_apply(
             if option.kind in OWNED_KINDS:
                 option.gpu_count = gpu["best"]["gpus"]
             option.throughput_source = _provenance(run, gpu, option_kind, option_throughput)
+            applied.append(option)
+            edited += [f"options[{index}].tokens_per_second_per_gpu", f"options[{index}].gpu_count"]
+        # Written whole or not at all: a figure the scenario cannot hold (a GPU count past its bounds) refuses it.
+        refuse_invalid(before, fresh.to_document(options), edited=tuple(edited))
+        for option in applied:
             set_history_user(option, user)
             option.save()
-            applied_options.append(option.name)
+        applied_options = [option.name for option in applied]
         fresh.sizing_applied = {
             **_provenance(run, best, kind, throughput),
             "fleet_gpus": best["best"]["gpus"],

@@ -13,7 +13,7 @@ from tco.models import Scenario, ScenarioOption, SizingRun
 from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import export_document
 from tco.services import scenario_create_from_document
-from tco.services.common import VersionConflict
+from tco.services.common import EditRefused, VersionConflict
 from tco.services.options import option_update
 from tco.services.scenarios import scenario_update_field
 from tco.services.sizing import SizingRefused, effective_throughput, serving_update, sizing_apply, sizing_run
@@ -269,3 +269,18 @@ def test_a_types_throughput_over_several_buckets_adds_up_gpu_seconds():
     gpu = {"best": {"tp": 1}, "types": [{"tp": 1, "operating_points": points}]}
     throughput, _ = effective_throughput(gpu, traffic)
     assert throughput == pytest.approx(800 / 1.2)
+
+
+def test_a_gpu_count_the_scenario_cannot_hold_refuses_the_whole_apply(scenario, editor):
+    h100, _ = two_gpus()
+    scenario.options.filter(kind="owned").update(gpu_model=h100)
+    # 10,000,000 requests/s with half again spare, 20 a replica: 750,000 replicas of 2 H100s, past the 1,000,000
+    # GPUs an option holds (the H200s, 15 a replica at tp 1, are exactly 1,000,000).
+    scenario, run = _serve(
+        scenario, editor, serving_traffic=[[1000000, 1000, 100]] * 10, serving_headroom=Decimal("0.5")
+    )
+    with pytest.raises(EditRefused, match="GPU count"):
+        sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
+    stored = Scenario.objects.get(pk=scenario.pk)
+    assert (stored.version, stored.fleet_gpus, stored.sizing_applied) == (scenario.version, 8, None)
+    assert stored.options.get(kind="owned").gpu_count == 8

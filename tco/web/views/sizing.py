@@ -12,7 +12,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from pricing.models import LanguageModel
 from tco.selectors.sizing import latest_sizing
-from tco.services import VersionConflict
+from tco.services import EditRefused, VersionConflict
 from tco.services.sizing import SizingRefused, serving_update, sizing_apply, sizing_run
 from tco.serving import ServingError
 from tco.web.access import can_edit, get_scenario_for_user
@@ -78,8 +78,8 @@ def sizing_apply_view(request: HttpRequest, pk: int) -> HttpResponse:
         if run is None:
             raise SizingRefused("Size the serving configuration first.")
         sizing_apply(scenario=scenario, run=run, user=request.user, expected_version=expected_version(request))
-    except SizingRefused as refused:
-        return _page(request, scenario, message=refused.message)
+    except (SizingRefused, EditRefused) as refused:
+        return _page(request, scenario, message=f"Nothing was applied: {refused.message}")
     except VersionConflict as conflict:
         return _page(request, conflict.scenario, message=_conflict(conflict))
     messages.success(request, "Sizing applied: the fleet, GPU counts and throughput now come from measured rows.")
