@@ -12,8 +12,8 @@ VIEWERS = "viewers"
 EDITORS = "editors"
 
 # What an editor may do in the admin: keep the reference data (providers, GPU models and their aliases,
-# scheduled import sources, exchange rates typed in, language models, throughput measured by hand). Imported prices
-# and measurements, and their imports, are history: view only.
+# scheduled import and throughput sources, exchange rates typed in, language models, throughput measured by
+# hand). Imported prices and measurements, and their imports, are history: view only.
 EDITOR_ADMIN_PERMISSIONS = {
     "pricing.provider": ("view", "add", "change"),
     "pricing.gpumodel": ("view", "add", "change"),
@@ -23,6 +23,7 @@ EDITOR_ADMIN_PERMISSIONS = {
     "pricing.languagemodel": ("view", "add", "change"),
     "pricing.throughputmeasurement": ("view", "add"),
     "pricing.throughputimport": ("view",),
+    "pricing.throughputsource": ("view", "add", "change", "delete"),
     "pricing.pricesnapshot": ("view",),
     "pricing.priceobservation": ("view",),
 }

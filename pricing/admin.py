@@ -17,6 +17,7 @@ from pricing.models import (
     ProviderAlias,
     ThroughputImport,
     ThroughputMeasurement,
+    ThroughputSource,
     UnmappedName,
 )
 
@@ -227,3 +228,13 @@ class ThroughputMeasurementAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(ThroughputSource)
+class ThroughputSourceAdmin(admin.ModelAdmin):
+    """Throughput result files or URLs imported on a schedule, beside the price import sources."""
+
+    list_display = ["name", "location", "format", "cadence_hours", "enabled", "last_run_at", "last_import"]
+    list_filter = ["enabled", "format"]
+    search_fields = ["name", "location"]
+    readonly_fields = ["last_run_at", "last_import"]

@@ -23,6 +23,7 @@ from lib.kinds import API_KINDS, RENTAL_KINDS, kind_choices
 from lib.terms import PRICING_TERM_LABELS
 from pricing.fetch import FetchError, check_url, check_within, is_catalog_tree
 from pricing.importers import registry
+from pricing.importers import throughput as throughput_formats
 from pricing.names import normalise_name
 
 # A provider sells rentals or a managed model API; the kinds and their labels are defined once in lib.kinds.
@@ -915,3 +916,60 @@ class ThroughputMeasurement(models.Model):
             errors["source"] = "Say where the figures come from: an address, or your own run in words."
         if errors:
             raise ValidationError(errors)
+
+
+def throughput_format_choices() -> list[tuple[str, str]]:
+    """Recognise it, or one of the throughput parsers' formats (a callable: a new format needs no migration)."""
+    return [(throughput_formats.AUTO, "Recognise it"), *((f.name, f.label) for f in throughput_formats.FORMATS)]
+
+
+# What a scheduled throughput source may give for rows its file lacks (as the import command's options).
+THROUGHPUT_GIVEN_KEYS = ("gpu", "model", "tp", "precision", "input_tokens")
+
+
+class ThroughputSource(models.Model):
+    """A throughput result file or URL imported on a schedule (Celery beat, or `manage.py run_scheduled_imports`),
+    like a price ImportSource: a benchmark that republishes its agg_bmk.json, a lab's nightly vllm bench run."""
+
+    name = models.CharField(max_length=100, unique=True)
+    location = models.CharField(
+        max_length=1000,
+        help_text="A file path in the import folder (PRICE_IMPORT_DIR; relative paths are taken from it) or an "
+        "https URL on an allowed host (PRICE_IMPORT_URL_HOSTS).",
+    )
+    format = models.CharField(max_length=20, choices=throughput_format_choices, default=throughput_formats.AUTO)
+    given = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='What the file lacks, as the import command\'s options: {"gpu": "H100 SXM", "tp": 2, '
+        '"precision": "bf16"} for a vllm bench serve result, {"input_tokens": 1024} for an MLPerf summary.',
+    )
+    cadence_hours = models.PositiveIntegerField(default=24)
+    enabled = models.BooleanField(default=True)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    last_import = models.ForeignKey(
+        ThroughputImport, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.cadence_hours is not None and self.cadence_hours < 1:
+            raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
+        if not isinstance(self.given, dict):
+            raise ValidationError({"given": 'Give an object of names and values, e.g. {"gpu": "H100 SXM"}.'})
+        if unknown := sorted(set(self.given) - set(THROUGHPUT_GIVEN_KEYS)):
+            known = ", ".join(THROUGHPUT_GIVEN_KEYS)
+            raise ValidationError({"given": f"Unknown key {unknown[0]!r}: a source may give {known}."})
+        import_dir = Path(settings.PRICE_IMPORT_DIR)
+        try:
+            if "://" in self.location:
+                check_url(self.location)
+            else:
+                check_within(import_dir / self.location, import_dir, self.location)
+        except FetchError as exc:
+            raise ValidationError({"location": str(exc)}) from None

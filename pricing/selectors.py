@@ -422,7 +422,7 @@ GPU_CATALOGUE_FIELDS = (
     "gpus_per_node",
     "spec_source",
 )
-# A measured row in the shape sizing reads (DESIGN 5.10), and its id: the measurement's primary key.
+# A tco-sizing/1 document's measured row; throughput_rows adds its id, the measurement's primary key.
 THROUGHPUT_ROW_FIELDS = (
     "tp",
     "concurrency",
@@ -453,6 +453,29 @@ def language_models() -> QuerySet[LanguageModel]:
     return LanguageModel.objects.all()
 
 
+# A tco-sizing/1 document's `model` section, read from the model catalogue.
+MODEL_SHAPE_FIELDS = (
+    "name",
+    "params_billion",
+    "layers",
+    "attention_heads",
+    "kv_heads",
+    "head_dim",
+    "kv_lora_rank",
+    "qk_rope_head_dim",
+)
+
+
+def language_model_shape(*, language_model: LanguageModel) -> dict:
+    """The model as a sizing document's `model` section: MODEL_SHAPE_FIELDS, parameters as a float, the latent
+    attention sizes only for a model that has them."""
+    shape = {name: getattr(language_model, name) for name in MODEL_SHAPE_FIELDS}
+    shape["params_billion"] = float(shape["params_billion"])
+    if not language_model.is_latent:
+        del shape["kv_lora_rank"], shape["qk_rope_head_dim"]
+    return shape
+
+
 def throughput_rows(
     *,
     gpu_model: GpuModel | int,
@@ -461,8 +484,9 @@ def throughput_rows(
     statistic: str = "median",
     latest_only: bool = True,
 ) -> list[dict]:
-    """The measured rows of one model on one GPU type at one weight precision and latency statistic, in DESIGN
-    5.10's row shape (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's) and `measured_on`.
+    """The measured rows of one model on one GPU type at one weight precision and latency statistic, in the shape
+    of a tco-sizing/1 document's measured rows (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's, which the
+    document takes too): ready to put in a document's `gpus[].throughput`.
 
     `latest_only`: of several runs of the same operating point on the same setup, only the newest (by date, then
     by import order); the older ones remain in the library and its export. One query."""
@@ -480,8 +504,13 @@ def throughput_rows(
             key = tuple(row[name] for name in (*_SAME_POINT, *_SAME_SETUP))
             if key not in kept or _newer(row, kept[key]):
                 kept[key] = row
-        rows = sorted(kept.values(), key=lambda row: tuple(row[name] for name in order))
-    return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id", "measured_on")} for row in rows]
+        # MLPerf publishes no concurrency: None sorts first, as the database orders it on SQLite.
+        rows = sorted(kept.values(), key=lambda row: tuple(_sortable(row[name]) for name in order))
+    return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id")} for row in rows]
+
+
+def _sortable(value: int | None) -> int:
+    return -1 if value is None else value
 
 
 def _newer(row: dict, than: dict) -> bool:

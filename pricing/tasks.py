@@ -25,8 +25,11 @@ def import_snapshot(self, snapshot_id: int) -> str:
 
 @shared_task(name="pricing.tasks.run_due_imports")
 def run_due_imports() -> list[int]:
-    """Run the scheduled import sources whose cadence has elapsed (Celery beat calls this)."""
-    return [snapshot.pk for snapshot in services.import_sources_run_due()]
+    """Run the scheduled price and throughput sources whose cadence has elapsed (Celery beat calls this); returns
+    the price snapshots' ids (the throughput imports are on their sources' rows)."""
+    snapshots = services.import_sources_run_due()
+    services.throughput_sources_run_due()
+    return [snapshot.pk for snapshot in snapshots]
 
 
 def _import_throughput(record: ThroughputImport) -> None:

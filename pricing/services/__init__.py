@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pricing.services.catalogs import price_catalog_import
-from pricing.services.reference import demo_prices_load, reference_data_load
+from pricing.services.reference import demo_prices_load, demo_throughput_load, reference_data_load
 from pricing.services.snapshots import (
     BULK_BATCH_SIZE,
     price_snapshot_create,
@@ -20,11 +20,14 @@ from pricing.services.throughput import (
     throughput_import_queue,
     throughput_import_run,
     throughput_models_link,
+    throughput_source_run,
+    throughput_sources_run_due,
 )
 
 __all__ = [
     "BULK_BATCH_SIZE",
     "demo_prices_load",
+    "demo_throughput_load",
     "import_source_run",
     "import_sources_run_due",
     "price_catalog_import",
@@ -41,4 +44,6 @@ __all__ = [
     "throughput_import_queue",
     "throughput_import_run",
     "throughput_models_link",
+    "throughput_source_run",
+    "throughput_sources_run_due",
 ]

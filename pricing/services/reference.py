@@ -1,4 +1,5 @@
-"""Reference data (`manage.py load_reference`, part of every deployment) and demo prices (`manage.py seed_demo`)."""
+"""Reference data (`manage.py load_reference`, part of every deployment), demo prices and demo throughput
+(`manage.py seed_demo`)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ from pricing.models import (
     ProviderAlias,
     SnapshotOrigin,
     SnapshotStatus,
+    ThroughputImport,
+    ThroughputImportStatus,
 )
 from pricing.services.snapshots import price_snapshot_import
+from pricing.services.throughput import throughput_import
 
 # A GPU model's sizing figures, filled from the fixture on a row that has none yet (no spec_source): a deployment
 # that loaded its GPU models before these figures existed gets them, and a row edited in the admin keeps its own.
@@ -112,3 +116,23 @@ def demo_prices_load(*, manifest: Path) -> list[PriceSnapshot]:
         )
         snapshots.append(snapshot)
     return snapshots
+
+
+def demo_throughput_load(*, manifest: Path) -> list[ThroughputImport]:
+    """Import the demo throughput files a manifest lists, skipping files already imported."""
+    imports = []
+    for entry in json.loads(manifest.read_text(encoding="utf-8")):
+        content = (manifest.parent / entry["path"]).read_bytes()
+        sha256 = hashlib.sha256(content).hexdigest()
+        if ThroughputImport.objects.filter(sha256=sha256, status=ThroughputImportStatus.IMPORTED).exists():
+            continue
+        imports.append(
+            throughput_import(
+                content=content,
+                file_name=entry["path"],
+                format=entry.get("format", "auto"),
+                given=entry.get("given", {}),
+                origin=SnapshotOrigin.SEED,
+            )
+        )
+    return imports

@@ -13,13 +13,16 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from pricing import fetch
 from pricing.importers.base import RowError
 from pricing.importers.throughput import AUTO, ThroughputRow, detect_format, parse_throughput
 from pricing.models import (
@@ -28,6 +31,7 @@ from pricing.models import (
     ThroughputImport,
     ThroughputImportStatus,
     ThroughputMeasurement,
+    ThroughputSource,
 )
 from pricing.names import normalise_name
 from pricing.selectors import import_catalog
@@ -143,6 +147,12 @@ def throughput_import_run(*, record: ThroughputImport, content: bytes) -> Throug
     imported, already known or refused with its reason."""
     given = dict(record.given)
     measured_on = date.fromisoformat(given.pop("measured_on")) if given.get("measured_on") else None
+    if len(content) > settings.PRICE_IMPORT_MAX_BYTES:
+        reason = (
+            f"the file has {len(content):,} bytes; the limit is {settings.PRICE_IMPORT_MAX_BYTES:,} bytes "
+            "(PRICE_IMPORT_MAX_BYTES): split it into smaller files"
+        )
+        return _finish(record, ThroughputImportStatus.REJECTED, refused=[_file_error(reason)])
     try:
         text = content.decode("utf-8-sig")
         if record.format == AUTO and (found := detect_format(text)) is not None:
@@ -266,6 +276,36 @@ def throughput_models_link() -> int:
         if (found := models.find(name)) is not None:
             linked += unlinked.filter(model_name=name).update(language_model_id=found)
     return linked
+
+
+def throughput_source_run(*, source: ThroughputSource) -> ThroughputImport:
+    """Fetch and import one scheduled throughput source; a fetch that fails is recorded as a failed import."""
+    base = Path(settings.PRICE_IMPORT_DIR)
+    options = {"format": source.format, "given": source.given, "origin": SnapshotOrigin.SCHEDULE}
+    try:
+        fetched = fetch.read_location(source.location, relative_to=base, within=base)
+    except fetch.FetchError as error:
+        record = throughput_import_create(content=b"", file_name=source.location, **options)
+        ThroughputImport.objects.filter(pk=record.pk).fail(f"schedule {source.name}: {error}")
+        record.refresh_from_db()
+    else:
+        record = throughput_import(content=fetched.content, file_name=fetched.file_name or fetched.url, **options)
+    ThroughputSource.objects.filter(pk=source.pk).update(last_import=record)
+    return record
+
+
+def throughput_sources_run_due(*, force: bool = False) -> list[ThroughputImport]:
+    """Run every enabled throughput source whose cadence has elapsed (`force`: every enabled one). Each is claimed
+    with a conditional update of `last_run_at`, so two schedulers running at once never import it twice."""
+    now = timezone.now()
+    imports = []
+    for source in ThroughputSource.objects.filter(enabled=True):
+        due = source.last_run_at is None or source.last_run_at + timedelta(hours=source.cadence_hours) <= now
+        if not (due or force):
+            continue
+        if ThroughputSource.objects.filter(pk=source.pk, last_run_at=source.last_run_at).update(last_run_at=now):
+            imports.append(throughput_source_run(source=source))
+    return imports
 
 
 def throughput_import_fail(*, import_id: int, reason: str) -> None:

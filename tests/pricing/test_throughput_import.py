@@ -126,7 +126,7 @@ def test_bad_records_are_refused_with_their_reason_and_the_rest_imported():
     reasons = {entry["line"]: entry for entry in record.refused}
     assert set(reasons) == {3, 5, 7}
     assert "unknown GPU model 'z9000'" in reasons[3]["reason"] and reasons[3]["column"] == "gpu"
-    assert reasons[5]["column"] == "tp" and "whole number of at least 1" in reasons[5]["reason"]
+    assert reasons[5]["column"] == "tp" and "whole number" in reasons[5]["reason"]
     assert reasons[7]["value"] == "fp32" and "16-, 8- or 4-bit" in reasons[7]["reason"]
 
 
@@ -166,7 +166,12 @@ def test_a_newer_run_is_a_new_row_and_the_older_one_stays():
     b200 = GpuModel.objects.get(name="B200")
     deepseek = LanguageModel.objects.get(name="DeepSeek-R1")
     rows = selectors.throughput_rows(gpu_model=b200, language_model=deepseek, weight_bits=4)
-    assert rows and all(str(row["measured_on"]) == "2026-11-30" for row in rows)
+    newest = ThroughputMeasurement.objects.filter(throughput_import=newer).values_list("id", flat=True)
+    assert rows and {row["id"] for row in rows} <= set(newest)
+    assert {str(day) for day in ThroughputMeasurement.objects.values_list("measured_on", flat=True)} == {
+        "None",
+        "2026-11-30",
+    }
 
 
 @pytest.mark.usefixtures("reference")
@@ -178,15 +183,16 @@ def test_selected_rows_size_a_workload_with_the_engine():
     b200 = GpuModel.objects.get(name="B200")
     deepseek = LanguageModel.objects.get(name="DeepSeek-R1")
     rows = selectors.throughput_rows(gpu_model=b200, language_model=deepseek, weight_bits=4)
-    model = {
-        "name": deepseek.name,
-        "params_billion": float(deepseek.params_billion),
-        "layers": deepseek.layers,
-        "attention_heads": deepseek.attention_heads,
-        "kv_heads": deepseek.kv_heads,
-        "head_dim": deepseek.head_dim,
-        "kv_lora_rank": deepseek.kv_lora_rank,
-        "qk_rope_head_dim": deepseek.qk_rope_head_dim,
+    model = selectors.language_model_shape(language_model=deepseek)
+    assert model == {
+        "name": "DeepSeek-R1",
+        "params_billion": 671.0,
+        "layers": 61,
+        "attention_heads": 128,
+        "kv_heads": 128,
+        "head_dim": 128,
+        "kv_lora_rank": 512,
+        "qk_rope_head_dim": 64,
     }
     shape = (rows[0]["input_tokens"], rows[0]["output_tokens"])
     document = {
@@ -199,12 +205,14 @@ def test_selected_rows_size_a_workload_with_the_engine():
                 "name": b200.name,
                 "memory_gib": float(b200.memory_gib),
                 "price_per_gpu_hour": 5.0,
-                "throughput": [{k: v for k, v in row.items() if k != "measured_on"} for row in rows],
+                "throughput": rows,
             }
         ],
     }
     result = size(document)
     assert result["gpus"][0]["best"]["gpus"] >= 1
+    # (512 + 64) x 61 layers x 2 bytes at 16-bit KV: latent attention caches one latent per layer, not K and V.
+    assert result["kv_bytes_per_token"] == 70_272
 
 
 @pytest.mark.usefixtures("reference")
@@ -305,6 +313,14 @@ def test_an_unreadable_file_is_rejected_with_the_reason(content, format, reason)
     assert ThroughputMeasurement.objects.count() == 0
 
 
+@pytest.mark.usefixtures("reference")
+def test_a_file_over_the_size_limit_is_rejected_naming_the_limit(settings):
+    settings.PRICE_IMPORT_MAX_BYTES = 1000
+    record = run(NVIDIA.read_bytes())
+    assert record.status == ThroughputImportStatus.REJECTED
+    assert "the limit is 1,000 bytes (PRICE_IMPORT_MAX_BYTES)" in record.refused[0]["reason"]
+
+
 # ---- upload -----------------------------------------------------------------------------------------------------
 
 
@@ -339,3 +355,60 @@ def test_an_upload_waits_for_its_worker_and_its_page_polls(editor_client, django
 
 def test_a_viewer_cannot_upload(viewer_client):
     assert viewer_client.get("/market/throughput/import/").status_code == 403
+
+
+# ---- schedule -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("reference")
+def test_a_scheduled_throughput_source_runs_once_per_cadence_beside_the_price_sources(settings):
+    from pricing.models import ThroughputSource
+
+    settings.PRICE_IMPORT_DIR = DATA
+    source = ThroughputSource.objects.create(name="InferenceX B200/H200", location=NVIDIA.name, cadence_hours=24)
+    out = io.StringIO()
+    call_command("run_scheduled_imports", stdout=out)
+    source.refresh_from_db()
+    assert source.last_import.status == ThroughputImportStatus.IMPORTED and source.last_import.rows_new == 126
+    assert source.last_import.origin == "schedule" and f"{NVIDIA.name}: throughput import" in out.getvalue()
+    out = io.StringIO()
+    call_command("run_scheduled_imports", stdout=out)
+    assert out.getvalue().strip() == "No scheduled import is due."
+    call_command("run_scheduled_imports", "--all", stdout=io.StringIO())
+    source.refresh_from_db()
+    assert source.last_import.rows_known == 126 and ThroughputMeasurement.objects.count() == 126
+
+
+@pytest.mark.usefixtures("reference")
+def test_a_scheduled_source_whose_file_is_gone_records_a_failed_import(settings):
+    from pricing.models import ThroughputSource
+
+    settings.PRICE_IMPORT_DIR = DATA
+    source = ThroughputSource.objects.create(name="gone", location="nothing-here.json")
+    [record] = services.throughput_sources_run_due()
+    assert record.status == ThroughputImportStatus.FAILED and "no such file" in record.error
+    source.refresh_from_db()
+    assert source.last_import == record
+
+
+def test_a_throughput_source_outside_the_import_folder_or_with_an_unknown_key_is_refused(settings, tmp_path):
+    from django.core.exceptions import ValidationError
+
+    from pricing.models import ThroughputSource
+
+    settings.PRICE_IMPORT_DIR = tmp_path
+    with pytest.raises(ValidationError) as outside:
+        ThroughputSource(name="x", location="../../etc/passwd").clean()
+    assert "location" in outside.value.message_dict
+    with pytest.raises(ValidationError) as unknown:
+        ThroughputSource(name="x", location="a.json", given={"gpus": "h100"}).clean()
+    assert "Unknown key 'gpus'" in unknown.value.message_dict["given"][0]
+
+
+def test_seed_demo_fills_the_library_once_from_the_fixture_copies(db, run_jobs):
+    with run_jobs():
+        call_command("seed_demo", stdout=io.StringIO())
+        call_command("seed_demo", stdout=io.StringIO())
+    assert ThroughputImport.objects.filter(origin="seed").count() == 2
+    assert ThroughputMeasurement.objects.count() == 2 * (63 + 45)
+    assert (FIXTURES / "throughput" / NVIDIA.name).read_bytes() == NVIDIA.read_bytes()

@@ -25,7 +25,6 @@ ROW_SHAPE = {
     "tpot_ms",
     "source",
     "id",
-    "measured_on",
 }
 
 
@@ -81,9 +80,9 @@ def test_throughput_rows_come_in_the_sizing_row_shape_with_their_measurement_id(
             "tpot_ms": 15.0,
             "source": "https://example.org/run-1",
             "id": stored.pk,
-            "measured_on": date(2026, 10, 1),
         }
     ]
+    assert set(rows[0]) == ROW_SHAPE
 
 
 def test_a_newer_run_of_the_same_point_is_what_sizing_reads_and_the_older_stays_in_the_library(h100, llama):
@@ -104,12 +103,32 @@ def test_another_engine_at_the_same_point_is_not_an_older_run(h100, llama):
     assert {row["id"] for row in rows} == {vllm.pk, sglang.pk}
 
 
+def test_a_row_without_a_concurrency_sits_beside_rows_with_one(h100, llama):
+    """MLPerf publishes no concurrency; its rows and a vllm run's at the same shape are read together."""
+    mlperf = measure(h100, llama, concurrency=None, software="MLPerf v5.1 submission", statistic="p99")
+    vllm = measure(h100, llama, statistic="p99")
+    rows = selectors.throughput_rows(gpu_model=h100, language_model=llama, weight_bits=8, statistic="p99")
+    assert [row["id"] for row in rows] == [mlperf.pk, vllm.pk]
+    assert rows[0]["concurrency"] is None
+
+
 def test_the_same_measurement_saved_twice_is_refused_by_its_key(h100, llama):
     from django.db import IntegrityError
 
     measure(h100, llama)
     with pytest.raises(IntegrityError):
         measure(h100, llama)
+
+
+def test_an_ordinary_model_has_no_latent_sizes_in_its_sizing_shape(llama):
+    assert selectors.language_model_shape(language_model=llama) == {
+        "name": "Llama-3.1-70B",
+        "params_billion": 70.554,
+        "layers": 80,
+        "attention_heads": 64,
+        "kv_heads": 8,
+        "head_dim": 128,
+    }
 
 
 def test_gpu_catalogue_gives_the_sizing_fields(h100):

@@ -12,7 +12,7 @@ from typing import Any
 
 from .rows import (
     STATISTICS,
-    Refused,
+    RowRefused,
     ThroughputParse,
     ThroughputRow,
     concurrency,
@@ -20,6 +20,7 @@ from .rows import (
     milliseconds,
     positive_number,
     refusal,
+    refused,
     tensor_parallel,
     text,
     throughput_per_gpu,
@@ -43,16 +44,16 @@ def parse(text_: str, *, source: str = SOURCE, **_: Any) -> ThroughputParse:
     for line, record in enumerate(data, start=1):
         try:
             result.rows += _rows(record, line, source)
-        except Refused as error:
+        except RowRefused as error:
             result.refused.append(refusal(line, error))
     return result
 
 
 def _rows(record: Any, line: int, source: str) -> list[ThroughputRow]:
     if not isinstance(record, dict):
-        raise Refused("", record, "a record must be a JSON object")
+        raise refused("", record, "a record must be a JSON object")
     if record.get("disagg") or record.get("is_multinode"):
-        raise Refused("disagg", record.get("disagg"), "disaggregated or multi-node serving is not one replica")
+        raise refused("disagg", record.get("disagg"), "disaggregated or multi-node serving is not one replica")
     common = {
         "gpu": text(record, "hw", label="hardware (hw)"),
         "model": text(record, "model"),
@@ -77,5 +78,5 @@ def _rows(record: Any, line: int, source: str) -> list[ThroughputRow]:
             continue
         rows.append(ThroughputRow(**common, ttft_ms=ttft, tpot_ms=tpot, statistic=statistic))
     if not rows:
-        raise Refused("median_tpot", None, "no median or p99 latency (median_ttft, median_tpot, p99_...)")
+        raise refused("median_tpot", None, "no median or p99 latency (median_ttft, median_tpot, p99_...)")
     return rows

@@ -17,12 +17,13 @@ import re
 from typing import Any
 
 from .rows import (
-    Refused,
+    RowRefused,
     ThroughputParse,
     ThroughputRow,
     load_json,
     positive_number,
     refusal,
+    refused,
     tensor_parallel,
     text,
     throughput_per_gpu,
@@ -88,39 +89,39 @@ def parse(
     for line, record in enumerate(data, start=1):
         try:
             result.rows.append(_row(record, line, model, input_tokens, limits or LIMITS_MS, source))
-        except Refused as error:
+        except RowRefused as error:
             result.refused.append(refusal(line, error))
     return result
 
 
 def _row(record: Any, line: int, model, input_tokens, limits, source: str) -> ThroughputRow:
     if not isinstance(record, dict):
-        raise Refused("", record, "a result must be a JSON object")
+        raise refused("", record, "a result must be a JSON object")
     if record.get("Performance_Units") != "Tokens/s":
-        raise Refused("Performance_Units", record.get("Performance_Units"), "not an LLM result in tokens per second")
+        raise refused("Performance_Units", record.get("Performance_Units"), "not an LLM result in tokens per second")
     name = text(record, "Model")
     key = benchmark_key(name)
     if model is not None and key != benchmark_key(model):
-        raise Refused("Model", name, f"another benchmark than {model}")
+        raise refused("Model", name, f"another benchmark than {model}")
     scenario = record.get("Scenario")
     if scenario not in SCENARIOS:
-        raise Refused("Scenario", scenario, f"scenario must be one of {', '.join(SCENARIOS)}")
+        raise refused("Scenario", scenario, f"scenario must be one of {', '.join(SCENARIOS)}")
     accelerator = text(record, "Accelerator", label="accelerator")
     if "(x" in accelerator or "," in accelerator:
-        raise Refused("Accelerator", accelerator, "the system mixes accelerator kinds")
+        raise refused("Accelerator", accelerator, "the system mixes accelerator kinds")
     per_node = tensor_parallel(record, "a#", label="accelerators per node (a#)")
     nodes = whole(record, "Nodes", label="nodes")
     ttft = tpot = None
     if scenario != "Offline":
         limit_key = f"{key}-interactive" if scenario == "Interactive" else key
         if limit_key not in limits:
-            raise Refused("Model", name, f"no published latency limits for {limit_key} in mlperf.conf")
+            raise refused("Model", name, f"no published latency limits for {limit_key} in mlperf.conf")
         ttft, tpot = limits[limit_key]
     found = _TOKENS_PER_SAMPLE.search(str(record.get("Accuracy", "")))
     if found is None:
-        raise Refused("Accuracy", record.get("Accuracy"), "no TOKENS_PER_SAMPLE: the output length is unknown")
+        raise refused("Accuracy", record.get("Accuracy"), "no TOKENS_PER_SAMPLE: the output length is unknown")
     if input_tokens is None:
-        raise Refused("Model", name, "MLPerf publishes no input length per result: give the input tokens")
+        raise refused("Model", name, "MLPerf publishes no input length per result: give the input tokens")
     throughput = positive_number(record, "Performance_Result") / (per_node * nodes)
     return ThroughputRow(
         gpu=accelerator,

@@ -8,6 +8,7 @@ each.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import unicodedata
@@ -24,7 +25,7 @@ from lib.throughput_bounds import (
     MAX_TP,
     MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU,
 )
-from pricing.importers.base import RowError
+from pricing.importers.base import RowError, RowRefused
 
 STATISTICS = ("median", "p99")
 MAX_NAME_LENGTH = 200  # a GPU, model, precision, hardware or software as the file writes it
@@ -90,12 +91,10 @@ class ThroughputParse:
     refused: list[RowError] = field(default_factory=list)
 
 
-class Refused(Exception):
-    """One record refused inside a parser's loop: the field and the reason."""
-
-    def __init__(self, column: str, value: Any, reason: str) -> None:
-        super().__init__(reason)
-        self.column, self.value, self.reason = column, value, reason
+def refused(column: str, value: Any, reason: str) -> RowRefused:
+    """One record refused inside a parser's loop, the field and the reason; the loop adds the record's position."""
+    shown = "" if value is None else str(value)
+    return RowRefused(RowError(line=0, column=column, value=shown[:80], reason=reason))
 
 
 def load_json(text: str) -> Any:
@@ -109,7 +108,7 @@ def positive_number(record: dict[str, Any], key: str, *, label: str | None = Non
     value = record.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or not 0 < value <= hi:
         limit = "" if hi == math.inf else f" and at most {hi:,.12g}"
-        raise Refused(key, value, f"{label or key} must be a number more than 0{limit}")
+        raise refused(key, value, f"{label or key} must be a number more than 0{limit}")
     return float(value)
 
 
@@ -122,14 +121,14 @@ def whole(record: dict[str, Any], key: str, *, label: str | None = None, hi: int
         or value != int(value)
         or not 1 <= value <= hi
     ):
-        raise Refused(key, value, f"{label or key} must be a whole number from 1 to {hi:,}")
+        raise refused(key, value, f"{label or key} must be a whole number from 1 to {hi:,}")
     return int(value)
 
 
 def throughput_per_gpu(value: float, key: str) -> float:
     """Output tokens per second per GPU, within the bounds the sizing takes."""
     if not MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU <= value <= MAX_OUTPUT_TOKENS_PER_SECOND_PER_GPU:
-        raise Refused(
+        raise refused(
             key,
             value,
             f"output tokens per second per GPU must be from {MIN_OUTPUT_TOKENS_PER_SECOND_PER_GPU:g} to "
@@ -150,14 +149,14 @@ def tokens(value: float, key: str) -> int:
     """A mean length in tokens, rounded to a whole token, within the bounds the sizing takes."""
     rounded = max(1, round(value))
     if rounded > MAX_TOKENS:
-        raise Refused(key, value, f"a request of more than {MAX_TOKENS:,} tokens")
+        raise refused(key, value, f"a request of more than {MAX_TOKENS:,} tokens")
     return rounded
 
 
 def text(record: dict[str, Any], key: str, *, label: str | None = None) -> str:
     value = record.get(key)
     if not isinstance(value, str) or not clean(value):
-        raise Refused(key, value, f"{label or key} is missing")
+        raise refused(key, value, f"{label or key} is missing")
     return clean(value)
 
 
@@ -167,12 +166,11 @@ def milliseconds(record: dict[str, Any], key: str, factor: float) -> float | Non
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-        raise Refused(key, value, f"{key} must be a latency of 0 or more")
+        raise refused(key, value, f"{key} must be a latency of 0 or more")
     if float(value) * factor > MAX_LATENCY_MS:
-        raise Refused(key, value, f"{key} is more than {MAX_LATENCY_MS:,.0f} ms")
+        raise refused(key, value, f"{key} is more than {MAX_LATENCY_MS:,.0f} ms")
     return float(value) * factor
 
 
-def refusal(line: int, error: Refused) -> RowError:
-    value = "" if error.value is None else str(error.value)
-    return RowError(line=line, column=error.column, value=value[:80], reason=error.reason)
+def refusal(line: int, error: RowRefused) -> RowError:
+    return dataclasses.replace(error.error, line=line)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .rows import (
     STATISTICS,
-    Refused,
+    RowRefused,
     ThroughputParse,
     ThroughputRow,
     clean,
@@ -23,6 +23,7 @@ from .rows import (
     milliseconds,
     positive_number,
     refusal,
+    refused,
     tensor_parallel,
     throughput_per_gpu,
     tokens,
@@ -56,7 +57,7 @@ def parse(
     for line, record in enumerate(records, start=1):
         try:
             result.rows += _rows(record, line, gpu, model, tp, precision, source)
-        except Refused as error:
+        except RowRefused as error:
             result.refused.append(refusal(line, error))
     return result
 
@@ -69,17 +70,17 @@ def _given(record: dict[str, Any], keys: tuple[str, ...], given: Any) -> Any:
 
 def _rows(record: Any, line: int, gpu, model, tp, precision, source: str) -> list[ThroughputRow]:
     if not isinstance(record, dict):
-        raise Refused("", record, "a result must be a JSON object")
+        raise refused("", record, "a result must be a JSON object")
     gpu_name = clean(_given(record, GPU_KEYS, gpu) or "")
     if not gpu_name:
-        raise Refused("gpu", None, "the file names no GPU: give the GPU the server ran on")
+        raise refused("gpu", None, "the file names no GPU: give the GPU the server ran on")
     degree = _given(record, TP_KEYS, tp)
     if degree is None:
-        raise Refused("tensor_parallel_size", None, "the file gives no tensor-parallel degree: give it")
+        raise refused("tensor_parallel_size", None, "the file gives no tensor-parallel degree: give it")
     degree = tensor_parallel({"tp": _number(degree)}, "tp", label="tensor-parallel degree")
     model_name = clean(_given(record, ("model_id", "model"), model) or "")
     if not model_name:
-        raise Refused("model_id", None, "the file names no model: give it")
+        raise refused("model_id", None, "the file names no model: give it")
     completed = whole(record, "completed", label="completed requests", hi=10**12)
     common = {
         "gpu": str(gpu_name),
@@ -105,7 +106,7 @@ def _rows(record: Any, line: int, gpu, model, tp, precision, source: str) -> lis
         if ttft is not None or tpot is not None:
             rows.append(ThroughputRow(**common, ttft_ms=ttft, tpot_ms=tpot, statistic=statistic))
     if not rows:
-        raise Refused("median_tpot_ms", None, "no median or p99 latency")
+        raise refused("median_tpot_ms", None, "no median or p99 latency")
     return rows
 
 

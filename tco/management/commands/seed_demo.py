@@ -35,7 +35,7 @@ class Command(BaseCommand):
         """Reference data (missing rows only) and the demo prices, imported through the import service."""
         from django.conf import settings
 
-        from pricing.services import demo_prices_load, reference_data_load
+        from pricing.services import demo_prices_load, demo_throughput_load, reference_data_load
         from pricing.services.fx import exchange_rates_import
 
         fixtures = settings.BASE_DIR / "fixtures"
@@ -44,6 +44,8 @@ class Command(BaseCommand):
         rates = exchange_rates_import(content=(fixtures / "fx" / "demo-rates.csv").read_bytes(), source=DEMO_FX_SOURCE)
         self.stdout.write(f"Reference data: {created}. Demo price files imported: {len(snapshots)}.")
         self.stdout.write(f"Demo exchange rates ({DEMO_FX_SOURCE}): {rates.summary}.")
+        for record in demo_throughput_load(manifest=fixtures / "throughput" / "demo.json"):
+            self.stdout.write(f"Demo throughput {record.file_name}: {record.summary}.")
         for snapshot in snapshots:
             if snapshot.status not in ("imported", "duplicate"):
                 self.stderr.write(f"{snapshot.source}: {snapshot.summary} {snapshot.errors[:3]}")
