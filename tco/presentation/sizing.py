@@ -21,6 +21,11 @@ def _number(value: float | int | None, places: int = 0) -> str:
     return f"{value:,.{places}f}"
 
 
+def _at_concurrency(concurrency: int | None) -> str:
+    """Where a measured row was taken; an MLPerf result is at the benchmark's latency limits, not a concurrency."""
+    return "at the benchmark's latency limits" if concurrency is None else f"at concurrency {concurrency:,}"
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
@@ -120,8 +125,8 @@ def _miss_words(miss: dict[str, Any]) -> str:
         f"{LIMIT_WORDS[key]} {_number(miss[key], 1)} ms" for key in ("ttft_ms", "tpot_ms") if miss.get(key) is not None
     )
     return (
-        f"at concurrency {miss['concurrency']} ({miss['input_tokens']:,}/{miss['output_tokens']:,} tokens): misses the "
-        f"{missed} target ({figures}; {miss['source']})"
+        f"{_at_concurrency(miss['concurrency'])} ({miss['input_tokens']:,}/{miss['output_tokens']:,} tokens): "
+        f"misses the {missed} target ({figures}; {miss['source']})"
     )
 
 
@@ -288,7 +293,7 @@ def sized_note(source: dict[str, Any] | None) -> str:
     if not source or source.get("from") != "sizing":
         return ""
     rows = "; ".join(
-        f"{_number(row['output_tokens_per_second_per_gpu'], 1)} tokens/s per GPU at concurrency {row['concurrency']}"
+        f"{_number(row['output_tokens_per_second_per_gpu'], 1)} tokens/s per GPU {_at_concurrency(row['concurrency'])}"
         f" ({row['source']})"
         for row in source.get("rows", ())
     )

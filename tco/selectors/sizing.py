@@ -2,7 +2,7 @@
 catalogue, the GPU catalogue with a price for each GPU, the throughput library) and the latest sizing run.
 
 A fixed number of queries however many measured rows there are, and one more per priced GPU (the throughput
-library's selector reads one GPU at a time).
+library's selector reads one GPU at a time, then one query dates every row).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from lib.kinds import RENTAL_KINDS
-from pricing.models import CurrentPrice, GpuModel, LanguageModel, PricingTerm
+from pricing.models import CurrentPrice, GpuModel, LanguageModel, PricingTerm, ThroughputMeasurement
 from pricing.selectors import throughput_rows
 from tco.models import Scenario, ScenarioOption, SizingRun
 
@@ -49,14 +49,14 @@ def measured_rows(
             gpu_model=gpu, language_model=language_model, weight_bits=weight_bits, statistic=statistic
         )
         if found:
-            rows[gpu.pk] = [_document_row(row) for row in found]
+            rows[gpu.pk] = found
+    ids = [row["id"] for found in rows.values() for row in found]
+    dates = dict(ThroughputMeasurement.objects.filter(pk__in=ids).values_list("pk", "measured_on"))
+    for found in rows.values():
+        for row in found:
+            when = f" ({dates[row['id']].isoformat()})" if dates.get(row["id"]) else ""
+            row["source"] = f"{row['source']}{when}"[:1000]
     return rows
-
-
-def _document_row(row: dict[str, Any]) -> dict[str, Any]:
-    measured_on = row.pop("measured_on", None)
-    when = f" ({measured_on.isoformat()})" if measured_on else ""
-    return {**row, "source": f"{row['source']}{when}"[:1000]}
 
 
 def gpu_prices(scenario: Scenario, options: list[ScenarioOption], gpus: list[GpuModel]) -> dict[int, GpuPrice]:

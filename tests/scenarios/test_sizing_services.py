@@ -10,6 +10,7 @@ import pytest
 
 from tco.engine import ScenarioError, evaluate
 from tco.models import Scenario, ScenarioOption, SizingRun
+from tco.presentation.sizing import sized_note
 from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import export_document
 from tco.services import scenario_create_from_document
@@ -284,3 +285,13 @@ def test_a_gpu_count_the_scenario_cannot_hold_refuses_the_whole_apply(scenario, 
     stored = Scenario.objects.get(pk=scenario.pk)
     assert (stored.version, stored.fleet_gpus, stored.sizing_applied) == (scenario.version, 8, None)
     assert stored.options.get(kind="owned").gpu_count == 8
+
+
+def test_a_row_at_a_benchmarks_latency_limits_is_sized_and_said_in_words(scenario, editor):
+    _, h200 = two_gpus()
+    h200.throughput_measurements.update(concurrency=None)  # an MLPerf result: no concurrency, at its limits
+    scenario.options.filter(kind="neocloud").update(gpu_model=h200)
+    scenario, run = _serve(scenario, editor, serving_traffic=[[10, 1000, 100]])
+    sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
+    rental = Scenario.objects.get(pk=scenario.pk).options.get(kind="neocloud")
+    assert "at the benchmark's latency limits (h200 run (2026-08-01))" in sized_note(rental.throughput_source)
