@@ -3,15 +3,19 @@ file imported by the library's own service, and each GPU's operating point worke
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from pricing.services.reference import reference_data_load
 from pricing.services.throughput import throughput_import
-from tco.services.sizing import serving_update
+from tco.demos import demo
+from tco.models import Scenario
+from tco.services.sizing import serving_update, sizing_run
 from tests.scenarios.sizing_fixtures import gpu
 
 pytestmark = pytest.mark.django_db
@@ -60,3 +64,12 @@ def test_a_real_inferencex_file_sizes_deepseek_on_h200_and_b200(scenario, editor
         assert point["output_tokens_per_second_per_gpu"] == pytest.approx(row["output_tput_per_gpu"]), name
         replicas = math.ceil(REQUESTS / (row["output_tput_per_gpu"] * row["tp"] / TOKENS) - 1e-9)
         assert (best["replicas"], best["cost_per_hour"]) == (replicas, pytest.approx(replicas * row["tp"] * price))
+
+
+def test_the_first_demo_scenario_comes_with_a_serving_configuration_the_demo_data_sizes(editor):
+    call_command("seed_demo", stdout=io.StringIO())
+    scenario = Scenario.objects.get(name=demo("01-h100-inference-own-vs-rent").document["name"])
+    run = sizing_run(scenario=scenario, user=editor)
+    assert run.problems == [] and run.document["model"]["name"] == "DeepSeek-R1"
+    served = [g["name"] for g in run.result["gpus"] if g["best"]]
+    assert served, [(g["name"], g["types"]) for g in run.result["gpus"]]
