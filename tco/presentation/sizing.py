@@ -101,6 +101,7 @@ class SizingView:
     mix_words: str = ""
     answer: str = ""
     fits_nowhere: str = ""
+    applicable: bool = False  # some GPU type serves the traffic at the target
 
 
 def bucket_words(bucket: dict[str, Any]) -> str:
@@ -276,6 +277,7 @@ def sizing_view(document: dict[str, Any], result: dict[str, Any], gpus: list[dic
     else:
         view.mix_words = "No mix: some bucket has no GPU type that serves it at the target."
     served = [gpu for gpu in view.gpus if gpu.best]
+    view.applicable = bool(served)
     if served:
         cheapest = min(served, key=lambda gpu: (gpu.best["cost_per_hour"], gpu.best["gpus"]))
         view.answer = (

@@ -66,6 +66,8 @@ def test_a_model_no_gpu_can_hold_says_the_memory_it_needs(editor_client, scenari
     assert response.status_code == 302
     page = editor_client.get(reverse("tco:scenario_sizing", args=[scenario.pk])).content.decode()
     assert "Llama-3.1-70B at 16-bit weights fits no GPU of the catalogue: one request of 5,000,100 tokens needs" in page
+    # The rows of the nearest shape still serve it: measured throughput wins over the memory estimate.
+    assert "measurement wins: Serve it on" in page and "the nearest measured shape (1,000/100 tokens)" in page
 
 
 def test_a_gpu_whose_rows_miss_the_target_says_which_limit_each_missed(editor_client, scenario):
