@@ -106,3 +106,26 @@ def test_no_mix_says_why(editor_client, scenario):
     _post(editor_client, scenario, serving_tpot_ms="10")
     page = editor_client.get(reverse("tco:scenario_sizing", args=[scenario.pk])).content.decode()
     assert "No mix: some bucket has no GPU type that serves it at the target." in page
+
+
+def test_a_save_made_on_an_older_version_is_refused_and_says_so(editor_client, scenario):
+    language_model()
+    response = _post(editor_client, scenario, version=str(scenario.version - 1))
+    assert response.status_code == 200 and "This scenario was changed since you opened it" in response.content.decode()
+    assert Scenario.objects.get(pk=scenario.pk).serving_language_model == ""
+
+
+def test_applying_a_stale_sizing_is_refused_in_words(editor_client, scenario):
+    two_gpus()
+    _post(editor_client, scenario)
+    scenario.refresh_from_db()
+    editor_client.post(
+        reverse("tco:scenario_field", args=[scenario.pk]), {"fleet_gpus": "9", "version": str(scenario.version)}
+    )
+    stale = editor_client.get(reverse("tco:scenario_sizing", args=[scenario.pk])).content.decode()
+    assert "size again before applying" in stale and 'id="apply-button"' not in stale
+    response = editor_client.post(
+        reverse("tco:sizing_apply", args=[scenario.pk]), {"version": str(scenario.version + 1)}
+    )
+    assert "Nothing was applied: The scenario changed after this sizing" in response.content.decode()
+    assert Scenario.objects.get(pk=scenario.pk).fleet_gpus == 9
