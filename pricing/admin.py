@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from pricing import services
 from pricing.models import (
     ExchangeRate,
     GpuAlias,
@@ -180,6 +181,12 @@ class LanguageModelAdmin(admin.ModelAdmin):
 
     list_display = ["name", "params_billion", "layers", "attention_heads", "kv_heads", "head_dim", "kv_lora_rank"]
     search_fields = ["name", "hf_id", "aliases"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        linked = services.throughput_models_link()  # measurements imported before the model was known by this name
+        if linked:
+            self.message_user(request, f"{linked} measured throughput rows now name {obj}.")
 
 
 @admin.register(ThroughputImport)

@@ -422,7 +422,7 @@ GPU_CATALOGUE_FIELDS = (
     "gpus_per_node",
     "spec_source",
 )
-# A tco-sizing/1 document's measured row; throughput_rows adds its id, the measurement's primary key.
+# A tco-sizing/1 document's measured row; throughput_rows adds its id (the measurement's) and measured_on.
 THROUGHPUT_ROW_FIELDS = (
     "tp",
     "concurrency",
@@ -486,7 +486,8 @@ def throughput_rows(
 ) -> list[dict]:
     """The measured rows of one model on one GPU type at one weight precision and latency statistic, in the shape
     of a tco-sizing/1 document's measured rows (THROUGHPUT_ROW_FIELDS) plus `id` (the measurement's, which the
-    document takes too): ready to put in a document's `gpus[].throughput`.
+    document takes too) and `measured_on` (a date or None: say it with the source, and take it out of the row
+    before the row goes into a document's `gpus[].throughput`).
 
     `latest_only`: of several runs of the same operating point on the same setup, only the newest (by date, then
     by import order); the older ones remain in the library and its export. One query."""
@@ -506,7 +507,7 @@ def throughput_rows(
                 kept[key] = row
         # MLPerf publishes no concurrency: None sorts first, as the database orders it on SQLite.
         rows = sorted(kept.values(), key=lambda row: tuple(_sortable(row[name]) for name in order))
-    return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id")} for row in rows]
+    return [{name: row[name] for name in (*THROUGHPUT_ROW_FIELDS, "id", "measured_on")} for row in rows]
 
 
 def _sortable(value: int | None) -> int:

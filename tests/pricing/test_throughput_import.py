@@ -205,7 +205,7 @@ def test_selected_rows_size_a_workload_with_the_engine():
                 "name": b200.name,
                 "memory_gib": float(b200.memory_gib),
                 "price_per_gpu_hour": 5.0,
-                "throughput": rows,
+                "throughput": [{k: v for k, v in row.items() if k != "measured_on"} for row in rows],
             }
         ],
     }
@@ -412,3 +412,26 @@ def test_seed_demo_fills_the_library_once_from_the_fixture_copies(db, run_jobs):
     assert ThroughputImport.objects.filter(origin="seed").count() == 2
     assert ThroughputMeasurement.objects.count() == 2 * (63 + 45)
     assert (FIXTURES / "throughput" / NVIDIA.name).read_bytes() == NVIDIA.read_bytes()
+
+
+@pytest.mark.usefixtures("reference")
+def test_a_model_added_in_the_admin_takes_the_rows_imported_under_its_name(client, editor):
+    LanguageModel.objects.filter(name="DeepSeek-R1").delete()
+    run(AMD.read_bytes())
+    editor.is_staff = True
+    editor.save()
+    client.force_login(editor)
+    form = {
+        "name": "DeepSeek-R1",
+        "hf_id": "deepseek-ai/DeepSeek-R1-0528",
+        "params_billion": "671",
+        "layers": 61,
+        "attention_heads": 128,
+        "kv_heads": 128,
+        "head_dim": 128,
+        "kv_lora_rank": 512,
+        "qk_rope_head_dim": 64,
+    }
+    response = client.post("/admin/pricing/languagemodel/add/", form, follow=True)
+    assert "90 measured throughput rows now name DeepSeek-R1" in response.content.decode()
+    assert ThroughputMeasurement.objects.filter(language_model__name="DeepSeek-R1").count() == 90

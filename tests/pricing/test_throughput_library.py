@@ -25,6 +25,7 @@ ROW_SHAPE = {
     "tpot_ms",
     "source",
     "id",
+    "measured_on",
 }
 
 
@@ -80,6 +81,7 @@ def test_throughput_rows_come_in_the_sizing_row_shape_with_their_measurement_id(
             "tpot_ms": 15.0,
             "source": "https://example.org/run-1",
             "id": stored.pk,
+            "measured_on": date(2026, 10, 1),
         }
     ]
     assert set(rows[0]) == ROW_SHAPE
