@@ -2,7 +2,7 @@
 catalogue, the GPU catalogue with a price for each GPU, the throughput library) and the latest sizing run.
 
 A fixed number of queries however many measured rows there are, and one more per priced GPU (the throughput
-library's selector reads one GPU at a time, then one query dates every row).
+library's selector reads one GPU at a time).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from lib.kinds import RENTAL_KINDS
-from pricing.models import CurrentPrice, GpuModel, LanguageModel, PricingTerm, ThroughputMeasurement
+from pricing.models import CurrentPrice, GpuModel, LanguageModel, PricingTerm
 from pricing.selectors import throughput_rows
 from tco.models import Scenario, ScenarioOption, SizingRun
 
@@ -50,12 +50,10 @@ def measured_rows(
         )
         if found:
             rows[gpu.pk] = found
-    ids = [row["id"] for found in rows.values() for row in found]
-    dates = dict(ThroughputMeasurement.objects.filter(pk__in=ids).values_list("pk", "measured_on"))
     for found in rows.values():
-        for row in found:
-            when = f" ({dates[row['id']].isoformat()})" if dates.get(row["id"]) else ""
-            row["source"] = f"{row['source']}{when}"[:1000]
+        for row in found:  # the date goes into the source: a document's row has no date of its own
+            day = row.pop("measured_on", None)
+            row["source"] = f"{row['source']}{f' ({day.isoformat()})' if day else ''}"[:1000]
     return rows
 
 
