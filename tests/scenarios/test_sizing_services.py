@@ -295,3 +295,18 @@ def test_a_row_at_a_benchmarks_latency_limits_is_sized_and_said_in_words(scenari
     sizing_apply(scenario=scenario, run=run, user=editor, expected_version=scenario.version)
     rental = Scenario.objects.get(pk=scenario.pk).options.get(kind="neocloud")
     assert "at the benchmark's latency limits (h200 run (2026-08-01))" in sized_note(rental.throughput_source)
+
+
+def test_no_traffic_and_no_workload_to_take_a_bucket_from_is_named_and_nothing_is_sized(scenario, editor):
+    two_gpus()
+    Scenario.objects.filter(pk=scenario.pk).update(workload_tokens_per_second_per_gpu=None)
+    scenario.refresh_from_db()
+    _, run = _serve(scenario, editor)
+    assert run.result is None
+    assert run.problems == [
+        {
+            "path": "serving_traffic",
+            "message": "Traffic: Type the traffic, or complete the workload's throughput and output tokens per "
+            "response and the fleet size: one bucket is worked out from them.",
+        }
+    ]
