@@ -17,7 +17,8 @@ from tco.services import scenario_create_from_document
 from tco.services.common import EditRefused, VersionConflict
 from tco.services.options import option_update
 from tco.services.scenarios import scenario_update_field
-from tco.services.sizing import SizingRefused, effective_throughput, serving_update, sizing_apply, sizing_run
+from tco.services.sizing import serving_update, sizing_run
+from tco.services.sizing_apply import SizingRefused, effective_throughput, sizing_apply
 from tco.serving import ServingError, parse_traffic
 from tests.scenarios.sizing_fixtures import language_model, two_gpus
 

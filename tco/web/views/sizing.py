@@ -13,7 +13,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from pricing.models import LanguageModel
 from tco.selectors.sizing import latest_sizing
 from tco.services import EditRefused, VersionConflict
-from tco.services.sizing import SizingRefused, serving_update, sizing_apply, sizing_run
+from tco.services.sizing import serving_update, sizing_run
+from tco.services.sizing_apply import SizingRefused, sizing_apply
 from tco.serving import ServingError
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.forms import ServingForm
