@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.urls import reverse
 
 from tco.models import Scenario, SizingRun
+from tco.web.forms import ServingForm
 from tests.scenarios.sizing_fixtures import language_model, two_gpus
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +132,31 @@ def test_applying_a_stale_sizing_is_refused_in_words(editor_client, scenario):
     )
     assert "Nothing was applied: The scenario changed after this sizing" in response.content.decode()
     assert Scenario.objects.get(pk=scenario.pk).fleet_gpus == 9
+
+
+def test_the_serving_form_reads_numbers_as_the_editor_does():
+    form = ServingForm(
+        {
+            "serving_language_model": "M",
+            "serving_weight_bits": "4",
+            "serving_kv_bits": "8",
+            "serving_statistic": "p99",
+            "serving_context_tokens": "8,192",
+            "serving_ttft_ms": "1,500",
+            "serving_headroom": "20%",
+            "serving_traffic": "2.5, 1200, 350\n1\t100\t10",
+        },
+        model_names=["M"],
+    )
+    assert form.is_valid(), form.errors
+    data = form.cleaned_data
+    assert (data["serving_context_tokens"], data["serving_ttft_ms"], data["serving_headroom"]) == (
+        8192,
+        Decimal("1500"),
+        Decimal("0.2"),
+    )
+    assert data["serving_traffic"] == [[2.5, 1200, 350], [1, 100, 10]]
+    refused = ServingForm({"serving_context_tokens": "0"}, model_names=[])
+    assert refused.errors["serving_context_tokens"] == [
+        "Context per request must be between 1 and 10,000,000 tokens; got 0"
+    ]
