@@ -8,7 +8,7 @@ export DJANGO_SECRET_KEY ?= local-development-secret-not-for-production
 # The dev server serves static files only with DEBUG; deployments leave it off.
 RUN_DEBUG ?= 1
 
-.PHONY: run test test-deep install lint lock bench worker clean
+.PHONY: run test test-deep install lint lock bench bench-smoke worker clean
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -56,6 +56,11 @@ lock:
 
 bench: $(STAMP)
 	for script in bench/*_bench.py; do $(PY) $$script || exit 1; done
+
+# Every benchmark at a small size (each script's --smoke), together under 2 minutes: that each still runs against
+# today's code and formats. CI runs it after the tests; the sizes that measure are `make bench`'s.
+bench-smoke: $(STAMP)
+	for script in bench/*_bench.py; do echo "== $$script --smoke"; $(PY) $$script --smoke || exit 1; done
 
 # Scale-out mode: a Celery worker on both queues (evaluations on `celery`, price imports on `imports`) and
 # beat (scheduled imports, the job sweeper) against REDIS_URL.

@@ -24,8 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tco.engine import evaluate, fleet_plan, simulate
 from tco.engine.fleet import annual_costs
 
-TRIALS = 20_000
-LOOP_TRIALS = 200
+SMOKE = "--smoke" in sys.argv  # a small size in a few seconds: that it runs (make bench-smoke), not how fast
+TRIALS = 500 if SMOKE else 20_000
+LOOP_TRIALS = 10 if SMOKE else 200
+RUNS = 1 if SMOKE else 5
 TARGET_RATIO = 50.0
 SIMULATE_BUDGET_S = 2.0
 FLEET_BUDGET_S = 1.0
@@ -137,40 +139,40 @@ def per_count_loop(loads: np.ndarray, c_fix: float, c_busy: float, price: float)
 
 def main() -> None:
     doc = document()
-    simulate(doc, UNCERTAINTY, trials=1000)  # warm up imports
-    runs = [timed(lambda: simulate(doc, UNCERTAINTY, trials=TRIALS)) for _ in range(5)]
+    simulate(doc, UNCERTAINTY, trials=min(TRIALS, 1000))  # warm up imports
+    runs = [timed(lambda: simulate(doc, UNCERTAINTY, trials=TRIALS)) for _ in range(RUNS)]
     best = statistics.median(runs)
     variants = loop_variants(doc, LOOP_TRIALS)
     loop = timed(lambda: [evaluate(v) for v in variants]) * TRIALS / LOOP_TRIALS
     ratio = loop / best
     print(f"simulate {TRIALS:,} trials x 36 months x 6 options x {len(UNCERTAINTY)} ranges: "
-          f"median {best * 1e3:.0f} ms (5 runs; budget {SIMULATE_BUDGET_S:.0f} s: "
+          f"median {best * 1e3:.0f} ms ({RUNS} runs; budget {SIMULATE_BUDGET_S:.0f} s: "
           f"{'meets' if best < SIMULATE_BUDGET_S else 'MISSES'})")  # fmt: skip
     print(f"evaluate x {LOOP_TRIALS} in a loop, scaled to {TRIALS:,}: {loop:.1f} s")
     verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
     print(f"simulate is {ratio:.0f}x faster than the loop ({verdict} the >= {TARGET_RATIO:.0f}x target)")
 
     financed = finance_document()
-    simulate(financed, FINANCE_UNCERTAINTY, trials=1000)
-    runs = [timed(lambda: simulate(financed, FINANCE_UNCERTAINTY, trials=TRIALS)) for _ in range(5)]
+    simulate(financed, FINANCE_UNCERTAINTY, trials=min(TRIALS, 1000))
+    runs = [timed(lambda: simulate(financed, FINANCE_UNCERTAINTY, trials=TRIALS)) for _ in range(RUNS)]
     best = statistics.median(runs)
     print(f"simulate after tax, financed, refreshed, {TRIALS:,} trials x 36 months x 6 options x "
-          f"{len(FINANCE_UNCERTAINTY)} ranges: median {best * 1e3:.0f} ms (5 runs; budget "
+          f"{len(FINANCE_UNCERTAINTY)} ranges: median {best * 1e3:.0f} ms ({RUNS} runs; budget "
           f"{SIMULATE_BUDGET_S:.0f} s: {'meets' if best < SIMULATE_BUDGET_S else 'MISSES'})")  # fmt: skip
 
-    loads = np.clip(np.random.default_rng(1).normal(300, 120, 8760), 0, 512).round()
+    loads = np.clip(np.random.default_rng(1).normal(300, 120, 720 if SMOKE else 8760), 0, 512).round()
     loads[0] = 512  # counts 0..512
     plan = fleet_plan(doc, loads.tolist(), owned=0, rental=3)
     rule = plan["rule"]
-    fleet_runs = [timed(lambda: fleet_plan(doc, loads.tolist(), owned=0, rental=3)) for _ in range(5)]
+    fleet_runs = [timed(lambda: fleet_plan(doc, loads.tolist(), owned=0, rental=3)) for _ in range(RUNS)]
     fleet_best = statistics.median(fleet_runs)
     terms = (rule["fixed_per_gpu_hour"], rule["busy_per_gpu_hour"], rule["price_per_gpu_hour"])
-    baseline = statistics.median(timed(lambda: per_count_loop(loads, *terms)) for _ in range(5))
-    curve = statistics.median(timed(lambda: annual_costs(loads, *terms)) for _ in range(5))
+    baseline = statistics.median(timed(lambda: per_count_loop(loads, *terms)) for _ in range(RUNS))
+    curve = statistics.median(timed(lambda: annual_costs(loads, *terms)) for _ in range(RUNS))
     expected = per_count_loop(loads, *terms)
     assert np.allclose([row["annual_cost"] for row in plan["costs"]], expected, rtol=1e-9)
     print(f"fleet_plan {len(loads):,} hours x 0..{len(plan['costs']) - 1} GPUs: median {fleet_best * 1e3:.1f} ms "
-          f"(5 runs, validation included; budget {FLEET_BUDGET_S:.0f} s: "
+          f"({RUNS} runs, validation included; budget {FLEET_BUDGET_S:.0f} s: "
           f"{'meets' if fleet_best < FLEET_BUDGET_S else 'MISSES'}); optimum {plan['owned_gpus']} GPUs")  # fmt: skip
     print(f"the curve alone (sorted prefix sums): {curve * 1e3:.2f} ms; a per-count numpy loop over the same "
           f"profile: {baseline * 1e3:.1f} ms, {baseline / curve:.0f}x slower; curves agree")  # fmt: skip

@@ -14,7 +14,9 @@ OWNED_KINDS = ("owned", "secondary")
 RENTAL_KINDS = ("hyperscaler", "neocloud", "marketplace")
 API_KINDS = ("api",)
 KINDS = OWNED_KINDS + RENTAL_KINDS + API_KINDS
-BILLINGS = ("on_demand", "committed")
+# A rental's billing: the on-demand value is also the pricing term of that name and what a commitment falls back to.
+ON_DEMAND, COMMITTED = "on_demand", "committed"
+BILLINGS = (ON_DEMAND, COMMITTED)
 
 # The order kinds are shown in (charts, menus): rentals first, then owned hardware, then the API.
 DISPLAY_ORDER = (*RENTAL_KINDS, *OWNED_KINDS, *API_KINDS)
@@ -75,7 +77,7 @@ def is_on_demand_rental(option: Mapping[str, Any]) -> bool:
 
     Reads a normalised option or a raw document option (a missing ``billing`` is on demand).
     """
-    return option.get("kind") in RENTAL_KINDS and (option.get("billing") or "on_demand") == "on_demand"
+    return option.get("kind") in RENTAL_KINDS and (option.get("billing") or ON_DEMAND) == ON_DEMAND
 
 
 def kind_choices(kinds: tuple[str, ...] = KINDS) -> list[tuple[str, str]]:

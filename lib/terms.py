@@ -14,6 +14,9 @@ PRICING_TERM_LABELS = {
     "committed": "Committed contract",
 }
 PRICING_TERMS = tuple(PRICING_TERM_LABELS)
+# A year of hours (365 days of 24), the one the money math and the importers share: a reservation's price for its
+# whole term is spread over its hours, an annual cost is an hourly one times this (docs/money-math.md).
+HOURS_PER_YEAR = 8760
 
 
 def term_label(term: str) -> str:

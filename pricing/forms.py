@@ -6,6 +6,7 @@ from django import forms
 from django.conf import settings
 from django.db.models import Q
 
+from lib.currencies import DEFAULT_CURRENCY
 from pricing.importers import registry
 from pricing.importers.throughput import AUTO as THROUGHPUT_AUTO
 from pricing.importers.throughput import FORMATS as THROUGHPUT_FORMATS
@@ -119,13 +120,13 @@ class PriceTrendForm(forms.Form):
     gpu = forms.ModelChoiceField(queryset=GpuModel.objects.none(), empty_label=None, label="GPU model")
     term = forms.ChoiceField(choices=PricingTerm.choices, initial=PricingTerm.ON_DEMAND, label="Pricing term")
     months = forms.TypedChoiceField(choices=TREND_WINDOWS, coerce=int, initial=12, label="Window")
-    currency = forms.ChoiceField(choices=[], initial="USD", label="Currency")
+    currency = forms.ChoiceField(choices=[], initial=DEFAULT_CURRENCY, label="Currency")
 
     def __init__(self, *args, gpu_models, currencies, default_gpu=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["gpu"].queryset = gpu_models
         self.fields["gpu"].initial = default_gpu
-        self.fields["currency"].choices = [(code, code) for code in currencies or ["USD"]]
+        self.fields["currency"].choices = [(code, code) for code in currencies or [DEFAULT_CURRENCY]]
 
 
 class ThroughputFilterForm(forms.Form):

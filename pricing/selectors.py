@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import Avg, Case, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, TruncWeek
 
+from lib.currencies import DEFAULT_CURRENCY
 from pricing import fx, trends
 from pricing.charts import PricePoint
 from pricing.fx import Rate
@@ -371,7 +372,7 @@ def market_revision_sql() -> str:
 
 
 def price_trend(
-    *, gpu_model: GpuModel, pricing_term: str, months: int = 12, currency: str = "USD"
+    *, gpu_model: GpuModel, pricing_term: str, months: int = 12, currency: str = DEFAULT_CURRENCY
 ) -> trends.PriceTrend:
     """Where ``gpu_model``'s ``pricing_term`` prices in ``currency`` are heading: the weekly index over the
     ``months`` months to its newest observation, and the change per year fitted to it (pricing.trends).
@@ -402,7 +403,7 @@ def price_trend(
 def market_currencies() -> list[str]:
     """The currencies the Market's current prices are in, USD first."""
     codes = set(CurrentPrice.objects.values_list("currency", flat=True).distinct())
-    return sorted(codes, key=lambda code: (code != "USD", code))
+    return sorted(codes, key=lambda code: (code != DEFAULT_CURRENCY, code))
 
 
 # ---- the GPU and model catalogues and the throughput library -------------------------------------------------------

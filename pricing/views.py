@@ -16,6 +16,7 @@ from django_htmx.http import HTMX_STOP_POLLING
 
 from config.roles import is_editor
 from lib.caching import kept
+from lib.currencies import DEFAULT_CURRENCY
 from lib.jobs import unstick
 from pricing import charts, selectors, services, trends
 from pricing.export import write_canonical_template
@@ -157,7 +158,7 @@ def price_history(request: HttpRequest, pk: int) -> HttpResponse:
 def price_trend(request: HttpRequest) -> HttpResponse:
     """Where one GPU model's prices of one term are heading: the weekly median and its fitted change per year."""
     gpu_models = list(selectors.gpu_models_with_prices())
-    defaults = {"term": PricingTerm.ON_DEMAND, "months": 12, "currency": "USD"}
+    defaults = {"term": PricingTerm.ON_DEMAND, "months": 12, "currency": DEFAULT_CURRENCY}
     default_gpu = _default_chart_gpu(gpu_models)
     if default_gpu is not None:
         defaults["gpu"] = default_gpu.pk

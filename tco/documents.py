@@ -51,6 +51,12 @@ def option_to_document(option: ScenarioOption) -> dict[str, Any]:
     return entry
 
 
+def scenario_document(scenario: Scenario, options: Iterable[ScenarioOption] | None = None) -> dict[str, Any]:
+    """The scenario's tco-scenario/1 document (its options read when not given); omitted (null) inputs are left out
+    for the engine's defaults. The conversion lives here, above the models: a row does not know its document."""
+    return scenario_to_document(scenario, list(scenario.options.all()) if options is None else options)
+
+
 def scenario_to_document(scenario: Scenario, options: Iterable[ScenarioOption]) -> dict[str, Any]:
     """The document's scenario and workload inputs in catalogue order (blank ones left out), then its options."""
     document: dict[str, Any] = {"schema": SCHEMA}

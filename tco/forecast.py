@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from lib.errors import AppError
 from lib.numbers import NumberTextError, read_decimal
-from tco.engine.catalogue import scenario_fields
+from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields
 
 
 class ForecastError(AppError, ValueError):
@@ -49,13 +49,6 @@ _PARAMETERS = {
 MODEL_FIELDS = {name: entry.field for name, entry in _PARAMETERS.items()}
 FORM_FIELDS = {**MODEL_FIELDS, "pasted": "forecast_pasted"}
 DECIMAL_PARAMETERS = tuple(name for name, entry in _PARAMETERS.items() if entry.is_percent)
-# The parameters each kind reads (and a change of that kind writes; the others' are kept for switching back).
-KIND_PARAMETERS = {
-    "flat": ("flat",),
-    "ramp": ("ramp_from", "ramp_to"),
-    "seasonal": ("seasonal_base", "seasonal_amplitude", "seasonal_peak_month"),
-    "pasted": ("pasted",),
-}
 
 
 @dataclass(frozen=True)
@@ -91,56 +84,110 @@ class Forecast:
 
     def expand(self, horizon_months: int) -> list[float]:
         """The document's ``utilization`` list. Missing parameters give an empty list (the engine names it)."""
-        if self.kind == "flat":
-            return [] if self.flat is None else [float(self.flat)]
-        if self.kind == "ramp":
-            if self.ramp_from is None or self.ramp_to is None:
-                return []
-            return ramp(start=float(self.ramp_from), end=float(self.ramp_to), horizon_months=horizon_months)
-        if self.kind == "seasonal":
-            if self.seasonal_base is None or self.seasonal_amplitude is None or self.seasonal_peak_month is None:
-                return []
-            return seasonal(
-                base=float(self.seasonal_base),
-                amplitude=float(self.seasonal_amplitude),
-                peak_month=int(self.seasonal_peak_month),
-                horizon_months=horizon_months,
-            )
-        return [float(v) for v in self.pasted]
+        kind = FORECAST_KINDS.get(self.kind, FORECAST_KINDS["pasted"])
+        if any(getattr(self, name) is None for name in kind.parameters):
+            return []
+        return kind.expand(self, horizon_months)
 
     def problems(self) -> list[ForecastError]:
         """Problems with the parameters of a flat, ramp or seasonal forecast, named by form field."""
-        problems: list[ForecastError] = []
+        kind = FORECAST_KINDS.get(self.kind)
+        return kind.problems(self) if kind is not None else []
 
-        def share(name: str, label: str) -> None:
-            field, value = FORM_FIELDS[name], getattr(self, name)
-            if value is None:
-                problems.append(ForecastError(field, f"enter the {label} as a share between 0 and 1 (or a percentage)"))
-            elif not 0 <= value <= 1:
-                typed = format((Decimal(str(value)) * 100).normalize(), "f")  # as the input shows it: 150%
-                problems.append(ForecastError(field, f"{label} must be between 0% and 100%; got {typed}%"))
 
-        base, amplitude, peak = self.seasonal_base, self.seasonal_amplitude, self.seasonal_peak_month
-        if self.kind == "flat":
-            share("flat", "utilization")
-        elif self.kind == "ramp":
-            share("ramp_from", "starting utilization")
-            share("ramp_to", "final utilization")
-        elif self.kind == "seasonal":
-            share("seasonal_base", "base utilization")
-            if amplitude is None or amplitude < 0:
-                problems.append(ForecastError("forecast_seasonal_amplitude", "enter an amplitude of 0 or more"))
-            elif base is not None and not 0 <= base - amplitude <= base + amplitude <= 1:
-                problems.append(
-                    ForecastError(
-                        "forecast_seasonal_amplitude",
-                        f"base ± amplitude must stay within 0-1: {base} ± {amplitude} "
-                        f"spans {base - amplitude} to {base + amplitude}",
-                    )
-                )
-            if peak is None or not 1 <= peak <= 12:
-                problems.append(ForecastError("forecast_seasonal_peak_month", "enter a peak month from 1 to 12"))
-        return problems
+def _share(forecast: Forecast, name: str, label: str) -> list[ForecastError]:
+    field, value = FORM_FIELDS[name], getattr(forecast, name)
+    if value is None:
+        return [ForecastError(field, f"enter the {label} as a share between 0 and 1 (or a percentage)")]
+    if not 0 <= value <= 1:
+        typed = format((Decimal(str(value)) * 100).normalize(), "f")  # as the input shows it: 150%
+        return [ForecastError(field, f"{label} must be between 0% and 100%; got {typed}%")]
+    return []
+
+
+def _seasonal_problems(forecast: Forecast) -> list[ForecastError]:
+    base, amplitude, peak = forecast.seasonal_base, forecast.seasonal_amplitude, forecast.seasonal_peak_month
+    problems = _share(forecast, "seasonal_base", "base utilization")
+    if amplitude is None or amplitude < 0:
+        problems.append(ForecastError("forecast_seasonal_amplitude", "enter an amplitude of 0 or more"))
+    elif base is not None and not 0 <= base - amplitude <= base + amplitude <= 1:
+        problems.append(
+            ForecastError(
+                "forecast_seasonal_amplitude",
+                f"base ± amplitude must stay within 0-1: {base} ± {amplitude} "
+                f"spans {base - amplitude} to {base + amplitude}",
+            )
+        )
+    if peak is None or not 1 <= peak <= 12:
+        problems.append(ForecastError("forecast_seasonal_peak_month", "enter a peak month from 1 to 12"))
+    return problems
+
+
+def _text(value: float) -> str:
+    return format(Decimal(str(round(value, 4))).normalize(), "f")
+
+
+def _seasonal_start(months: list[float]) -> dict[str, str]:
+    mean = sum(months) / len(months)
+    return {
+        "forecast_seasonal_base_utilization": _text(mean),
+        "forecast_seasonal_amplitude": _text(min(0.1, mean, 1 - mean)),
+        "forecast_seasonal_peak_month": "12",
+    }
+
+
+@dataclass(frozen=True)
+class ForecastKindSpec:
+    """One forecast kind, everything about it: the parameters it reads (and a change of kind writes; the others'
+    are kept for switching back), how it expands into months, what it refuses, and the form values it starts
+    from when chosen, continuing the current forecast (``months``: the current one, month by month)."""
+
+    parameters: tuple[str, ...]
+    expand: Callable[[Forecast, int], list[float]]
+    problems: Callable[[Forecast], list[ForecastError]]
+    start: Callable[[list[float]], dict[str, str]]
+
+
+# The forecast kinds, one entry each (their values and labels are the catalogue's forecast "kind" choices): a new
+# kind is one entry here and one choice there.
+FORECAST_KINDS: dict[str, ForecastKindSpec] = {
+    "flat": ForecastKindSpec(
+        ("flat",),
+        lambda f, horizon: [float(f.flat)],
+        lambda f: _share(f, "flat", "utilization"),
+        lambda months: {"forecast_flat_utilization": _text(sum(months) / len(months))},
+    ),
+    "ramp": ForecastKindSpec(
+        ("ramp_from", "ramp_to"),
+        lambda f, horizon: ramp(start=float(f.ramp_from), end=float(f.ramp_to), horizon_months=horizon),
+        lambda f: _share(f, "ramp_from", "starting utilization") + _share(f, "ramp_to", "final utilization"),
+        lambda months: {
+            "forecast_ramp_from_utilization": _text(months[0]),
+            "forecast_ramp_to_utilization": _text(months[-1]),
+        },
+    ),
+    "seasonal": ForecastKindSpec(
+        ("seasonal_base", "seasonal_amplitude", "seasonal_peak_month"),
+        lambda f, horizon: seasonal(
+            base=float(f.seasonal_base),
+            amplitude=float(f.seasonal_amplitude),
+            peak_month=int(f.seasonal_peak_month),
+            horizon_months=horizon,
+        ),
+        _seasonal_problems,
+        _seasonal_start,
+    ),
+    "pasted": ForecastKindSpec(
+        ("pasted",),
+        lambda f, horizon: [float(v) for v in f.pasted],
+        lambda f: [],  # the pasted column is read (and refused) by the form, value by value
+        lambda months: {"forecast_pasted": "\n".join(_text(v) for v in months)},
+    ),
+}
+if tuple(FORECAST_KINDS) != tuple(value for value, _ in SCENARIO_FIELD["forecast_kind"].choices):
+    raise ImportError("each forecast kind is one FORECAST_KINDS entry and one choice of the catalogue's forecast kind")
+# The parameters each kind reads (and a change of that kind writes; the others' are kept for switching back).
+KIND_PARAMETERS = {name: kind.parameters for name, kind in FORECAST_KINDS.items()}
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+\s*%?", re.ASCII)
@@ -214,20 +261,4 @@ def starting_parameters(*, kind: str, current: Sequence[float], horizon_months: 
     months = [float(v) for v in current] if current else [0.6]
     if len(months) == 1:
         months = months * horizon_months
-    mean = sum(months) / len(months)
-
-    def text(value: float) -> str:
-        return format(Decimal(str(round(value, 4))).normalize(), "f")
-
-    if kind == "flat":
-        return {"forecast_flat_utilization": text(mean)}
-    if kind == "ramp":
-        return {"forecast_ramp_from_utilization": text(months[0]), "forecast_ramp_to_utilization": text(months[-1])}
-    if kind == "seasonal":
-        swing = min(0.1, mean, 1 - mean)
-        return {
-            "forecast_seasonal_base_utilization": text(mean),
-            "forecast_seasonal_amplitude": text(swing),
-            "forecast_seasonal_peak_month": "12",
-        }
-    return {"forecast_pasted": "\n".join(text(v) for v in months)}
+    return FORECAST_KINDS.get(kind, FORECAST_KINDS["pasted"]).start(months)

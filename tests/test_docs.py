@@ -358,3 +358,83 @@ def test_a_module_with_code_and_no_docstring_cannot_be_mapped(tmp_path):
         module_map.summary(tmp_path / "bare.py")
     assert module_map.summary(tmp_path / "empty.py") is None
     assert module_map.summary(tmp_path / "said.py") == "Reads prices."
+
+
+# --- The architecture guide names what exists ----------------------------------------------------------------------
+
+# Names the guide's prose takes from Django, not from this code.
+DJANGO_NAMES = {"GZipMiddleware", "LocMemCache", "json_script"}
+CODE_PACKAGES = ("tco", "lib", "pricing", "config")
+
+
+def code_names() -> set[str]:
+    """Every module, class, function, top-level or class-level name and attribute assigned in the code."""
+    names: set[str] = set()
+    for package in CODE_PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            names.add(path.stem)
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(node.name)
+                elif isinstance(node, ast.Assign | ast.AnnAssign):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    names.update(
+                        t.id if isinstance(t, ast.Name) else t.attr
+                        for t in targets
+                        if hasattr(t, "id") or hasattr(t, "attr")
+                    )
+    return names
+
+
+def guide_references(markdown: str) -> list[tuple[str, str]]:
+    """``(kind, text)`` of every backticked path, dotted import path and code name in the guide's prose (the
+    module map is each module's own docstring, checked apart), a schema name such as ``tco-scenario/1`` aside."""
+    prose = markdown.split("\n## Module map", 1)[0]
+    references = []
+    for text in sorted(set(re.findall(r"`([^`\n]+)`", prose))):
+        text = text.removesuffix("()")
+        if "/" in text and " " not in text and "<" not in text and not text.startswith(("/", "tco-")):
+            references.append(("path", text))
+        elif re.fullmatch(r"(tco|lib|pricing|config)(\.\w+)+", text):
+            references.append(("dotted", text))
+        elif re.fullmatch(r"[A-Za-z_]\w*", text) and (not text.islower() or "_" in text):
+            references.append(("name", text))
+    return references
+
+
+def missing_references(markdown: str) -> list[tuple[str, str]]:
+    import importlib
+
+    names = code_names() | DJANGO_NAMES
+    missing = []
+    for kind, text in guide_references(markdown):
+        if (kind == "path" and not (ROOT / text).exists()) or (kind == "name" and text not in names):
+            missing.append((kind, text))
+        elif kind == "dotted":
+            parts = text.split(".")
+            for cut in range(len(parts), 0, -1):
+                try:
+                    found: object = importlib.import_module(".".join(parts[:cut]))
+                except ImportError:
+                    continue
+                for part in parts[cut:]:
+                    found = getattr(found, part, None)
+                if found is None:
+                    missing.append((kind, text))
+                break
+    return missing
+
+
+def test_every_path_and_name_the_architecture_guide_gives_exists():
+    assert missing_references((DOCS / "architecture.md").read_text()) == []
+
+
+def test_the_architecture_check_sees_a_path_a_name_and_an_attribute_that_do_not_exist():
+    guide = "The editor's inputs (`tco/web/fields.py`), each entry's `export_header`, `tco.engine.no_such_thing`.\n"
+    assert set(missing_references(guide)) == {
+        ("path", "tco/web/fields.py"),
+        ("name", "export_header"),
+        ("dotted", "tco.engine.no_such_thing"),
+    }

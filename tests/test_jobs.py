@@ -24,6 +24,7 @@ from pricing import tasks as pricing_tasks
 from pricing.models import PriceObservation, PriceSnapshot, SnapshotOrigin, SnapshotStatus
 from pricing.services import price_snapshot_create, reference_data_load
 from tco import tasks as tco_tasks
+from tco.documents import scenario_document
 from tco.models import RunStatus, Scenario, ScenarioRun
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -85,7 +86,7 @@ def test_a_failed_first_run_shows_its_message_not_no_results_yet(editor_client, 
     ScenarioRun.objects.create(
         scenario=scenario,
         scenario_version=scenario.version,
-        document=scenario.to_document(),
+        document=scenario_document(scenario),
         status=RunStatus.FAILED,
         error="The evaluation was interrupted: its worker stopped.",
     )

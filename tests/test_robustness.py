@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from pricing.models import PriceObservation, PriceSnapshot
 from tco.charts import build_figures
+from tco.documents import scenario_document
 from tco.engine import ScenarioError, evaluate
 from tco.engine.catalogue import fields_for_kind, scenario_fields
 from tco.models import (
@@ -436,7 +437,7 @@ def world(_demo_data, db, editor, settings) -> World:
         uncertainty_run_pk=UncertaintyRun.objects.create(
             scenario=scenario,
             scenario_version=scenario.version,
-            document=scenario.to_document(),
+            document=scenario_document(scenario),
             sent_at=timezone.now(),
         ).pk,
     )
@@ -515,7 +516,7 @@ def _describe(role: str, method: str, url: str, data: dict, htmx: bool) -> str:
 def _evaluates(scenario_pk: int) -> str:
     """'' when the scenario's document evaluates or the engine names every problem; else what went wrong."""
     try:
-        document = scenario_with_options(scenario_pk).to_document()
+        document = scenario_document(scenario_with_options(scenario_pk))
         try:
             result = evaluate(document)
         except ScenarioError as error:

@@ -28,6 +28,7 @@ from lib.kinds import BILLINGS, KIND_LABELS
 from lib.terms import PRICING_TERM_LABELS
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.documents import scenario_document
 from tco.engine.catalogue import SCENARIO_FIELDS
 from tco.load_profiles import from_forecast
 from tco.models import RunStatus, Scenario, ScenarioRun, UncertaintyRun, UncertaintyStatus
@@ -488,7 +489,7 @@ def unpriced(editor, run_jobs) -> Scenario:
 def test_a_refused_simulation_names_the_option_not_its_path(editor_client, unpriced):
     form = {"trials": "1000", "profile": "forecast", "peak_ratio": "1.5", "peak_hour": "14"}
     page = editor_client.post(f"/scenarios/{unpriced.pk}/uncertainty/run/", form, **HTMX).content.decode()
-    assert "Nothing was run. Neocloud rental → Price per GPU-hour is required" in " ".join(
+    assert "Nothing was run. Neocloud rental → Price (USD per GPU-hour) is required" in " ".join(
         " ".join(_nodes(page)).split()
     )
     assert html_finds("refused simulation", page, euro=False) == []
@@ -498,11 +499,13 @@ def test_a_failed_simulation_names_the_option_not_its_path(editor_client, unpric
     UncertaintyRun.objects.create(
         scenario=unpriced,
         scenario_version=unpriced.version,
-        document=unpriced.to_document(),
+        document=scenario_document(unpriced),
         uncertainty={},
         status=UncertaintyStatus.FAILED,
-        problems=[{"path": "options[0].price_per_gpu_hour", "message": "Price per GPU-hour is required"}],
+        problems=[{"path": "options[0].price_per_gpu_hour", "message": "Price (USD per GPU-hour) is required"}],
     )
     page = editor_client.get(f"/scenarios/{unpriced.pk}/uncertainty/", **HTMX).content.decode()
-    assert "Not computed Neocloud rental → Price per GPU-hour is required" in " ".join(" ".join(_nodes(page)).split())
+    assert "Not computed Neocloud rental → Price (USD per GPU-hour) is required" in " ".join(
+        " ".join(_nodes(page)).split()
+    )
     assert html_finds("failed simulation", page, euro=False) == []

@@ -15,14 +15,13 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-from pricing.importers.base import ParseContext, ParseResult
+from pricing.importers.base import UNKNOWN_REGION, ParseContext, ParseResult
 from pricing.importers.feed_rules import azure_size_gpus
 from pricing.importers.feeds import TERM_HOURS, FeedParser, NotTheFeed, Priced, documents, to_decimal
 
 MAX_BYTES = 64 * 2**20
 MAX_PAGES = 100
 RESERVATION_TERMS = {"1 Year": "reserved_1y", "3 Years": "reserved_3y"}
-UNKNOWN_REGION = "unknown region"
 
 
 def sniff(text: str) -> str | None:

@@ -16,6 +16,8 @@ from pricing.names import normalise_name
 MICRO = Decimal("0.000001")
 HALF_CENT = Decimal("0.005")
 MAX_PRICE = Decimal(10) ** 8  # the observation columns hold 8 integer digits
+# The region of a price whose file names none: one spelling, so the Market groups such rows together.
+UNKNOWN_REGION = "unknown region"
 API_KIND = "api"  # the provider kind priced per token
 
 

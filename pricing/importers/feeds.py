@@ -16,9 +16,9 @@ from decimal import Decimal
 
 from lib.currencies import currency_problem
 from lib.jsontext import MAX_DEPTH, nesting_depth
+from lib.terms import HOURS_PER_YEAR  # a reservation's price for its whole term is spread over its hours
 from pricing.importers.base import MAX_PRICE, MICRO, ParseContext, ParseResult, PriceRow, ProviderRef, RowError, Skip
 
-HOURS_PER_YEAR = 8760  # docs/money-math.md: a reservation's price for the whole term is spread over its hours
 TERM_HOURS = {"reserved_1y": HOURS_PER_YEAR, "reserved_3y": 3 * HOURS_PER_YEAR}
 # A GPU-hour outside this band is a unit error or a placeholder, never a price (the dearest GPU rents for ~$15).
 PLAUSIBLE_PER_GPU_HOUR = (Decimal("0.01"), Decimal("100"))

@@ -18,12 +18,11 @@ import csv
 import io
 from decimal import Decimal, InvalidOperation
 
-from pricing.importers.base import ParseContext, ParseResult, PriceRow, RowError, Skip, per_gpu
+from pricing.importers.base import UNKNOWN_REGION, ParseContext, ParseResult, PriceRow, RowError, Skip, per_gpu
 from pricing.importers.gpu_names import resolve_gpu
 from pricing.importers.skypilot_rules import form_factor
 
 REQUIRED_COLUMNS = ("instance_name", "location", "price", "gpu_count", "gpu_name", "gpu_memory", "spot")
-UNKNOWN_REGION = "unknown region"
 _SPOT = {"true": "spot", "false": "on_demand"}
 
 

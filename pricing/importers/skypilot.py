@@ -32,7 +32,16 @@ import io
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from pricing.importers.base import ParseContext, ParseResult, PriceRow, ProviderRef, RowError, Skip, per_gpu
+from pricing.importers.base import (
+    UNKNOWN_REGION,
+    ParseContext,
+    ParseResult,
+    PriceRow,
+    ProviderRef,
+    RowError,
+    Skip,
+    per_gpu,
+)
 from pricing.importers.gpu_names import resolve_gpu
 from pricing.importers.skypilot_rules import (
     GCP_CPU_FAMILIES,
@@ -50,7 +59,6 @@ from pricing.names import normalise_name
 
 REQUIRED_COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region")
 PLACEHOLDER_PRICE = Decimal("700")
-UNKNOWN_REGION = "unknown region"
 
 # Aggregators: the provider behind each row is in a column, else the instance type's prefix before a separator.
 AGGREGATOR_PREFIXES = {"primeintellect": "__", "shadeform": "_"}

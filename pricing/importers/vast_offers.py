@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from pricing.importers.base import ParseContext, ParseResult, Skip
+from pricing.importers.base import UNKNOWN_REGION, ParseContext, ParseResult, Skip
 from pricing.importers.feeds import FeedParser, NotTheFeed, Priced, documents, to_decimal
 from pricing.importers.gpu_names import gpu_candidates
 from pricing.importers.skypilot_rules import form_factor
 
 MAX_BYTES = 64 * 2**20
 MIB_PER_GB = 1024
-UNKNOWN_REGION = "unknown region"
 
 
 def sniff(text: str) -> str | None:

@@ -18,25 +18,46 @@ low/likely/high range for a Monte Carlo analysis, a currency) are one more attri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY
-from lib.kinds import API_KINDS, BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
+from lib.kinds import API_KINDS, BILLINGS, COMMITTED, KINDS, ON_DEMAND, OWNED_KINDS, RENTAL_KINDS
 
-from .fields import NumberField, count_field, money_field, rate_field
+from .fields import NumberField, count_field, fmt, money_field, rate_field, unit_text
 
 # A list is a finance input made of several numbers (a resale curve, a price path by year), read by the engine's
 # finance checks (tco.engine.finance_fields).
 VALUE_TYPES = ("money", "rate", "count", "number", "choice", "list")
 # A scenario also has inputs that are words (its name, its currency) or a list (a pasted forecast column).
 SCENARIO_VALUE_TYPES = (*VALUE_TYPES, "text")
-BILLING_LABELS = {"on_demand": "On demand", "committed": "Committed"}
+BILLING_LABELS = {ON_DEMAND: "On demand", COMMITTED: "Committed"}
 RATE_HELP = "Write 8% or 0.08: with % it is a percentage, a bare number is a fraction (8 would mean 800%)."
 
-THROUGHPUT_OVERRIDE = NumberField("Throughput", lo=0.0, lo_open=True, unit="tokens per second per GPU")
-ACCEPTANCE_OVERRIDE = NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)")
+ACCEPTANCE_HINT = " (0.9 means 90%)"
+UTILIZATION_HINT = " (0.55 means 55%)"
+
+ENTRY_RECIPE = (
+    "write the check without a label or a unit, e.g. check=NumberField(lo=0.0, hi=50.0, required=True), "
+    "money_field(required=True), rate_field(default=0.0) or count_field(): the entry's label and unit are bound to it, "
+    "so every message says the input's own words"
+)
+
+
+def bind_check(entry: OptionField | ScenarioField) -> None:
+    """Give an entry's check the entry's label and unit (its messages then say "Useful life (years) must be ...").
+    A check that names its own label or unit is refused: a second name for one input is how labels drift."""
+    check = entry.check
+    if check is None:
+        return
+    if check.label or check.unit:
+        raise ValueError(
+            f"{entry.name}: the check names its own label or unit ({check.label!r}, {check.unit!r}) beside the "
+            f"entry's label {entry.label!r} and unit {entry.unit!r}; {ENTRY_RECIPE}"
+        )
+    object.__setattr__(entry, "check", replace(check, label=entry.label, unit=entry.unit))
 
 
 @dataclass(frozen=True)
@@ -61,17 +82,24 @@ class OptionField:
     finance: bool = False
     default_choice: str | None = None
     when: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
+    at_most: str | None = None  # another input of the option this one cannot exceed (idle power, full power)
 
     def __post_init__(self) -> None:
         if self.value_type not in VALUE_TYPES:
             raise ValueError(f"{self.name}: value type {self.value_type!r} is not one of {', '.join(VALUE_TYPES)}")
         if (self.check is None) != (self.value_type in ("choice", "list")):
             raise ValueError(f"{self.name}: a number needs a check, a choice or a list has none")
+        bind_check(self)
 
     @property
     def default(self) -> float | str | None:
         """The engine's value when the field is omitted (None: required, or derived from another input)."""
         return self.check.default if self.check else self.default_choice
+
+    @property
+    def required(self) -> bool:
+        """The engine refuses an option without it (a finance input: whenever it applies, a loan's APR with a loan)."""
+        return self.check is not None and self.check.required
 
     @property
     def is_integer(self) -> bool:
@@ -121,7 +149,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="GPU count",
         unit="GPUs",
-        check=count_field("GPU count"),
+        check=count_field(),
         default_text="the fleet size",
         help="Blank: the fleet size.",
         placeholder="fleet size",
@@ -132,7 +160,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Capex, whole option",
         unit="{c}",
-        check=money_field("Capex", required=True),
+        check=money_field(required=True),
         help="Purchase price of all the option's hardware (servers, GPUs, spares, installation), paid in month 1.",
     ),
     OptionField(
@@ -141,11 +169,12 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Residual value",
         unit="{c}",
-        check=money_field("Residual value"),
+        check=money_field(),
         default_text="0",
         help="Expected resale value of all the option's hardware at the end of its life.",
         placeholder="0",
         when=(("resale_curve", ()),),  # a resale curve sets it
+        at_most="capex",
     ),
     OptionField(
         "useful_life_years",
@@ -153,7 +182,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Useful life",
         unit="years",
-        check=NumberField("Useful life", lo=0.0, hi=50.0, lo_open=True, unit="years", required=True),
+        check=NumberField(lo=0.0, hi=50.0, lo_open=True, required=True),
     ),
     OptionField(
         "cost_of_capital",
@@ -161,7 +190,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Cost of capital",
         unit="fraction per year",
-        check=rate_field("Cost of capital", default=0.0),
+        check=rate_field(default=0.0),
         default_text="0",
         placeholder="0",
     ),
@@ -171,7 +200,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Power at full load, whole option",
         unit="kW",
-        check=NumberField("Maximum power", lo=0.0, unit="kW", required=True),
+        check=NumberField(lo=0.0, required=True),
     ),
     OptionField(
         "idle_power_kw",
@@ -179,10 +208,11 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Idle power, whole option",
         unit="kW",
-        check=NumberField("Idle power", lo=0.0, unit="kW"),
+        check=NumberField(lo=0.0),
         default_text="same as full load",
         help="All the option's servers, idle. Blank: same as full load.",
         placeholder="same as full load",
+        at_most="power_kw",
     ),
     OptionField(
         "pue",
@@ -190,7 +220,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="PUE",
         unit="ratio",
-        check=NumberField("PUE", lo=1.0, hi=3.0, default=1.0),
+        check=NumberField(lo=1.0, hi=3.0, default=1.0),
         default_text="1",
         help="Facility power ÷ IT power; blank = 1.",
         placeholder="1",
@@ -201,7 +231,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Electricity",
         unit="{c} per kWh",
-        check=money_field("Electricity price per kWh", required=True),
+        check=money_field(required=True),
     ),
     OptionField(
         "facility_per_year",
@@ -209,7 +239,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Facility / colocation",
         unit="{c} per year",
-        check=money_field("Facility cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -219,7 +249,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Network",
         unit="{c} per year",
-        check=money_field("Network cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -229,7 +259,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Software",
         unit="{c} per year",
-        check=money_field("Software cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -239,7 +269,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Support",
         unit="{c} per year",
-        check=money_field("Support cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -249,7 +279,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Operations staff",
         unit="{c} per year",
-        check=money_field("Operations cost per year"),
+        check=money_field(),
         default_text="0",
         placeholder="0",
     ),
@@ -260,7 +290,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Price",
         unit="{c} per GPU-hour",
-        check=money_field("Price per GPU-hour", required=True),
+        check=money_field(required=True),
     ),
     OptionField(
         "billing",
@@ -273,6 +303,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         help="Blank: on demand.",
         placeholder="on demand",
         choices=tuple(BILLING_LABELS.items()),
+        default_choice=BILLINGS[0],
     ),
     OptionField(
         "committed_gpus",
@@ -280,7 +311,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Committed GPUs",
         unit="GPUs",
-        check=count_field("Committed GPUs"),
+        check=count_field(),
         default_text="the fleet size",
         placeholder="fleet size",
     ),
@@ -291,7 +322,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Price per million input tokens",
         unit="{c}",
-        check=money_field("Price per million input tokens", required=True),
+        check=money_field(required=True),
     ),
     OptionField(
         "price_per_million_output_tokens",
@@ -299,7 +330,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Price per million output tokens",
         unit="{c}",
-        check=money_field("Price per million output tokens", required=True),
+        check=money_field(required=True),
     ),
     # Rentals and the API.
     OptionField(
@@ -308,7 +339,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Extras: storage, egress, support",
         unit="{c} per year",
-        check=money_field("Extras per year"),
+        check=money_field(),
         default_text="0",
         help="Storage, egress, support plans.",
         placeholder="0",
@@ -319,9 +350,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Price change",
         unit="fraction per year",
-        check=NumberField(
-            "Price change per year", lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0
-        ),
+        check=NumberField(lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0),
         default_text="0",
         help="-0.10 = prices fall 10 % a year.",
         placeholder="0",
@@ -334,7 +363,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Output tokens per second per GPU",
         unit="tokens/s",
-        check=THROUGHPUT_OVERRIDE,
+        check=NumberField(lo=0.0, lo_open=True),
         default_text="the workload's",
         help="Blank: the workload's.",
         placeholder="workload's",
@@ -346,7 +375,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Acceptance rate",
         unit="fraction",
-        check=ACCEPTANCE_OVERRIDE,
+        check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=ACCEPTANCE_HINT),
         default_text="the workload's",
         help="Blank: the workload's.",
         placeholder="workload's",
@@ -378,7 +407,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Tax life",
         unit="years",
-        check=NumberField("Tax life", lo=0.0, hi=50.0, lo_open=True, unit="years"),
+        check=NumberField(lo=0.0, hi=50.0, lo_open=True),
         default_text="the useful life",
         placeholder="useful life",
         finance=True,
@@ -390,7 +419,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Bonus depreciation",
         unit="fraction",
-        check=rate_field("Bonus depreciation", hint=" (1 means the whole basis in tax year 1)"),
+        check=rate_field(hint=" (1 means the whole basis in tax year 1)", default=0.0),
         default_text="0",
         help="Deducted in tax year 1; the method applies to the rest.",
         placeholder="0",
@@ -412,7 +441,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Loan APR",
         unit="fraction per year",
-        check=rate_field("Loan APR"),
+        check=rate_field(required=True),
         help="Nominal annual rate, compounded monthly.",
         finance=True,
         when=(("financing", ("loan",)),),
@@ -423,7 +452,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Loan term",
         unit="months",
-        check=NumberField("Loan term", lo=1, hi=360, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=360, integer=True, required=True),
         help="Level payments at the end of each month.",
         finance=True,
         when=(("financing", ("loan",)),),
@@ -434,7 +463,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Down payment",
         unit="fraction",
-        check=NumberField("Down payment", lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)"),
+        check=NumberField(lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)", default=0.0),
         default_text="0",
         help="Share of the price paid at purchase; the loan covers the rest.",
         placeholder="0",
@@ -447,7 +476,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Lease payment",
         unit="{c} per payment",
-        check=money_field("Lease payment", default=None),
+        check=money_field(required=True),
         finance=True,
         when=(("financing", ("lease",)),),
     ),
@@ -457,7 +486,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Lease payment interval",
         unit="months",
-        check=NumberField("Lease payment interval", lo=1, hi=12, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=12, integer=True, default=1),
         default_text="monthly",
         choices=(("1", "Monthly"), ("3", "Quarterly"), ("6", "Every 6 months"), ("12", "Yearly")),
         finance=True,
@@ -469,7 +498,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Lease term",
         unit="months",
-        check=NumberField("Lease term", lo=1, hi=240, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=240, integer=True, required=True),
         help="A whole number of payment intervals, at most the horizon.",
         finance=True,
         when=(("financing", ("lease",)),),
@@ -502,7 +531,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="Lease buyout price",
         unit="{c}",
-        check=money_field("Lease buyout price", default=None),
+        check=money_field(default=None),
         help="Paid at the end of the lease; the hardware is then depreciated and sold like a purchase.",
         finance=True,
         when=(("financing", ("lease",)), ("lease_end", ("buyout",))),
@@ -513,9 +542,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Replacement price change",
         unit="fraction per year",
-        check=NumberField(
-            "Capex change per year", lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)"
-        ),
+        check=NumberField(lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)", default=0.0),
         default_text="0",
         help="Price of a replacement unit (refresh policy: replace).",
         placeholder="0",
@@ -538,7 +565,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "number",
         label="Age at purchase",
         unit="months",
-        check=NumberField("Age at purchase", lo=0.0, hi=1200.0, unit="months"),
+        check=NumberField(lo=0.0, hi=1200.0, default=0.0),
         default_text="0 (new)",
         help="A used unit starts this far along the resale curve.",
         placeholder="0",
@@ -563,7 +590,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "count",
         label="Commitment term",
         unit="months",
-        check=NumberField("Commitment term", lo=1, hi=240, integer=True, unit="months"),
+        check=NumberField(lo=1, hi=240, integer=True),
         default_text="none: the commitment covers the horizon at the floating price",
         help="Each term locks the price of the month it starts.",
         finance=True,
@@ -575,7 +602,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "rate",
         label="Upfront share",
         unit="fraction",
-        check=rate_field("Upfront share", hint=" (0.5 means half of each term paid when it starts)"),
+        check=rate_field(hint=" (0.5 means half of each term paid when it starts)", default=0.0),
         default_text="0 (no upfront)",
         help="Share of each term paid when it starts.",
         placeholder="0",
@@ -588,7 +615,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "choice",
         label="After a term",
         default_text="renew",
-        choices=(("renew", "Renew"), ("on_demand", "Fall back to on demand")),
+        choices=(("renew", "Renew"), (ON_DEMAND, "Fall back to on demand")),
         default_choice="renew",
         finance=True,
         when=(("billing", ("committed",)), ("commitment_term_months", None)),
@@ -599,7 +626,7 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "money",
         label="On-demand price",
         unit="{c} per GPU-hour",
-        check=money_field("On-demand price per GPU-hour", default=None),
+        check=money_field(default=None),
         default_text="the burst price, flat",
         help="For hours above or outside the commitment.",
         placeholder="burst price",
@@ -646,6 +673,25 @@ PRICE_PATH_SOURCE_DATES = ("first_week", "last_day", "adopted_on")
 PRICE_PATH_SOURCE_COUNTS = ("months", "weeks", "offerings")
 
 OVERRIDES = tuple(entry.name for entry in OPTION_FIELDS if entry.overrides_workload)
+# Inputs of one option that must stay ordered: (the smaller, the larger), checked on a document, a sweep's every cell
+# and a batch of variants.
+AT_MOST_PAIRS = tuple((entry.name, entry.at_most) for entry in OPTION_FIELDS if entry.at_most)
+
+
+def at_most_message(small: str, large: str, values: tuple[float, float] | None = None, currency: str = "") -> str:
+    """ "Idle power, whole option (3.5 kW) cannot be more than the power at full load, whole option (2 kW)", in the
+    entries' words; without ``values``, the rule alone."""
+    low, high = OPTION_FIELD[small], OPTION_FIELD[large]
+    if values is None:
+        return f"{low.label} cannot be more than the {high.label[:1].lower()}{high.label[1:]}"
+
+    def amount(value: float, unit: str) -> str:
+        return f"{fmt(value)} {unit_text(unit, currency or DEFAULT_CURRENCY)}".strip()
+
+    return (
+        f"{low.label} ({amount(values[0], low.unit)}) cannot be more than the {high.label[:1].lower()}"
+        f"{high.label[1:]} ({amount(values[1], high.unit)})"
+    )
 
 
 def option_fields(kind: str) -> tuple[OptionField, ...]:
@@ -735,6 +781,8 @@ class ScenarioField:
     choices: tuple[tuple[str, str], ...] = ()
     stored: bool = True
     finance: bool = False
+    default_choice: str | None = None
+    fixed: bool = False  # it sets the schedule itself (the horizon, the months): never varied, fixed in the workbook
 
     def __post_init__(self) -> None:
         if self.value_type not in SCENARIO_VALUE_TYPES:
@@ -745,6 +793,7 @@ class ScenarioField:
             raise ValueError(f"{self.name}: words and choices have no number check")
         if (self.value_type == "choice") != bool(self.choices):
             raise ValueError(f"{self.name}: a choice lists its choices, and only a choice does")
+        bind_check(self)
 
     @property
     def field(self) -> str:
@@ -770,9 +819,9 @@ class ScenarioField:
         return self.required and self.scope == "scenario"
 
     @property
-    def default(self) -> float | None:
+    def default(self) -> float | str | None:
         """The engine's value when the input is omitted (None: required, or no default)."""
-        return self.check.default if self.check else None
+        return self.check.default if self.check else self.default_choice
 
     @property
     def is_integer(self) -> bool:
@@ -803,7 +852,8 @@ BUCKET_REQUESTS = NumberField("Requests per second", lo=0.0, lo_open=True, hi=MA
 BUCKET_INPUT_TOKENS = NumberField("Input tokens", lo=1, hi=MAX_SERVING_TOKENS, integer=True, unit="tokens")
 BUCKET_OUTPUT_TOKENS = NumberField("Output tokens", lo=1, hi=MAX_SERVING_TOKENS, integer=True, unit="tokens")
 
-UTILIZATION = rate_field("Utilization", hint=" (0.55 means 55%)")  # each month's value, checked on its own
+# Each month's utilization, checked on its own ("Month 5: Utilization must be ..."); the forecast's level is the entry.
+UTILIZATION = rate_field("Utilization", hint=UTILIZATION_HINT)
 
 SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
     ScenarioField("name", "scenario", "text", label="Name"),
@@ -822,8 +872,9 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "count",
         label="Horizon",
         unit="months",
-        check=NumberField("Horizon", lo=1, hi=240, integer=True, unit="months", required=True),
+        check=NumberField(lo=1, hi=240, integer=True, required=True),
         initial=36,
+        fixed=True,
     ),
     ScenarioField(
         "discount_rate",
@@ -831,7 +882,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Discount rate",
         unit="fraction per year",
-        check=rate_field("Discount rate", required=True),
+        check=rate_field(required=True),
         initial=Decimal("0.08"),
     ),
     ScenarioField(
@@ -840,7 +891,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "count",
         label="Fleet size",
         unit="GPUs",
-        check=count_field("Fleet size", required=True),
+        check=count_field(required=True),
         initial=8,
     ),
     ScenarioField(
@@ -849,7 +900,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Utilization (forecast level)",
         unit="fraction",
-        check=UTILIZATION,
+        check=rate_field(hint=UTILIZATION_HINT),
         stored=False,
     ),
     ScenarioField(
@@ -858,7 +909,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "money",
         label="Burst price",
         unit="{c} per GPU-hour",
-        check=money_field("Burst price", default=None),
+        check=money_field(default=None),
         default_text="none: no demand above capacity allowed",
         help="Paid for demand above owned capacity or a commitment.",
     ),
@@ -870,7 +921,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Tax rate",
         unit="fraction",
-        check=NumberField("Tax rate", lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0),
+        check=NumberField(lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0),
         default_text="0 (pre-tax)",
         help="Tax on profits: costs are deducted when paid, hardware through its tax depreciation. Below 100%.",
         placeholder="0",
@@ -882,7 +933,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Cost of debt",
         unit="fraction per year",
-        check=rate_field("Cost of debt", default=None),
+        check=rate_field(default=None),
         default_text="none: no lease-vs-buy answer",
         help="What borrowing costs you before tax; a lease is compared with borrowing to buy at this rate after tax.",
         finance=True,
@@ -893,6 +944,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "choice",
         label="Refresh policy",
         default_text="keep serving past the useful life",
+        default_choice="none",
         help="What happens when owned hardware reaches the end of its useful life within the horizon.",
         choices=(
             ("none", "Keep serving past the useful life"),
@@ -908,7 +960,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Throughput",
         unit="output tokens/s per GPU",
-        check=NumberField("Throughput", lo=0.0, lo_open=True, unit="output tokens/s per GPU", required=True),
+        check=NumberField(lo=0.0, lo_open=True, required=True),
     ),
     ScenarioField(
         "output_tokens_per_response",
@@ -916,7 +968,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Output tokens per response",
         unit="tokens",
-        check=NumberField("Output tokens per response", lo=0.0, lo_open=True, required=True),
+        check=NumberField(lo=0.0, lo_open=True, required=True),
     ),
     ScenarioField(
         "input_tokens_per_response",
@@ -924,7 +976,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Input tokens per response",
         unit="tokens",
-        check=NumberField("Input tokens per response", lo=0.0, default=0.0),
+        check=NumberField(lo=0.0, default=0.0),
         default_text="0",
     ),
     ScenarioField(
@@ -933,7 +985,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Acceptance rate",
         unit="fraction",
-        check=NumberField("Acceptance rate", lo=0.0, hi=1.0, lo_open=True, hint=" (0.9 means 90%)", default=1.0),
+        check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=ACCEPTANCE_HINT, default=1.0),
         default_text="1",
         help="Accepted responses ÷ attempted.",
     ),
@@ -1001,7 +1053,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "count",
         label="Context per request",
         unit="tokens",
-        check=NumberField("Context per request", lo=1, hi=MAX_SERVING_TOKENS, integer=True, unit="tokens"),
+        check=NumberField(lo=1, hi=MAX_SERVING_TOKENS, integer=True),
         default_text="the largest input plus output of any bucket",
         help="Tokens of KV cache one request holds at most.",
         placeholder="largest bucket",
@@ -1020,7 +1072,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Time to first token target",
         unit="ms",
-        check=NumberField("Time to first token target", lo=0.0, lo_open=True, hi=600_000.0, unit="ms"),
+        check=NumberField(lo=0.0, lo_open=True, hi=600_000.0),
         default_text="no limit",
         placeholder="no limit",
     ),
@@ -1030,7 +1082,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "number",
         label="Time per output token target",
         unit="ms",
-        check=NumberField("Time per output token target", lo=0.0, lo_open=True, hi=60_000.0, unit="ms"),
+        check=NumberField(lo=0.0, lo_open=True, hi=60_000.0),
         default_text="no limit",
         placeholder="no limit",
     ),
@@ -1049,7 +1101,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "rate",
         label="Headroom",
         unit="fraction",
-        check=rate_field("Headroom", hint=" (0.2 means 20% spare capacity)", default=0.0),
+        check=rate_field(hint=" (0.2 means 20% spare capacity)", default=0.0),
         default_text="0",
         help="Capacity kept spare above the traffic.",
         placeholder="0",
@@ -1057,11 +1109,23 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
 )
 
 SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
+
+
+def top_numbers() -> dict[str, NumberField]:
+    """The engine's checks of the scenario's numbers, by document key (read when called, so an entry added to the
+    catalogue is checked at once)."""
+    return {
+        entry.name: entry.check
+        for entry in SCENARIO_FIELDS
+        if entry.scope == "scenario" and entry.check is not None and entry.stored and not entry.finance
+    }
+
+
 # The engine's checks of the scenario's numbers, by document key (validation, sweeps, variants, the tornado).
-TOP_NUMBERS: dict[str, NumberField] = {
-    entry.name: entry.check
-    for entry in SCENARIO_FIELDS
-    if entry.scope == "scenario" and entry.check is not None and entry.stored and not entry.finance
+TOP_NUMBERS: dict[str, NumberField] = top_numbers()
+# The scenario's numbers a sweep, a range or a batch of variants may move (not the horizon: it sets the months).
+VARIED_TOP_NUMBERS: dict[str, NumberField] = {
+    name: spec for name, spec in TOP_NUMBERS.items() if not SCENARIO_FIELD[name].fixed
 }
 # The finance depth's scenario inputs, put in the normalised document only when given.
 FINANCE_TOP_NUMBERS: dict[str, NumberField] = {
@@ -1072,6 +1136,19 @@ REFRESH_POLICIES = tuple(value for value, _ in SCENARIO_FIELD["refresh_policy"].
 WORKLOAD_NUMBERS: dict[str, NumberField] = {
     entry.name: entry.check for entry in SCENARIO_FIELDS if entry.scope == "workload" and entry.check is not None
 }
+
+
+def option_value(option: Mapping[str, Any], name: str) -> Any:
+    """An option input's value, or its entry's default when the document leaves it out (a finance input is read by
+    the engine only when given, so a normalised document may lack it): the one place a consumer finds a default."""
+    value = option.get(name)
+    return OPTION_FIELD[name].default if value is None else value
+
+
+def scenario_value(document: Mapping[str, Any], name: str) -> Any:
+    """A top-level input's value (``tax_rate``, ``refresh_policy``), or its entry's default when left out."""
+    value = document.get(name)
+    return SCENARIO_FIELD[name].default if value is None else value
 
 
 def input_fields_of_type(*value_types: str) -> frozenset[str]:

@@ -6,8 +6,10 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from lib.currencies import DEFAULT_CURRENCY
+
 from .errors import Problem
-from .fields import NumberField, describe, read_number, shorten
+from .fields import NumberField, describe, input_name, read_number, shorten
 
 MAX_NAME_LENGTH = 200
 
@@ -21,6 +23,7 @@ class Checker:
     """Reads fields into a normalised document and records every problem on the way."""
 
     def __init__(self) -> None:
+        self.currency_code = DEFAULT_CURRENCY  # the document's, once read: messages write money units in it
         self.problems: list[Problem] = []
         self.derived: set[str] = set()
         self.workload_given = False
@@ -51,9 +54,9 @@ class Checker:
         value = data.get(key)
         if value is None:
             if spec.required:
-                self.require(path, spec.label)
+                self.require(path, input_name(spec.label, spec.unit, self.currency_code))
             return spec.default
-        number, code, message = read_number(value, spec)
+        number, code, message = read_number(value, spec, self.currency_code)
         if message:
             self.add(path, message, code)
         return number

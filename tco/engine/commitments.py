@@ -16,6 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from lib.kinds import ON_DEMAND
+
+from .catalogue import option_value
 from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .demand import work_factor
 from .model import Context, Flows, mean_months, sum_months
@@ -25,7 +28,7 @@ from .price_path import monthly_price_factor
 def term_starts(option: Mapping[str, Any], horizon: int) -> list[int]:
     """First months (1-based) of the whole terms that fit the horizon."""
     term = int(option["commitment_term_months"])
-    if option.get("after_term", "renew") == "on_demand":
+    if option_value(option, "after_term") == ON_DEMAND:
         return [1] if term <= horizon else []
     return list(range(1, horizon - term + 2, term))
 
@@ -41,7 +44,7 @@ def committed_term_flows(option: Mapping[str, Any], ctx: Context) -> tuple[Flows
     deductible cost of months 0..H (upfronts spread over their terms) and the commitment's own results."""
     horizon = ctx.horizon_months
     term = int(option["commitment_term_months"])
-    upfront_share = option.get("upfront_share", 0.0)
+    upfront_share = option_value(option, "upfront_share")
     price = option["price_per_gpu_hour"]
     factor = monthly_price_factor(option, ctx.months)
     committed = option["committed_gpus"] * HOURS_PER_MONTH

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from lib.terms import HOURS_PER_YEAR
+
 ENGINE_VERSION = "1.0.1"
 SCENARIO_SCHEMA = "tco-scenario/1"
 RESULT_SCHEMA = "tco-result/1"
 
-HOURS_PER_YEAR = 8760.0
-HOURS_PER_MONTH = 730.0
 MONTHS_PER_YEAR = 12.0
+HOURS_PER_MONTH = HOURS_PER_YEAR / MONTHS_PER_YEAR  # 730.0
 SECONDS_PER_HOUR = 3600.0
 
 # Demand counts as above capacity only when it exceeds it by more than this share, so float noise

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .catalogue import OPTION_FIELD
-
-# A path into an option: ``options[2]`` or ``options[2].capex`` (group 1: the index, group 2: the field or None).
-# ``match`` finds the option a longer path starts with (``options[0].price_source.provider``); ``fullmatch`` with a
-# field is a path to one numeric input (the sweep's axes).
-OPTION_PATH = re.compile(r"options\[(\d+)\](?:\.(\w+))?")
-
+from .paths import MONTH_PATH, OPTION_PATH
 
 # What kind of problem it is, for a page to react to (never the message's words): a value the document needs and
 # lacks; a number outside its bounds; a value that is not a number; a fraction where a whole number is needed; a
@@ -46,13 +40,11 @@ class ScenarioError(ValueError):
         super().__init__("\n".join(str(problem) for problem in self.problems))
 
 
-_MONTH_PATH = re.compile(r"utilization\[(\d+)\]")
-
-
 def problem_text(problem: Problem, document: object = None) -> str:
     """A problem as a finance user reads it: the option's name and the field, never a path.
 
-    ``options[0].capex`` in ``document`` becomes "Own 8 H100 (new) → Capex must not be negative; got -1";
+    ``options[0].capex`` in ``document`` becomes "Own 8 H100 (new) → Capex, whole option (USD) must not be negative;
+    got -1";
     ``utilization[4]`` becomes "Month 5: Utilization must be ..."; other paths are already named in the message.
     """
     match = OPTION_PATH.match(problem.path)
@@ -63,16 +55,17 @@ def problem_text(problem: Problem, document: object = None) -> str:
         name = option.get("name") if isinstance(option, dict) else None
         label = name.strip() if isinstance(name, str) and name.strip() else f"Option {index + 1}"
         return f"{label} → {_with_field(problem.message, match.group(2))}"
-    month = _MONTH_PATH.match(problem.path)
+    month = MONTH_PATH.match(problem.path)
     if month:
         return f"Month {int(month.group(1)) + 1}: {problem.message}"
     return problem.message
 
 
 def _with_field(message: str, field: str | None) -> str:
-    """ "Capex must not be negative" stays; "1E+20 is too large to store" becomes "Capex: 1E+20 is too large ..."."""
+    """ "Capex, whole option (USD) must not be negative" stays; "1E+20 is too large to store" becomes "Capex, whole
+    option: 1E+20 is too large ..."."""
     entry = OPTION_FIELD.get(field or "")
     if entry is None:
         return message
-    label = entry.check.label if entry.check is not None else entry.label[:1].upper() + entry.label[1:]
+    label = entry.label[:1].upper() + entry.label[1:]
     return message if message.lower().startswith(label.lower()) else f"{label}: {message}"

@@ -30,14 +30,20 @@ from typing import Any
 
 import numpy as np
 
+from lib.currencies import DEFAULT_CURRENCY
+
 RATE_HINT = " (0.08 means 8%)"
 
 
 @dataclass(frozen=True)
 class NumberField:
-    """How to read and bound one numeric field; ``default`` applies when the field is absent or null."""
+    """How to read and bound one numeric field; ``default`` applies when the field is absent or null.
 
-    label: str
+    A catalogue entry's check names no label and no unit: the entry binds its own (``tco.engine.catalogue``), so
+    its messages say the input's words, "Electricity (USD per kWh) must not be negative". ``unit`` is a catalogue
+    unit ("{c}" stands for the currency, "fraction" for a share written as a percentage)."""
+
+    label: str = ""
     lo: float | None = None
     hi: float | None = None
     lo_open: bool = False
@@ -76,70 +82,93 @@ def describe(value: Any) -> str:
     return type(value).__name__
 
 
-def _bound(value: float, unit: str) -> str:
-    return f"{fmt(value)} {unit}".rstrip()
+def unit_text(unit: str, currency: str) -> str:
+    """A catalogue unit as a label writes it: "{c} per GPU-hour" → "USD per GPU-hour"; a share's "fraction" is
+    left out (the value is written as a percentage)."""
+    return unit.replace("{c}", currency).removeprefix("fraction").strip()
+
+
+def input_name(label: str, unit: str, currency: str = DEFAULT_CURRENCY) -> str:
+    """An input's label with its unit, as the editor shows it above the box and every message about it starts:
+    "Burst price (USD per GPU-hour)", "Useful life (years)"; no unit when there is none to add ("PUE", a ratio;
+    "Committed GPUs")."""
+    unit = unit_text(unit, currency)
+    if not unit or unit == "ratio" or label.endswith(unit):
+        return label
+    return f"{label} ({unit})"
 
 
 def _range_text(spec: NumberField) -> str:
-    unit = spec.unit
+    """The bounds in words, without a unit: the input's name that every message starts with carries it."""
     if spec.lo is not None and spec.hi is not None:
         if not spec.lo_open and not spec.hi_open:
-            return f"between {fmt(spec.lo)} and {_bound(spec.hi, unit)}"
+            return f"between {fmt(spec.lo)} and {fmt(spec.hi)}"
         low = f"more than {fmt(spec.lo)}" if spec.lo_open else f"at least {fmt(spec.lo)}"
-        high = f"less than {_bound(spec.hi, unit)}" if spec.hi_open else f"at most {_bound(spec.hi, unit)}"
+        high = f"less than {fmt(spec.hi)}" if spec.hi_open else f"at most {fmt(spec.hi)}"
         return f"{low} and {high}"
     if spec.lo is not None:
         if spec.lo == 0 and not spec.lo_open:
-            return "0 or more" + (f" {unit}" if unit else "")
-        return ("more than " if spec.lo_open else "at least ") + _bound(spec.lo, unit)
+            return "0 or more"
+        return ("more than " if spec.lo_open else "at least ") + fmt(spec.lo)
     if spec.hi is not None:
-        return ("less than " if spec.hi_open else "at most ") + _bound(spec.hi, unit)
+        return ("less than " if spec.hi_open else "at most ") + fmt(spec.hi)
     return "a number"
 
 
-def check_number(value: Any, spec: NumberField) -> tuple[float | int | None, str | None]:
+def check_number(
+    value: Any, spec: NumberField, currency: str = DEFAULT_CURRENCY
+) -> tuple[float | int | None, str | None]:
     """Return ``(number, None)`` or ``(None, message)`` for one supplied (non-null) value."""
-    number, _, message = read_number(value, spec)
+    number, _, message = read_number(value, spec, currency)
     return number, message
 
 
-def read_number(value: Any, spec: NumberField) -> tuple[float | int | None, str | None, str | None]:
+def read_number(
+    value: Any, spec: NumberField, currency: str = DEFAULT_CURRENCY
+) -> tuple[float | int | None, str | None, str | None]:
     """``(number, None, None)``, or ``(None, code, message)`` with the problem's code (``not_a_number``,
-    ``not_whole``, ``out_of_range``; ``tco.engine.errors.PROBLEM_CODES``) for one supplied (non-null) value."""
+    ``not_whole``, ``out_of_range``; ``tco.engine.errors.PROBLEM_CODES``) for one supplied (non-null) value. The
+    message starts with the input's name and unit in ``currency`` (``input_name``)."""
+    name = input_name(spec.label, spec.unit, currency)
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real | Decimal):
         kind = "a whole number" if spec.integer else "a number"
-        return None, "not_a_number", f"{spec.label} must be {kind}; got {describe(value)}"
+        return None, "not_a_number", f"{name} must be {kind}; got {describe(value)}"
     if isinstance(value, Decimal) and value.is_snan():  # float() raises on a signalling NaN
-        return None, "not_a_number", f"{spec.label} must be a number; got NaN (not a number)"
+        return None, "not_a_number", f"{name} must be a number; got NaN (not a number)"
     try:
         number = float(value)
     except OverflowError:  # an int beyond float range, e.g. a 400-digit JSON integer
-        return None, "not_a_number", f"{spec.label} must be a finite number; got a number too large to compute with"
+        return None, "not_a_number", f"{name} must be a finite number; got a number too large to compute with"
     if math.isnan(number):
-        return None, "not_a_number", f"{spec.label} must be a number; got NaN (not a number)"
+        return None, "not_a_number", f"{name} must be a number; got NaN (not a number)"
     if math.isinf(number):
-        return None, "not_a_number", f"{spec.label} must be a finite number; got infinity"
+        return None, "not_a_number", f"{name} must be a finite number; got infinity"
     if spec.integer and not number.is_integer():
-        return None, "not_whole", f"{spec.label} must be a whole number {_range_text(spec)}; got {fmt(number)}"
+        return None, "not_whole", f"{name} must be a whole number {_range_text(spec)}; got {fmt(number)}"
     below = spec.lo is not None and (number <= spec.lo if spec.lo_open else number < spec.lo)
     above = spec.hi is not None and (number >= spec.hi if spec.hi_open else number > spec.hi)
     if below or above:
         if spec.lo == 0 and not spec.lo_open and spec.hi is None:
-            return None, "out_of_range", f"{spec.label} must not be negative; got {fmt(number)}"
-        if spec.lo_open and below:  # name only the side that was crossed: "more than 0 years"
-            message = f"{spec.label} must be more than {_bound(spec.lo, spec.unit)}{spec.hint}; got {fmt(number)}"
+            return None, "out_of_range", f"{name} must not be negative; got {fmt(number)}"
+        if spec.lo_open and below:  # name only the side that was crossed: "more than 0"
+            message = f"{name} must be more than {fmt(spec.lo)}{spec.hint}; got {fmt(number)}"
             return None, "out_of_range", message
-        return None, "out_of_range", f"{spec.label} must be {_range_text(spec)}{spec.hint}; got {fmt(number)}"
+        return None, "out_of_range", f"{name} must be {_range_text(spec)}{spec.hint}; got {fmt(number)}"
     return (int(number) if spec.integer else number), None, None
 
 
-def money_field(label: str, *, required: bool = False, default: float | None = 0.0) -> NumberField:
+# The checks a catalogue entry is written with name no label and no unit (the entry binds its own); ``label`` is
+# kept for checks outside the catalogue only.
+def money_field(label: str = "", *, required: bool = False, default: float | None = 0.0) -> NumberField:
+    """Money: not negative; 0 when omitted unless ``required`` (or another ``default``, None: no default)."""
     return NumberField(label, lo=0.0, required=required, default=None if required else default)
 
 
-def rate_field(label: str, **kwargs: Any) -> NumberField:
+def rate_field(label: str = "", **kwargs: Any) -> NumberField:
+    """A rate or a share between 0 and 1."""
     return NumberField(label, lo=0.0, hi=1.0, **{"hint": RATE_HINT, **kwargs})
 
 
-def count_field(label: str, **kwargs: Any) -> NumberField:
-    return NumberField(label, lo=1, hi=1_000_000, integer=True, unit="GPUs", **kwargs)
+def count_field(label: str = "", **kwargs: Any) -> NumberField:
+    """A number of GPUs: a whole number 1 .. 1,000,000."""
+    return NumberField(label, lo=1, hi=1_000_000, integer=True, **kwargs)

@@ -24,6 +24,7 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
+from .catalogue import option_value
 from .constants import MONTHS_PER_YEAR
 from .errors import Problem, ScenarioError
 from .financing import lease_payment_months, loan_schedule
@@ -160,7 +161,7 @@ def _with_month_zero(first: Any, months: Any) -> np.ndarray:
 
 def cycle_months(option: Mapping[str, Any]) -> int:
     """Months one unit serves before a replacement: a returned lease's term, else the useful life 12L (rounded)."""
-    if option.get("financing") == "lease" and option.get("lease_end", "return") == "return":
+    if option.get("financing") == "lease" and option_value(option, "lease_end") == "return":
         return int(option["lease_term_months"])
     life = option["useful_life_years"]
     if not isinstance(life, float | int) and np.ndim(life):
@@ -175,13 +176,13 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
     book.add_months("opex", flows.usage)
     book.add_months("cash", flows.usage)
     tax = ctx.tax_rate
-    financing = option.get("financing", "cash")
+    financing = option_value(option, "financing")
     leased = financing == "lease"
-    buyout = leased and option.get("lease_end", "return") == "buyout"
+    buyout = leased and option_value(option, "lease_end") == "buyout"
     cycle = cycle_months(option) if ctx.refresh_policy == "replace" else horizon
     starts = list(range(0, horizon, cycle)) if ctx.refresh_policy == "replace" else [0]
     shares = depreciation_shares(option)
-    change = option.get("capex_change_per_year", 0.0)
+    change = option_value(option, "capex_change_per_year")
     details: dict[str, Any] = {"replacement_capex": [], "loan_balance_repaid_at_sale": 0.0}
     last = {}
     for start in starts:
@@ -207,7 +208,7 @@ def owned_ledger(option: Mapping[str, Any], ctx: Context, flows: Flows) -> Ledge
                 price = option["lease_buyout_price"] * factor
                 book.add("cash", basis_start, price)
         elif financing == "loan":
-            down = price * option.get("down_payment_share", 0.0)
+            down = price * option_value(option, "down_payment_share")
             book.add("cash", start, down)
             term = int(option["loan_term_months"])
             payment, interest, balance = loan_schedule(price - down, option["loan_apr"], term)

@@ -21,7 +21,7 @@ from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 
-from .catalogue import FINANCE_TOP_FIELDS, OPTION_FIELD, OptionField, finance_option_fields
+from .catalogue import FINANCE_TOP_FIELDS, OPTION_FIELD, OptionField, finance_option_fields, option_value
 from .fields import NumberField, check_number, describe, fmt
 
 MAX_CURVE_POINTS = 50
@@ -52,8 +52,13 @@ OWNED_CHOICES = _choices(_OWNED_ENTRIES)
 RENTAL_NUMBERS = _numbers(_RENTAL_ENTRIES)
 RENTAL_CHOICES = _choices(_RENTAL_ENTRIES)
 
-LOAN_FIELDS = _applying_when(_OWNED_ENTRIES, "financing", "loan")
-LEASE_FIELDS = _applying_when(_OWNED_ENTRIES, "financing", "lease")
+# The inputs each way of financing brings (a loan's APR, a lease's payment); those whose entry is ``required`` it
+# cannot do without.
+FINANCING_FIELDS = {
+    means: _applying_when(_OWNED_ENTRIES, "financing", means) for means, _ in OPTION_FIELD["financing"].choices
+}
+LOAN_FIELDS = FINANCING_FIELDS["loan"]
+LEASE_FIELDS = FINANCING_FIELDS["lease"]
 COMMITMENT_FIELDS = _applying_when(_RENTAL_ENTRIES, "billing", "committed")
 OWNED_FINANCE_FIELDS = (*OWNED_NUMBERS, *OWNED_CHOICES, "resale_curve")
 RENTAL_FINANCE_FIELDS = (*RENTAL_NUMBERS, *RENTAL_CHOICES, "price_change_by_year")
@@ -97,6 +102,7 @@ class FinanceOptionChecks:
     the rules that tie them together and to the horizon."""
 
     add: Any  # the Checker's: add(path, message, code)
+    currency_code: str  # the Checker's: the document's currency
 
     def finance_option(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: Mapping[str, Any]) -> None:
         kind = option["kind"]
@@ -146,39 +152,31 @@ class FinanceOptionChecks:
             self._commitment_rules(raw, option, path, doc)
 
     def _finance_number(self, value: Any, spec: NumberField, path: str) -> float | int | None:
-        number, message = check_number(value, spec)
+        number, message = check_number(value, spec, self.currency_code)
         if message:
             real = isinstance(value, numbers.Real | Decimal) and not isinstance(value, bool)
             self.add(path, message, "out_of_range" if real else "invalid")
         return number
 
     def _owned_rules(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: Mapping[str, Any]) -> None:
-        financing = option.get("financing", "cash")
-        method = option.get("tax_depreciation", "straight_line")
+        financing = option_value(option, "financing")
+        method = option_value(option, "tax_depreciation")
         if key_given(raw, "tax_life_years") and method != "straight_line":
             self.add(
                 f"{path}.tax_life_years",
                 f"A tax life applies to straight-line tax depreciation; this option uses {method}",
                 "conflict",
             )
-        for key in LOAN_FIELDS:
-            if key_given(raw, key) and financing != "loan":
-                self.add(
-                    f"{path}.{key}",
-                    f"{_label(key)} applies to a loan; this option is financed by {financing}",
-                    "conflict",
-                )
-        for key in LEASE_FIELDS:
-            if key_given(raw, key) and financing != "lease":
-                self.add(
-                    f"{path}.{key}",
-                    f"{_label(key)} applies to a lease; this option is financed by {financing}",
-                    "conflict",
-                )
-        if financing == "loan":
-            for key in ("loan_apr", "loan_term_months"):
-                if not key_given(raw, key):
-                    self.add(f"{path}.{key}", f"A loan needs its {_label(key).lower()}", "required")
+        for means, keys in FINANCING_FIELDS.items():
+            for key in keys:
+                if key_given(raw, key) and financing != means:
+                    self.add(
+                        f"{path}.{key}",
+                        f"{_label(key)} applies to a {means}; this option is financed by {financing}",
+                        "conflict",
+                    )
+                elif financing == means and OPTION_FIELD[key].required and not key_given(raw, key):
+                    self.add(f"{path}.{key}", f"A {means} needs its {_lower_first(_label(key))}", "required")
         if financing == "lease":
             self._lease_rules(raw, option, path, doc)
         if key_given(raw, "resale_curve") and key_given(raw, "residual_value"):
@@ -203,10 +201,7 @@ class FinanceOptionChecks:
             )
 
     def _lease_rules(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: Mapping[str, Any]) -> None:
-        for key in ("lease_payment", "lease_term_months"):
-            if not key_given(raw, key):
-                self.add(f"{path}.{key}", f"A lease needs its {_label(key).lower()}", "required")
-        end = option.get("lease_end", "return")
+        end = option_value(option, "lease_end")
         if end == "buyout" and not key_given(raw, "lease_buyout_price"):
             self.add(f"{path}.lease_buyout_price", "A lease ending in a buyout needs the buyout price", "required")
         if end == "return" and key_given(raw, "lease_buyout_price"):
@@ -216,7 +211,7 @@ class FinanceOptionChecks:
                 "conflict",
             )
         term, horizon = option.get("lease_term_months"), doc.get("horizon_months")
-        interval = option.get("lease_payment_interval_months", 1)
+        interval = option_value(option, "lease_payment_interval_months")
         if term is None:
             return
         if horizon is not None and term > horizon:
@@ -257,7 +252,7 @@ class FinanceOptionChecks:
         outside_terms = (
             term is not None
             and horizon is not None
-            and (horizon % term if option.get("after_term", "renew") == "renew" else term < horizon)
+            and (horizon % term if option_value(option, "after_term") == "renew" else term < horizon)
         )
         if (
             outside_terms
@@ -361,6 +356,10 @@ def _curve_at(curve: list[list[float]], age: float) -> float:
 
 def key_given(raw: Mapping[str, Any], key: str) -> bool:
     return raw.get(key) is not None
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _label(key: str) -> str:

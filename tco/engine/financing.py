@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .catalogue import option_value
 from .constants import MONTHS_PER_YEAR
 from .model import Num
 from .resale import unit_value
@@ -67,9 +68,9 @@ def _scalar_loan(principal: float, rate: float, months: int) -> tuple[float, np.
 
 def lease_payment_months(option: Mapping[str, Any], start: int) -> range:
     """The months a lease starting at ``start`` pays in: every q months over its term, in advance or in arrears."""
-    interval = int(option.get("lease_payment_interval_months", 1))
+    interval = int(option_value(option, "lease_payment_interval_months"))
     term = int(option["lease_term_months"])
-    first = start if option.get("lease_payment_timing", "advance") == "advance" else start + interval
+    first = start if option_value(option, "lease_payment_timing") == "advance" else start + interval
     return range(first, first + term, interval)
 
 
@@ -101,7 +102,7 @@ def nal(option: Mapping[str, Any], tax_rate: Num, cost_of_debt: Num) -> tuple[Nu
         deducted = deducted + deduction
         shield = shield + tax_rate * deduction * pv(MONTHS_PER_YEAR * k)
     left = capex - deducted
-    if option.get("lease_end", "return") == "buyout":
+    if option_value(option, "lease_end") == "buyout":
         end = (1.0 - tax_rate) * option["lease_buyout_price"] + tax_rate * left
     else:
         value = unit_value(option, 1.0, float(term))

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .catalogue import scenario_value
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, MONTHS_PER_YEAR
 from .finance_fields import uses_finance
 
@@ -92,9 +93,9 @@ def build_context(doc: Mapping[str, Any], utilization: np.ndarray) -> Context:
         burst_price_per_gpu_hour=doc.get("burst_price_per_gpu_hour"),
         workload=doc.get("workload"),
         finance=uses_finance(doc),
-        tax_rate=doc.get("tax_rate", 0.0),
+        tax_rate=scenario_value(doc, "tax_rate"),
         cost_of_debt=doc.get("cost_of_debt"),
-        refresh_policy=doc.get("refresh_policy", "none"),
+        refresh_policy=scenario_value(doc, "refresh_policy"),
     )
 
 

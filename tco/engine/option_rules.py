@@ -10,6 +10,8 @@ from typing import Any
 from lib.kinds import BILLINGS, KINDS, OWNED_KINDS, RENTAL_KINDS
 
 from .catalogue import (
+    AT_MOST_PAIRS,
+    OPTION_FIELD,
     OVERRIDES,
     PRICE_PATH_SOURCE_COUNTS,
     PRICE_PATH_SOURCE_DATES,
@@ -18,10 +20,11 @@ from .catalogue import (
     PRICE_SOURCE_IDS,
     PRICE_SOURCE_TEXT,
     allowed_option_fields,
+    at_most_message,
     numbers_for_kind,
 )
 from .checker import Checker, has_control_characters
-from .fields import describe, fmt, shorten
+from .fields import describe, shorten
 from .finance_fields import FinanceOptionChecks, finance_fields
 
 
@@ -98,18 +101,10 @@ class OptionChecker(FinanceOptionChecks, Checker):
         if raw.get("idle_power_kw") is None and "power_kw" in option:
             option["idle_power_kw"] = option["power_kw"]
             self.derived.add(f"{path}.idle_power_kw")
-        capex, residual = option.get("capex"), option.get("residual_value")
-        if capex is not None and residual is not None and residual > capex:
-            self.add(
-                f"{path}.residual_value",
-                f"Residual value ({fmt(residual)}) cannot be more than the capex ({fmt(capex)})",
-            )
-        power, idle = option.get("power_kw"), option.get("idle_power_kw")
-        if power is not None and idle is not None and idle > power:
-            self.add(
-                f"{path}.idle_power_kw",
-                f"Idle power ({fmt(idle)} kW) cannot be more than the maximum power ({fmt(power)} kW)",
-            )
+        for small, large in AT_MOST_PAIRS:
+            low, high = option.get(small), option.get(large)
+            if low is not None and high is not None and low > high:
+                self.add(f"{path}.{small}", at_most_message(small, large, (low, high), self.currency_code))
 
     def rental_extras(self, raw: Mapping[str, Any], option: dict[str, Any], path: str, doc: dict[str, Any]) -> None:
         if raw.get("committed_gpus") is None:
@@ -117,7 +112,7 @@ class OptionChecker(FinanceOptionChecks, Checker):
             self.derived.add(f"{path}.committed_gpus")
         billing = raw.get("billing")
         if billing is None:
-            option["billing"] = "on_demand"
+            option["billing"] = OPTION_FIELD["billing"].default
         elif billing in BILLINGS:
             option["billing"] = billing
         else:

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from lib.kinds import ON_DEMAND
+
 from .constants import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR, SECONDS_PER_HOUR
 from .demand import work_factor
 from .model import Context, Flows, mean_months, sum_months
@@ -25,7 +27,7 @@ def rental_flows(option: Mapping[str, Any], ctx: Context) -> Flows:
     monthly_price = price * monthly_price_factor(option, ctx.months)
     extras = option["extras_per_year"]
     hours = ctx.demand * work_factor(ctx.workload, option)
-    if option["billing"] == "on_demand":
+    if option["billing"] == ON_DEMAND:
         return Flows(
             usage=hours * monthly_price + extras / MONTHS_PER_YEAR,
             annual_cost=MONTHS_PER_YEAR * mean_months(hours) * price + extras,

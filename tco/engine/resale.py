@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .catalogue import option_value
 from .constants import MONTHS_PER_YEAR
 from .model import Num
 
@@ -23,7 +24,7 @@ from .model import Num
 def curve_share(option: Mapping[str, Any], age_months: Num) -> Num:
     """``curve(a0 + age)/curve(a0)`` of an option with a resale curve."""
     ages, shares = _curve(option["resale_curve"])
-    start = option.get("age_at_purchase_months", 0.0)
+    start = option_value(option, "age_at_purchase_months")
     if np.ndim(age_months) == 0 and np.ndim(start) == 0:  # one unit of one scenario: plain floats
         return _interp(float(start + age_months), ages, shares) / _interp(float(start), ages, shares)
     at = np.interp(start + age_months, ages, shares)

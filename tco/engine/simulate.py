@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 
 from .catalogue import OVERRIDES
-from .errors import OPTION_PATH, Problem, ScenarioError
+from .errors import Problem, ScenarioError
 from .fields import check_number, describe, fmt
+from .paths import OPTION_PATH
 from .validation import entered_document, normalise
 from .variants import Input, current_value, npvs, owned_mask, owned_minus_rental, pair_problems, resolve, unservable
 

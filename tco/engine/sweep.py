@@ -7,7 +7,6 @@ processed in chunks so a 240-month horizon never needs more than a few tens of M
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,20 +14,28 @@ import numpy as np
 
 from lib.kinds import OWNED_KINDS
 
-from .catalogue import FINANCE_TOP_NUMBERS, OVERRIDES, TOP_NUMBERS, UTILIZATION, WORKLOAD_NUMBERS, numbers_for_kind
+from .catalogue import (
+    AT_MOST_PAIRS,
+    FINANCE_TOP_NUMBERS,
+    OVERRIDES,
+    UTILIZATION,
+    VARIED_TOP_NUMBERS,
+    WORKLOAD_NUMBERS,
+    at_most_message,
+    numbers_for_kind,
+)
 from .demand import expand_utilization
-from .errors import OPTION_PATH, Problem, ScenarioError
+from .errors import Problem, ScenarioError
 from .fields import NumberField, check_number
 from .finance_fields import REFRESH_FIXED, fixed_by_refresh, ranged_finance_numbers
 from .finance_results import truncated
 from .flows import option_flows
 from .model import build_context
+from .paths import OPTION_PATH, WORKLOAD_PATH
 from .validation import normalise
 
 MAX_AXIS_VALUES = 1000
 CHUNK_ELEMENTS = 2_000_000
-_WORKLOAD_PATH = re.compile(r"workload\.(\w+)")
-_TOP_PATHS = ("fleet_gpus", "discount_rate", "burst_price_per_gpu_hour")
 
 
 def sweep(
@@ -108,11 +115,11 @@ def _field_spec(axis: str, path: Any, doc: Mapping[str, Any], problems: list[Pro
         return None
     if path == "utilization":
         return UTILIZATION
-    if path in _TOP_PATHS:
-        return TOP_NUMBERS[path]
+    if path in VARIED_TOP_NUMBERS:
+        return VARIED_TOP_NUMBERS[path]
     if path in FINANCE_TOP_NUMBERS:
         return FINANCE_TOP_NUMBERS[path]
-    if match := _WORKLOAD_PATH.fullmatch(path):
+    if match := WORKLOAD_PATH.fullmatch(path):
         if doc.get("workload") is None:
             fail("the scenario has no workload to vary")
         elif match[1] not in WORKLOAD_NUMBERS:
@@ -156,7 +163,7 @@ def with_assignments(
             option[match[2]] = value
             if match[2] == "power_kw" and f"options[{match[1]}].idle_power_kw" in derived:
                 option["idle_power_kw"] = value
-        elif match := _WORKLOAD_PATH.fullmatch(path):
+        elif match := WORKLOAD_PATH.fullmatch(path):
             variant["workload"][match[1]] = value
         else:
             variant[path] = value
@@ -191,12 +198,10 @@ def _check_grid(
     for i, option in enumerate(variant["options"]):
         if option["kind"] not in OWNED_KINDS:
             continue
-        for low, high, what in (
-            ("residual_value", "capex", "Residual value cannot be more than the capex"),
-            ("idle_power_kw", "power_kw", "Idle power cannot be more than the maximum power"),
-        ):
+        for low, high in AT_MOST_PAIRS:
             if np.any(np.asarray(option[low]) > np.asarray(option[high])):
-                problems.append(Problem(f"options[{i}].{low}", f"{what} in some cells of the sweep"))
+                message = f"{at_most_message(low, high)} in some cells of the sweep"
+                problems.append(Problem(f"options[{i}].{low}", message))
     if problems:
         raise ScenarioError(problems)
 

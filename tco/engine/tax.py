@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .catalogue import option_value
 from .model import Num
 
 # IRS Publication 946, Table A-1 (general depreciation system, half-year convention), per cent of the basis.
@@ -34,9 +35,9 @@ def years_axis(value: Num) -> np.ndarray:
 def depreciation_shares(option: Mapping[str, Any]) -> np.ndarray:
     """Shares of the basis deducted in tax years 1..K on the last axis; the other axes are the scenario's (a sweep's
     cells or a simulation's trials, trailing axis of 1 included), so a sum over years keeps the engine's shapes."""
-    method = option.get("tax_depreciation", "straight_line")
+    method = option_value(option, "tax_depreciation")
     life = option.get("tax_life_years", option["useful_life_years"])
-    bonus = option.get("bonus_depreciation", 0.0)
+    bonus = option_value(option, "bonus_depreciation")
     if np.ndim(life) == 0 and np.ndim(bonus) == 0:
         return _scalar_shares(method, float(life), float(bonus))
     return _shares(method, life, bonus)

@@ -18,10 +18,10 @@ from .catalogue import (
     FINANCE_TOP_FIELDS,
     FINANCE_TOP_NUMBERS,
     REFRESH_POLICIES,
-    TOP_NUMBERS,
     UTILIZATION,
     WORKLOAD_NUMBERS,
     scenario_fields,
+    top_numbers,
 )
 from .constants import CAPACITY_TOLERANCE, HOURS_PER_MONTH, SCENARIO_SCHEMA
 from .demand import expand_utilization, work_factor
@@ -31,13 +31,19 @@ from .finance_fields import effective_horizon_problems
 from .finance_results import effective_horizon
 from .option_rules import OptionChecker
 
-TOP_FIELDS = (
-    "schema",
-    *(entry.name for entry in scenario_fields("scenario") if not entry.finance),
-    "workload",
-    "options",
-    *FINANCE_TOP_FIELDS,
-)
+
+def top_fields() -> tuple[str, ...]:
+    """The fields a scenario document may have at its top, from the catalogue as it is now."""
+    return (
+        "schema",
+        *(entry.name for entry in scenario_fields("scenario") if not entry.finance),
+        "workload",
+        "options",
+        *FINANCE_TOP_FIELDS,
+    )
+
+
+TOP_FIELDS = top_fields()
 
 
 def validate(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -70,7 +76,7 @@ class _DocumentChecker(OptionChecker):
         if not isinstance(document, Mapping):
             self.add("", f"A scenario must be a JSON object; got {describe(document)}")
             return {}
-        self.unknown_fields(document, TOP_FIELDS, "", "a scenario")
+        self.unknown_fields(document, top_fields(), "", "a scenario")
         doc: dict[str, Any] = {}
         schema = document.get("schema")
         if schema != SCENARIO_SCHEMA:
@@ -79,7 +85,8 @@ class _DocumentChecker(OptionChecker):
         doc["schema"] = SCENARIO_SCHEMA
         doc["name"] = self.text(document, "name", "name", "Scenario name")
         doc["currency"] = self.currency(document.get("currency"))
-        for key, spec in TOP_NUMBERS.items():
+        self.currency_code = doc["currency"] or DEFAULT_CURRENCY
+        for key, spec in top_numbers().items():
             doc[key] = self.number(document, key, spec, key)
         doc["utilization"] = self.utilization(document.get("utilization"), doc["horizon_months"])
         # A workload that was given but is invalid still counts as given (its own problems are reported).
@@ -108,7 +115,7 @@ class _DocumentChecker(OptionChecker):
         normalises exactly as before."""
         for key, spec in FINANCE_TOP_NUMBERS.items():
             if document.get(key) is not None:
-                number, message = check_number(document[key], spec)
+                number, message = check_number(document[key], spec, self.currency_code)
                 if message:
                     self.add(key, message, "out_of_range" if isinstance(document[key], int | float) else "invalid")
                 else:

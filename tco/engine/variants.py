@@ -15,7 +15,6 @@ tax (docs/money-math.md "Finance depth"), and under the refresh policy truncate 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,30 +24,25 @@ import numpy as np
 from lib.kinds import OWNED_KINDS
 
 from .catalogue import (
+    AT_MOST_PAIRS,
     FINANCE_TOP_NUMBERS,
     OVERRIDES,
     SCENARIO_FIELD,
-    TOP_NUMBERS,
     UTILIZATION,
+    VARIED_TOP_NUMBERS,
     WORKLOAD_NUMBERS,
+    at_most_message,
     numbers_for_kind,
 )
 from .demand import expand_utilization
-from .errors import OPTION_PATH, Problem
+from .errors import Problem
 from .fields import NumberField
 from .finance_fields import REFRESH_FIXED, fixed_by_refresh, ranged_finance_numbers
 from .finance_results import truncated
 from .flows import option_flows
 from .model import build_context
+from .paths import OPTION_PATH, WORKLOAD_PATH
 from .sweep import with_assignments
-
-WORKLOAD_PATH = re.compile(r"workload\.(\w+)")
-TOP_PATHS = ("discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
-# Fields that must stay ordered within an owned option: (the smaller, the larger, what the user is told).
-PAIRS = (
-    ("residual_value", "capex", "Residual value cannot be more than the capex"),
-    ("idle_power_kw", "power_kw", "Idle power cannot be more than the maximum power"),
-)
 
 
 @dataclass(frozen=True)
@@ -66,8 +60,8 @@ def resolve(doc: Mapping[str, Any], path: Any) -> tuple[Input | None, str | None
         return None, "an input path must be text such as 'utilization' or 'options[1].price_per_gpu_hour'"
     if path == "utilization":
         return Input(path, UTILIZATION, SCENARIO_FIELD["utilization"].label), None
-    if path in TOP_PATHS:
-        return Input(path, TOP_NUMBERS[path], TOP_NUMBERS[path].label), None
+    if path in VARIED_TOP_NUMBERS:
+        return Input(path, VARIED_TOP_NUMBERS[path], VARIED_TOP_NUMBERS[path].label), None
     if path in FINANCE_TOP_NUMBERS:
         return Input(path, FINANCE_TOP_NUMBERS[path], FINANCE_TOP_NUMBERS[path].label), None
     if match := WORKLOAD_PATH.fullmatch(path):
@@ -91,8 +85,7 @@ def resolve(doc: Mapping[str, Any], path: Any) -> tuple[Input | None, str | None
             return None, "an override of throughput or acceptance needs a scenario workload"
         return Input(path, numbers[name], f"{option['name']}: {numbers[name].label}"), None
     return None, (
-        "not an input: use utilization, discount_rate, fleet_gpus, burst_price_per_gpu_hour, "
-        "workload.<field> or options[i].<field>"
+        f"not an input: use utilization, {', '.join(VARIED_TOP_NUMBERS)}, workload.<field> or options[i].<field>"
     )
 
 
@@ -205,10 +198,10 @@ def pair_problems(
     for i, option in enumerate(doc["options"]):
         if option["kind"] not in OWNED_KINDS:
             continue
-        for small, large, what in PAIRS:
+        for small, large in AT_MOST_PAIRS:
             small_path, large_path = f"options[{i}].{small}", f"options[{i}].{large}"
             if small_path in derived and small_path not in moved:
                 continue
             if highest(small_path) > lowest(large_path):
-                problems.append(Problem(small_path, f"{what} in some {where}"))
+                problems.append(Problem(small_path, f"{at_most_message(small, large)} in some {where}"))
     return problems

@@ -15,9 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
-from tco.engine.catalogue import FINANCE_TOP_NUMBERS, OPTION_FIELD, SCENARIO_FIELD
+from tco.engine.catalogue import OPTION_FIELD, OPTION_FIELDS, SCENARIO_FIELD, option_value
 from tco.engine.finance import cycle_months
-from tco.engine.finance_fields import OWNED_NUMBERS, RENTAL_NUMBERS
 from tco.engine.financing import lease_payment_months
 from tco.engine.tax import MACRS
 
@@ -30,82 +29,72 @@ def choice_words(entry: Any, value: str) -> str:
 
 
 # Whole numbers that decide which months hold an event: shown, not meant to be changed in the workbook.
-SCHEDULE_FIELDS = {"loan_term_months", "lease_payment_interval_months", "lease_term_months", "commitment_term_months"}
-OWNED_DEFAULTS = {"bonus_depreciation": 0.0, "capex_change_per_year": 0.0}
+SCHEDULE_FIELDS = frozenset(entry.name for entry in OPTION_FIELDS if entry.finance and entry.value_type == "count")
 
 
-def unit_of(spec: Any) -> str:
-    if spec.unit == "months":
-        return "months"
-    if spec.unit == "years":
-        return "years"
-    if spec.label.startswith(("Lease payment", "Lease buyout")) and spec.unit == "":
-        return "{c}"
-    return spec.unit or "share"
+def value_of(holder: Mapping[str, Any], key: str, entry: Any) -> Any:
+    """The input's value, or its catalogue default when it was left out (the engine's value then)."""
+    value = holder.get(key)
+    return entry.default if value is None else value
 
 
 def scenario_rows(doc: Mapping[str, Any]) -> list[tuple[str, Any, str, str, bool]]:
     """``(label, value, unit, name, editable)`` of the scenario's finance inputs (the tax rate always)."""
-    rows = [(FINANCE_TOP_NUMBERS["tax_rate"].label, doc.get("tax_rate", 0.0), "share", "tax_rate", True)]
+    tax_rate = SCENARIO_FIELD["tax_rate"]
+    rows = [(tax_rate.label, value_of(doc, "tax_rate", tax_rate), tax_rate.unit, "tax_rate", True)]
     if doc.get("cost_of_debt") is not None:
-        label = f"{FINANCE_TOP_NUMBERS['cost_of_debt'].label} (pre-tax)"
-        rows.append((label, doc["cost_of_debt"], "per year", "cost_of_debt", True))
-    policy = doc.get("refresh_policy", "none")
+        debt = SCENARIO_FIELD["cost_of_debt"]
+        rows.append((f"{debt.label} (pre-tax)", doc["cost_of_debt"], debt.unit, "cost_of_debt", True))
     entry = SCENARIO_FIELD["refresh_policy"]
+    policy = doc.get("refresh_policy") or "none"
     rows.append((f"{entry.label}{FIXED}", choice_words(entry, policy), "", "refresh_policy", False))
     return rows
 
 
 def option_rows(option: Mapping[str, Any], slug: str) -> list[tuple[str, Any, str, str, bool]]:
     """``(label, value, unit, name, editable)`` of one option's finance inputs, defaults written out so a reviewer
-    can change them; choices and schedule-setting whole numbers are shown as fixed."""
+    can change them; choices and schedule-setting whole numbers are shown as fixed. Labels, units and defaults are
+    the catalogue's."""
     kind = option["kind"]
     rows: list[tuple[str, Any, str, str, bool]] = []
 
-    def number(key: str, spec: Any, value: Any) -> None:
-        fixed = key in SCHEDULE_FIELDS
-        label = spec.label + (FIXED if fixed else "")
-        unit = "{c} per payment" if key == "lease_payment" else "{c}" if key == "lease_buyout_price" else unit_of(spec)
-        if key == "on_demand_price_per_gpu_hour":
-            unit = "{c} per GPU-hour"
-        rows.append((label, value, unit, f"{key}_{slug}", not fixed))
+    def value(key: str) -> Any:
+        return value_of(option, key, OPTION_FIELD[key])
 
-    def choice(key: str, value: str) -> None:
+    def number(key: str) -> None:
+        entry, fixed = OPTION_FIELD[key], key in SCHEDULE_FIELDS
+        rows.append((entry.label + (FIXED if fixed else ""), value(key), entry.unit, f"{key}_{slug}", not fixed))
+
+    def choice(key: str) -> None:
         entry = OPTION_FIELD[key]
-        rows.append((f"{entry.label}{FIXED}", choice_words(entry, value), "", f"{key}_{slug}", False))
+        rows.append((f"{entry.label}{FIXED}", choice_words(entry, value(key)), "", f"{key}_{slug}", False))
 
     if kind in OWNED_KINDS:
-        method = option.get("tax_depreciation", "straight_line")
-        choice("tax_depreciation", method)
-        if method == "straight_line" and "tax_life_years" in option:
-            number("tax_life_years", OWNED_NUMBERS["tax_life_years"], option["tax_life_years"])
-        for key, default in OWNED_DEFAULTS.items():
-            number(key, OWNED_NUMBERS[key], option.get(key, default))
-        financing = option.get("financing", "cash")
-        choice("financing", financing)
+        choice("tax_depreciation")
+        if value("tax_depreciation") == "straight_line" and "tax_life_years" in option:
+            number("tax_life_years")
+        number("bonus_depreciation")
+        number("capex_change_per_year")
+        choice("financing")
+        financing = value("financing")
         if financing == "loan":
-            for key in ("loan_apr", "loan_term_months"):
-                number(key, OWNED_NUMBERS[key], option[key])
-            number("down_payment_share", OWNED_NUMBERS["down_payment_share"], option.get("down_payment_share", 0.0))
+            for key in ("loan_apr", "loan_term_months", "down_payment_share"):
+                number(key)
         if financing == "lease":
-            number("lease_payment", OWNED_NUMBERS["lease_payment"], option["lease_payment"])
-            interval = option.get("lease_payment_interval_months", 1)
-            number("lease_payment_interval_months", OWNED_NUMBERS["lease_payment_interval_months"], interval)
-            number("lease_term_months", OWNED_NUMBERS["lease_term_months"], option["lease_term_months"])
-            choice("lease_payment_timing", option.get("lease_payment_timing", "advance"))
-            choice("lease_end", option.get("lease_end", "return"))
-            if option.get("lease_end") == "buyout":
-                number("lease_buyout_price", OWNED_NUMBERS["lease_buyout_price"], option["lease_buyout_price"])
+            for key in ("lease_payment", "lease_payment_interval_months", "lease_term_months"):
+                number(key)
+            choice("lease_payment_timing")
+            choice("lease_end")
+            if value("lease_end") == "buyout":
+                number("lease_buyout_price")
         if option.get("resale_curve") is not None:
-            start = option.get("age_at_purchase_months", 0.0)
-            number("age_at_purchase_months", OWNED_NUMBERS["age_at_purchase_months"], start)
+            number("age_at_purchase_months")
     elif kind in RENTAL_KINDS and option.get("commitment_term_months") is not None:
-        number("commitment_term_months", RENTAL_NUMBERS["commitment_term_months"], option["commitment_term_months"])
-        number("upfront_share", RENTAL_NUMBERS["upfront_share"], option.get("upfront_share", 0.0))
-        choice("after_term", option.get("after_term", "renew"))
+        number("commitment_term_months")
+        number("upfront_share")
+        choice("after_term")
         if option.get("on_demand_price_per_gpu_hour") is not None:
-            spec = RENTAL_NUMBERS["on_demand_price_per_gpu_hour"]
-            number("on_demand_price_per_gpu_hour", spec, option["on_demand_price_per_gpu_hour"])
+            number("on_demand_price_per_gpu_hour")
     return rows
 
 
@@ -122,7 +111,7 @@ def tax_years(doc: Mapping[str, Any]) -> int:
 
 def share_formula(option: Mapping[str, Any], slug: str, year: int, macrs_cell: str) -> str:
     """Tax year ``year``'s share of the basis: the method's share of ``(1 - b)·B``, and the bonus b in year 1."""
-    method = option.get("tax_depreciation", "straight_line")
+    method = option_value(option, "tax_depreciation")
     if method in MACRS:
         base = f"N({macrs_cell})/100"
     elif method == "straight_line":
@@ -152,9 +141,9 @@ class OwnedSchedule:
     def __init__(self, option: Mapping[str, Any], slug: str, horizon: int, refresh: str) -> None:
         self.option, self.slug, self.horizon = option, slug, horizon
         self.terms: dict[tuple[str, int], list[str]] = defaultdict(list)
-        self.financing = option.get("financing", "cash")
+        self.financing = option_value(option, "financing")
         self.leased = self.financing == "lease"
-        self.buyout = self.leased and option.get("lease_end", "return") == "buyout"
+        self.buyout = self.leased and option_value(option, "lease_end") == "buyout"
         cycle = cycle_months(option) if refresh == "replace" else horizon
         self.starts = list(range(0, horizon, cycle)) if refresh == "replace" else [0]
         self.cycle = cycle
@@ -292,7 +281,7 @@ def owned_derived(
         )
     else:
         rows.append(("Residual value S", f"=residual_value_{s}", "{c}", f"residual_{s}"))
-    if option.get("tax_depreciation", "straight_line") == "straight_line" and "tax_life_years" not in option:
+    if option_value(option, "tax_depreciation") == "straight_line" and "tax_life_years" not in option:
         rows.append(("Tax life (the useful life)", f"=useful_life_years_{s}", "years", f"tax_life_years_{s}"))
     if option.get("financing") == "loan":
         n = int(option["loan_term_months"])
@@ -330,13 +319,13 @@ def lease_versus_buy(option: Mapping[str, Any], slug: str) -> list[tuple[str, st
     payments are set against."""
     s = slug
     n = int(option["lease_term_months"])
-    interval = int(option.get("lease_payment_interval_months", 1))
-    first = 0 if option.get("lease_payment_timing", "advance") == "advance" else interval
+    interval = int(option_value(option, "lease_payment_interval_months"))
+    first = 0 if option_value(option, "lease_payment_timing") == "advance" else interval
     count = n // interval
     k = "after_tax_cost_of_debt_rate_" + s
     years = n // 12
     left = f"capex_{s}*(1-INDEX(tax_shares_cum_{s},{years}))" if years else f"capex_{s}"
-    if option.get("lease_end", "return") == "buyout":
+    if option_value(option, "lease_end") == "buyout":
         end = f"((1-tax_rate)*lease_buyout_price_{s}+tax_rate*{left})"
     else:
         if option.get("resale_curve") is not None:

@@ -24,10 +24,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lib.kinds import API_KINDS, OWNED_KINDS, kind_label
+from lib.currencies import DEFAULT_CURRENCY
+from lib.kinds import API_KINDS, ON_DEMAND, OWNED_KINDS, kind_label
 from lib.terms import term_label
 from tco.engine import HOURS_PER_MONTH, HOURS_PER_YEAR, validate
-from tco.engine.catalogue import OPTION_FIELDS
+from tco.engine.catalogue import ScenarioField, option_fields, scenario_fields, scenario_value
 from tco.engine.finance_fields import uses_finance
 from tco.engine.finance_results import truncated
 from tco.exports import model_finance as fin
@@ -37,18 +38,17 @@ from tco.presentation.inputs import lower_first
 
 INPUT_FILL = "FFF2CC"  # inputs: pale yellow, the finance convention for cells a reviewer may change
 OPEX = ("facility_per_year", "network_per_year", "software_per_year", "support_per_year", "operations_per_year")
-WORKLOAD_INPUTS = (
-    ("tokens_per_second_per_gpu", "Reference throughput", "tokens per second per GPU"),
-    ("output_tokens_per_response", "Output tokens per response", "tokens"),
-    ("input_tokens_per_response", "Input tokens per response", "tokens"),
-    ("acceptance_rate", "Reference acceptance rate", "share"),
-)
-SCENARIO_INPUTS = (
-    ("horizon_months", "Horizon (fixed in the workbook: one ledger row a month)", "months"),
-    ("discount_rate", "Discount rate", "per year"),
-    ("fleet_gpus", "Fleet size", "GPUs"),
-    ("burst_price_per_gpu_hour", "Burst price", "{c} per GPU-hour"),
-)
+
+
+def scenario_inputs() -> tuple[ScenarioField, ...]:
+    """The scenario's and the workload's numbers the ledger reads, each a named cell with its catalogue label and
+    unit (the finance inputs are written with the finance depth's rows)."""
+    numbers = (entry for entry in scenario_fields("scenario", "workload") if entry.check is not None and entry.stored)
+    return tuple(entry for entry in numbers if not entry.finance)
+
+
+HORIZON_FIXED = " (fixed in the workbook: one ledger row a month)"
+EFFECTIVE_HORIZON = ", effective (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
 AGREEMENT = 1e-9  # relative: the workbook's figure and the app's agree when this close
 
 
@@ -108,7 +108,7 @@ class Builder(FinanceSheets):
 
         self.book, self.doc, self.result = book, doc, result
         self.horizon = int(doc["horizon_months"])
-        self.currency = doc.get("currency", "USD")
+        self.currency = doc.get("currency") or DEFAULT_CURRENCY
         self.names = Names()
         self.bold = Font(bold=True)
         self.input_fill = PatternFill("solid", start_color=INPUT_FILL, end_color=INPUT_FILL)
@@ -144,22 +144,25 @@ class Builder(FinanceSheets):
         sheet = self.book.create_sheet("Inputs")
         self.header(sheet, ["Input", "Value", "Unit", "Name", "Source"])
         doc = self.doc
-        for key, label, unit in SCENARIO_INPUTS:
-            if key == "horizon_months" and doc["horizon_months"] != self.result["horizon_months"]:
-                label = "Effective horizon (the refresh policy truncate cuts it to the shortest owned cycle; fixed)"
-            self.input_row(sheet, label, doc.get(key), unit, key, editable=key != "horizon_months")
+        inputs = scenario_inputs()
+        for entry in (entry for entry in inputs if entry.scope == "scenario"):
+            key, label = entry.name, entry.label
+            if entry.fixed:  # the horizon: one ledger row a month
+                cut = doc[key] != self.result[key]
+                label += EFFECTIVE_HORIZON if cut else HORIZON_FIXED
+            self.input_row(sheet, label, doc.get(key), entry.unit, key, editable=not entry.fixed)
         for label, value, unit, name, editable in fin.scenario_rows(doc) if self.finance else ():
             self.input_row(sheet, label, value, unit, name, editable=editable)
         workload = doc.get("workload")
-        for key, label, unit in WORKLOAD_INPUTS if workload else ():
-            self.input_row(sheet, label, workload[key], unit, key)
+        for entry in (entry for entry in inputs if entry.scope == "workload") if workload else ():
+            self.input_row(sheet, entry.label, workload[entry.name], entry.unit, entry.name)
         slugs = []
         for option in doc["options"]:
             slug = self.names.option_slug(option["name"])
             slugs.append(slug)
             sheet.append([cell(f"{option['name']} ({kind_label(option['kind'])})")])
             sheet.cell(row=sheet.max_row, column=1).font = self.bold
-            for entry in OPTION_FIELDS:
+            for entry in option_fields(option["kind"]):
                 value = option.get(entry.name)
                 # The finance inputs are written by ``finance_inputs``, which knows which of them set the schedule.
                 if option["kind"] not in entry.kinds or value is None or entry.value_type == "choice" or entry.finance:
@@ -218,7 +221,7 @@ class Builder(FinanceSheets):
         letters = {column.key: get_column_letter(i) for i, column in enumerate(columns, start=1) if column.key}
         schedule = None
         if self.finance and kind in OWNED_KINDS:
-            schedule = fin.OwnedSchedule(option, slug, self.horizon, self.doc.get("refresh_policy", "none"))
+            schedule = fin.OwnedSchedule(option, slug, self.horizon, scenario_value(self.doc, "refresh_policy"))
             self.schedules[slug] = schedule
             columns += self.schedule_columns(schedule, letters)
         else:
@@ -318,7 +321,7 @@ class Builder(FinanceSheets):
         ]
         if option.get("commitment_term_months") is not None:
             return columns + self.term_columns(option, slug)
-        if option["billing"] == "on_demand":
+        if option["billing"] == ON_DEMAND:
             return [*columns, Column("Usage cost", lambda r: f"={{hours}}{r}*{{price}}{r}+{extras}", "money", "usage")]
         committed = f"committed_gpus_{slug}*{HOURS_PER_MONTH}"
         return [
@@ -424,7 +427,7 @@ class Builder(FinanceSheets):
                 f"+output_tokens_per_response*price_per_million_output_tokens_{slug})/1000000"
             )
             annual = f"=12*AVERAGE({found['attempts']})*{per_attempt}+{extras}"
-        elif option["billing"] == "on_demand":
+        elif option["billing"] == ON_DEMAND:
             annual = f"=12*AVERAGE({found['hours']})*price_per_gpu_hour_{slug}+{extras}"
         elif option.get("commitment_term_months") is not None:
             od = (
@@ -565,7 +568,7 @@ class Builder(FinanceSheets):
             if owned["kind"] not in OWNED_KINDS:
                 continue
             for j, rental in enumerate(options):
-                if rental["kind"] in OWNED_KINDS or rental["kind"] in API_KINDS or rental.get("billing") != "on_demand":
+                if rental["kind"] in OWNED_KINDS or rental["kind"] in API_KINDS or rental.get("billing") != ON_DEMAND:
                     continue
                 o, r = slugs[i], slugs[j]
                 column += 1

@@ -116,9 +116,3 @@ class Scenario(models.Model):
     def utilization_values(self) -> list[float]:
         """The forecast as the document's `utilization` list (1 value or one per month)."""
         return self.forecast.expand(self.horizon_months)
-
-    def to_document(self, options: list | None = None) -> dict:
-        """The tco-scenario/1 document; omitted (null) inputs are left out for the engine's defaults."""
-        from tco.documents import scenario_to_document
-
-        return scenario_to_document(self, list(self.options.all()) if options is None else options)

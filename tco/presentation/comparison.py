@@ -9,7 +9,7 @@ amount is in one currency (``in_currency`` converts a result), the inputs that d
 
 from __future__ import annotations
 
-from lib.currencies import currency_of
+from lib.currencies import DEFAULT_CURRENCY, currency_of
 from tco.engine.results import MONEY_BY_MONTH, MONEY_RESULTS, MONEY_SERIES
 from tco.presentation.inputs import flat_inputs
 
@@ -124,7 +124,7 @@ def comparison(entries: list[dict]) -> dict:
         "annual_rows": _rows(entries, "annual_cost", names, "annual"),
         "differences": input_differences(
             [entry["document"] for entry in entries],
-            entries[0]["result"].get("currency", "USD"),
+            entries[0]["result"].get("currency") or DEFAULT_CURRENCY,
             [entry.get("factor", 1.0) for entry in entries],
         ),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lib.currencies import currency_of
 from lib.formatting import format_money, format_month, format_unit_money
+from tco.engine.catalogue import option_value
 
 from .finance import compared_months
 
@@ -97,7 +98,7 @@ def cost_events(document: dict, result: dict) -> list[dict]:
         leased = inputs.get("financing") == "lease"
         if leased:
             events += _lease_events(option, inputs, months, currency)
-        if not (leased and inputs.get("lease_end", "return") == "return"):
+        if not (leased and option_value(inputs, "lease_end") == "return"):
             events += _replacement_events(option, currency)
         events += _commitment_events(option, inputs, months, currency)
     return sorted(events, key=lambda event: event["month"])

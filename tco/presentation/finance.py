@@ -14,6 +14,7 @@ from lib.formatting import (
     round_half_up,
 )
 from lib.kinds import is_owned
+from tco.engine.catalogue import option_value
 from tco.engine.finance import cycle_months
 
 
@@ -167,7 +168,7 @@ def finance_answers(document: dict, result: dict) -> list[dict]:
             texts["loan"] = loan_sentence(option, inputs, currency)
         if option.get("lease_payment") is not None:
             texts["lease"] = lease_sentence(option, inputs, currency)
-        returned = inputs.get("financing") == "lease" and inputs.get("lease_end", "return") == "return"
+        returned = inputs.get("financing") == "lease" and option_value(inputs, "lease_end") == "return"
         texts["replacement"] = replacement_sentence(option, currency, new_lease=returned)
         texts["commitment"] = commitment_sentence(option, currency)
         answers += [{"option": option["name"], "topic": key, "text": text} for key, text in texts.items() if text]

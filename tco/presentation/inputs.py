@@ -14,7 +14,6 @@ in words, so a reader sees every assumption the numbers rest on.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -28,9 +27,11 @@ from tco.engine.catalogue import (
     OptionField,
     ScenarioField,
     option_fields,
+    option_value,
     scenario_fields,
     scenario_path_field,
 )
+from tco.engine.paths import OPTION_PATH
 
 MAX_PLACES = 6  # decimals kept of a typed-in number (the engine reads more; nobody types more)
 PRICE_PLACES = 4  # decimals kept of a price per unit ($0.135 per kWh): beyond, a conversion's digits
@@ -114,13 +115,10 @@ def option_fact(key: str) -> InputFact | None:
     return _entry_fact(entry, key, entry.label)
 
 
-OPTION_PATH = re.compile(r"options\[(\d+)\]\.(\w+)")
-
-
 def path_fact(document: dict, path: str) -> tuple[str, InputFact] | None:
     """An engine input path (``utilization``, ``discount_rate``, ``workload.<key>``, ``options[i].<key>``) as
     (what it belongs to, its facts): ("Lambda 8x H100 SXM", price's facts); None for a path the document lacks."""
-    if match := OPTION_PATH.fullmatch(path):
+    if (match := OPTION_PATH.fullmatch(path)) and match[2]:
         index, key = int(match[1]), match[2]
         options = document.get("options") or []
         fact = option_fact(key)
@@ -312,7 +310,7 @@ def input_groups(document: dict) -> list[dict]:
             for entry in option_fields(option["kind"])
             if entry.applies(option) or option.get(entry.name) is not None  # no loan terms for a cash purchase
         ]
-        if option.get("billing", "on_demand") != "committed":
+        if option_value(option, "billing") != "committed":
             rows = [row for row in rows if row["key"] != "committed_gpus"]
         groups.append(
             {"title": option["name"], "kind": option["kind"], "kind_label": kind_label(option["kind"]), "rows": rows}

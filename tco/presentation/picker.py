@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from lib.kinds import COMMITTED, ON_DEMAND
 from lib.terms import PRICING_TERMS, term_label
 
 # The terms an option is billed at: a committed rental's are the reserved and committed ones, everything else's on
@@ -42,7 +43,7 @@ def picker_page(offset: int, shown: int, total: int) -> dict:
 
 def own_terms(billing: str | None) -> tuple[str, ...]:
     """The pricing terms an option billed so (``on_demand``, ``committed``; None for a model API) is priced at."""
-    return COMMITTED_TERMS if billing == "committed" else ("on_demand",)
+    return COMMITTED_TERMS if billing == COMMITTED else (ON_DEMAND,)
 
 
 def picker_groups(rows: Sequence[Any], first_terms: Sequence[str]) -> list[dict]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lib.formatting import format_money, format_unit_money
+from tco.engine.constants import HOURS_PER_YEAR
 
 LIMIT_WORDS = {"ttft_ms": "time to first token", "tpot_ms": "time per output token"}
 
@@ -266,7 +267,8 @@ def sizing_view(document: dict[str, Any], result: dict[str, Any], gpus: list[dic
         saving = mix.get("saving_vs_best_single") or 0.0
         best_single = mix.get("best_single")
         view.mix_words = f"The cheapest mix costs {format_unit_money(mix['cost_per_hour'], currency)} an hour" + (
-            f", {format_unit_money(saving, currency)} an hour ({format_money(saving * 8760, currency)} a year) less "
+            f", {format_unit_money(saving, currency)} an hour "
+            f"({format_money(saving * HOURS_PER_YEAR, currency)} a year) less "
             f"than the best single type, {best_single} at "
             f"{format_unit_money(mix['best_single_cost_per_hour'], currency)}."
             if saving > 1e-9 and best_single

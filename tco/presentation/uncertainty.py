@@ -10,11 +10,11 @@ import numpy as np
 from lib.currencies import currency_of
 from lib.formatting import format_money, format_pct, round_half_up
 from lib.kinds import is_owned
+from tco.engine.constants import HOURS_PER_YEAR
 from tco.presentation.inputs import path_fact, path_words
 
 from .finance import after_tax_words
 
-HOURS_PER_YEAR = 8760
 PERCENTILES_NOTE = (
     "P10, P50 and P90 are percentiles of the trials: 1 in 10 trials came out below P10, half below P50 (the median)"
     " and 9 in 10 below P90."

@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import OuterRef, Prefetch, Subquery
 
 from pricing.selectors import market_revision_sql
+from tco.documents import scenario_document
 from tco.models import (
     RunStatus,
     Scenario,
@@ -71,7 +72,7 @@ def answered_version(scenario: Scenario) -> tuple[int | None, bool]:
     )
     if done is None:
         return None, False
-    return done.scenario_version, done.document == scenario.to_document()
+    return done.scenario_version, done.document == scenario_document(scenario)
 
 
 @dataclass(frozen=True)

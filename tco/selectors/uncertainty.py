@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from tco.documents import SERVING_KEY, number, serving_to_document
+from tco.documents import SERVING_KEY, number, scenario_document, serving_to_document
 from tco.engine.catalogue import input_fields_of_type, option_fields, scenario_fields
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
 
@@ -110,7 +110,7 @@ def export_document(scenario: Scenario) -> dict[str, Any]:
     beside the document's fields but are not part of tco-scenario/1 (the engine's schema has no place for them):
     the importer takes them off, checks them and stores them with the scenario."""
     options = list(scenario.options.all())
-    document = scenario.to_document(options)
+    document = scenario_document(scenario, options)
     ranges = scenario_uncertainty(scenario, options)
     if ranges:
         document["uncertainty"] = ranges

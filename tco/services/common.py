@@ -10,6 +10,7 @@ from django.utils import timezone
 from lib.errors import AppError
 from lib.users import signed_in_user
 from tco.checks import document_problems, is_gap
+from tco.documents import scenario_document
 from tco.engine import Problem
 from tco.engine.errors import problem_text
 from tco.models import Scenario, ScenarioOption, ScenarioRun
@@ -43,7 +44,8 @@ class Change:
 class EditRefused(AppError, ValueError):
     """The edit would leave the scenario with a problem it did not have: nothing was saved.
 
-    ``messages`` name the option and the field ("Own 8 H100 (new) → Capex must not be negative; got -1").
+    ``messages`` name the option and the field ("Own 8 H100 (new) → Capex, whole option (USD) must not be
+    negative; got -1").
     """
 
     def __init__(self, problems: list[Problem], document: dict):
@@ -109,7 +111,7 @@ def recompute_if_valid(*, scenario: Scenario, user: object | None, ranges: list 
     options are those the write read with ``scenario_options`` (read now if it did not); ``ranges`` are its input
     ranges when the write read them, passed on to whoever shows the change."""
     options = scenario_options(scenario)
-    document = scenario.to_document(options)
+    document = scenario_document(scenario, options)
     problems = document_problems(document)
     run = None if problems else run_queue(scenario=scenario, user=user, document=document)
     return Change(scenario=scenario, problems=problems, run=run, options=options, document=document, ranges=ranges)

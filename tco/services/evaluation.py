@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from lib.errors import AppError
 from tco.charts import build_figures, with_map_rental
+from tco.documents import scenario_document
 from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate, validate
 from tco.engine.errors import problem_text
 from tco.models import RunStatus, Scenario, ScenarioRun
@@ -63,7 +64,7 @@ def current_evaluation(scenario: Scenario, *, with_figures: bool, map_rental: st
     that belong to other inputs. Raises NotEvaluable when the engine refuses the inputs. Writes nothing.
     ``map_rental`` picks the rental the break-even map varies (default: the cheapest on-demand rental).
     """
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     run = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()
     if run is not None and run.document == document and run.result and (run.figures or not with_figures):
         figures = with_map_rental(document, run.result, run.figures, map_rental) if with_figures else run.figures

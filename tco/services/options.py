@@ -18,6 +18,7 @@ from pricing.fx import Rate
 from pricing.models import PricingTerm
 from pricing.selectors import exchange_rate, price_trend
 from pricing.trends import MIN_WEEKS, PriceTrend
+from tco.documents import scenario_document
 from tco.engine.catalogue import MARKET_PRICE_FIELDS, fields_for_kind, money_step, option_fields
 from tco.models import (
     DILIGENCE_KEYS,
@@ -133,7 +134,7 @@ def option_update(
         if found is None:
             raise ScenarioOption.DoesNotExist(f"option {option.pk} is no longer in this scenario")
         index, fresh = found
-        before = fresh_scenario.to_document(options)
+        before = scenario_document(fresh_scenario, options)
         if field in MARKET_PRICE_FIELDS.get(fresh.kind, ()) and value != getattr(fresh, field):
             if _named_after_a_pick(fresh):  # the name said whose price this was; it no longer is
                 fresh.name = DEFAULT_NAMES[fresh.kind]
@@ -146,7 +147,7 @@ def option_update(
         setattr(fresh, field, value)
         cleared = clear_inputs_that_stop_applying(fresh, field)
         edited = tuple(f"options[{index}].{name}" for name in (field, *cleared))
-        refuse_invalid(before, fresh_scenario.to_document(options), edited=edited)
+        refuse_invalid(before, scenario_document(fresh_scenario, options), edited=edited)
         if field in fresh.assumed_fields:
             fresh.assumed_fields = [name for name in fresh.assumed_fields if name != field]
         set_history_user(fresh, user)
@@ -264,7 +265,7 @@ def option_pick_price(
     with transaction.atomic():
         fresh_scenario = claim_version(scenario_id=option.scenario_id, expected_version=expected_version)
         prices, rate = market_prices_in(observation, fresh_scenario.currency_code)
-        before = fresh_scenario.to_document()
+        before = scenario_document(fresh_scenario)
         fresh = ScenarioOption.objects.get(pk=option.pk, scenario=fresh_scenario)
         source = price_source_for(observation, rate)
         if _named_by_default(fresh):
@@ -324,10 +325,12 @@ def option_adopt_price_trend(
                 f"{PricingTerm(term).label.lower()} prices in {found.currency} in the last {months} months; a trend "
                 f"needs at least {MIN_WEEKS}. Import more snapshots or choose a longer window."
             )
-        before = fresh_scenario.to_document(options)
+        before = scenario_document(fresh_scenario, options)
         fresh.price_change_per_year = round_half_up(found.trend.change_per_year, 4)
         fresh.price_path_source = price_path_source_for(found, adopted_on=timezone.localdate())
-        refuse_invalid(before, fresh_scenario.to_document(options), edited=(f"options[{index}].price_change_per_year",))
+        refuse_invalid(
+            before, scenario_document(fresh_scenario, options), edited=(f"options[{index}].price_change_per_year",)
+        )
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh_scenario, before=before, options=options, user=user)

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from lib.users import signed_in_user
 from tco.charts import build_figures
+from tco.documents import scenario_document
 from tco.engine import ENGINE_VERSION, ScenarioError, evaluate
 from tco.models import RunStatus, Scenario, ScenarioRun
 
@@ -18,7 +19,7 @@ def run_queue(*, scenario: Scenario, user: AbstractBaseUser | None = None, docum
     return ScenarioRun.objects.queue(
         scenario=scenario,
         scenario_version=scenario.version,
-        document=document if document is not None else scenario.to_document(),
+        document=document if document is not None else scenario_document(scenario),
         requested_by=signed_in_user(user),
     )
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
-from tco.documents import SERVING_KEY, document_to_fields, serving_fields
+from tco.documents import SERVING_KEY, document_to_fields, scenario_document, serving_fields
 from tco.engine import Problem, ScenarioError, validate
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields, scenario_inputs
 from tco.engine.fields import check_number
@@ -149,11 +149,11 @@ def scenario_update_field(
             if message:
                 raise EditRefused([Problem(field, message)], {})
         options = scenario_options(fresh)
-        before = fresh.to_document(options)
+        before = scenario_document(fresh, options)
         if field in SIZED_SCENARIO_FIELDS and value != getattr(fresh, field):  # the figure is now the user's
             fresh.sizing_applied = None
         setattr(fresh, field, value)
-        refuse_invalid(before, fresh.to_document(options), edited=(entry.path,))
+        refuse_invalid(before, scenario_document(fresh, options), edited=(entry.path,))
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)
@@ -181,11 +181,11 @@ def forecast_update(
     with transaction.atomic():
         fresh = claim_version(scenario_id=scenario.pk, expected_version=expected_version)
         options = scenario_options(fresh)
-        before = fresh.to_document(options)
+        before = scenario_document(fresh, options)
         # Only this kind's parameters: the other kinds' are kept so switching back and forth loses nothing.
         for field, value in forecast.model_fields().items():
             setattr(fresh, field, value)
-        refuse_invalid(before, fresh.to_document(options), edited=("utilization",))
+        refuse_invalid(before, scenario_document(fresh, options), edited=("utilization",))
         set_history_user(fresh, user)
         fresh.save()
         ranges = ranges_follow_input(scenario=fresh, before=before, options=options, user=user)

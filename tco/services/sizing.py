@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from lib.users import signed_in_user
+from tco.documents import scenario_document
 from tco.engine import ScenarioError
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields
 from tco.engine.fields import check_number
@@ -77,7 +78,7 @@ def sizing_document(
         )
     traffic = [list(bucket) for bucket in scenario.serving_traffic or ()]
     if not traffic:
-        bucket, how = workload_bucket(scenario.to_document(options))
+        bucket, how = workload_bucket(scenario_document(scenario, options))
         if bucket is None:
             problems.append({"path": "serving_traffic", "message": f"{SCENARIO_FIELD['serving_traffic'].label}: {how}"})
         else:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from lib.errors import AppError
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
+from tco.documents import scenario_document
 from tco.models import Scenario, ScenarioOption, SizingRun
 from tco.services.common import (
     Change,
@@ -100,7 +101,7 @@ def sizing_apply(
         if run.scenario_version != expected_version and expected_version is not None:
             raise SizingRefused("The scenario changed after this sizing: size it again, then apply.")
         options = scenario_options(fresh)
-        before = fresh.to_document(options)
+        before = scenario_document(fresh, options)
         best = by_name[best_name]
         throughput, kind = effective_throughput(best, traffic)
         fresh.fleet_gpus = best["best"]["gpus"]
@@ -128,7 +129,7 @@ def sizing_apply(
             applied.append(option)
             edited += [f"options[{index}].tokens_per_second_per_gpu", f"options[{index}].gpu_count"]
         # Written whole or not at all: a figure the scenario cannot hold (a GPU count past its bounds) refuses it.
-        refuse_invalid(before, fresh.to_document(options), edited=tuple(edited))
+        refuse_invalid(before, scenario_document(fresh, options), edited=tuple(edited))
         for option in applied:
             set_history_user(option, user)
             option.save()

@@ -19,7 +19,7 @@ from lib.errors import AppError
 from lib.kinds import OWNED_KINDS
 from lib.users import signed_in_user
 from tco.charts.uncertainty import uncertainty_figures
-from tco.documents import FieldProblem, to_decimal
+from tco.documents import FieldProblem, scenario_document, to_decimal
 from tco.engine import (
     ENGINE_VERSION,
     Problem,
@@ -93,7 +93,7 @@ def range_set(
     ranges = uncertainty_map(scenario_ranges(scenario), options)
     ranges[path] = {"low": float(low), "likely": float(likely), "high": float(high)}
     try:
-        check_uncertainty(scenario.to_document(options), {path: ranges[path]})
+        check_uncertainty(scenario_document(scenario, options), {path: ranges[path]})
     except ScenarioError as error:
         own = [problem.message for problem in error.problems if problem.path == path]
         if own:
@@ -153,7 +153,7 @@ def ranges_follow_input(
     if not ranges:
         return ranges
     options = list(scenario.options.all()) if options is None else options
-    after = scenario.to_document(options)
+    after = scenario_document(scenario, options)
     paths = {item.pk: range_path(item, options) for item in ranges}
     known = [path for path in paths.values() if path is not None]
     old, new = entered_values(before, known), entered_values(after, known)
@@ -301,7 +301,7 @@ def uncertainty_run_queue(
     if not MIN_TRIALS <= trials <= MAX_TRIALS:
         raise ScenarioError([Problem("trials", f"Trials must be {MIN_TRIALS:,} to {MAX_TRIALS:,}; got {trials:,}")])
     options = list(scenario.options.all())
-    document = scenario.to_document(options)
+    document = scenario_document(scenario, options)
     uncertainty = uncertainty_map(scenario_ranges(scenario), options)
     check_uncertainty(document, uncertainty)
     # Sending never fails the request: a run the broker could not take stays pending for the sweeper.

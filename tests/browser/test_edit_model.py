@@ -12,6 +12,7 @@ import pytest
 
 from lib.formatting import format_money, format_pct, format_unit_money
 from pricing.services import reference_data_load
+from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.models import Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
@@ -39,7 +40,10 @@ def test_a_refused_value_stays_refused_until_corrected_or_restored(page, live_se
     capex.fill("-5")
     capex.press("Tab")
     page.locator(f"#f-o{owned.pk}-capex[data-refused]").wait_for()
-    assert page.inner_text(f"#err-o{owned.pk}-capex") == "Own 8x H100 (new) → Capex must not be negative; got -5"
+    assert (
+        page.inner_text(f"#err-o{owned.pk}-capex")
+        == "Own 8x H100 (new) → Capex, whole option (USD) must not be negative; got -5"
+    )
     assert "Not saved" in page.inner_text(f"#not-saved-o{owned.pk}-capex")
     assert page.inner_text(".run-status").startswith("Up to date with the stored values: what is marked “Not saved”")
 
@@ -194,7 +198,7 @@ def test_a_blank_scenario_built_field_by_field_in_any_order_shows_what_the_engin
     page.locator("#results .status-done").wait_for()
     assert page.locator("#to-complete").count() == 0
 
-    document = Scenario.objects.get(pk=scenario.pk).to_document()
+    document = scenario_document(Scenario.objects.get(pk=scenario.pk))
     assert document["horizon_months"] == 60 and document["fleet_gpus"] == GPUS
     assert document["workload"] == WORKLOAD
     result = evaluate(document)

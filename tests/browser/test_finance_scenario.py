@@ -11,6 +11,7 @@ import pytest
 
 from lib.formatting import format_money, format_money_compact, format_month, format_pct, format_unit_money
 from lib.kinds import is_owned
+from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.models import Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
@@ -122,7 +123,7 @@ def test_a_taxed_leased_refreshed_and_committed_scenario_built_in_the_editor_sho
     page.locator("#finance-answers").wait_for()
     assert page.locator("#to-complete").count() == 0
 
-    document = Scenario.objects.get(pk=scenario.pk).to_document()
+    document = scenario_document(Scenario.objects.get(pk=scenario.pk))
     entered = {option["name"]: option for option in document["options"]}
     assert (document["tax_rate"], document["cost_of_debt"], document["refresh_policy"]) == (0.21, 0.055, "replace")
     assert {key: entered[LEASED][key] for key in ("financing", "lease_payment", "lease_term_months")} == {

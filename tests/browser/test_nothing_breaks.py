@@ -8,6 +8,7 @@ import io
 
 import pytest
 
+from tco.documents import scenario_document
 from tco.models import Scenario, ScenarioOption
 from tests.browser.helpers import log_in
 
@@ -53,7 +54,7 @@ def test_bad_and_fuzzed_horizons_are_refused_and_the_page_and_exports_keep_worki
     assert page.inner_text("#help-s-horizon_months") == "A whole number from 1 to 240."
     page.locator("#exports a").first.wait_for()
     rows = list(csv.reader(io.StringIO(_export(page, "options.csv"))))
-    assert rows[0][0] == "option" and len(rows) == 1 + len(scenario.to_document()["options"])
+    assert rows[0][0] == "option" and len(rows) == 1 + len(scenario_document(scenario)["options"])
 
 
 def test_an_export_right_after_an_edit_carries_the_version_and_numbers_on_the_page(

@@ -64,7 +64,7 @@ def test_a_bad_value_shows_the_engines_message_next_to_the_field(page, live_serv
     field.press("Tab")
     error = page.locator(f"#err-o{owned.pk}-capex")
     error.wait_for(state="visible")
-    assert error.inner_text() == "Own 8x H100 (new) → Capex must not be negative; got -5"
+    assert error.inner_text() == "Own 8x H100 (new) → Capex, whole option (USD) must not be negative; got -5"
     assert "stale" not in page.get_attribute("#answer", "class")  # nothing was saved: the answer is still current
     assert "Renting Lambda 8x H100 SXM" in page.inner_text("#headline")
     assert page.input_value("#scenario-version") == "1"

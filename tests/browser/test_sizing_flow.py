@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lib.formatting import format_money, format_unit_money
+from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.models import Scenario
 from tests.browser.helpers import log_in
@@ -72,7 +73,7 @@ def test_a_workload_sized_and_applied_gives_the_engines_figures_for_the_scenario
     assert "h100 run (2026-08-01)" in page.inner_text(f"#sized-{owned.pk}")
     assert "From sizing Llama-3.1-70B on H200 SXM" in page.inner_text("#sized-scenario")
 
-    result = evaluate(stored.to_document())
+    result = evaluate(scenario_document(stored))
     assert page.inner_text("#card-cheapest") == result["cheapest"]
     for figures in result["options"]:  # every option's row is the engine's for the sized scenario
         name = figures["name"]

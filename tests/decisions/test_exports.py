@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from tco.documents import scenario_document
 from tco.engine import ENGINE_VERSION, evaluate
 from tco.models import DecisionSnapshot
 from tco.services import option_add, run_queue, scenario_create, scenario_create_from_document, scenario_update_field
@@ -64,7 +65,7 @@ def _close(values: list[float | None]):
 
 
 def test_the_csv_per_option_has_one_row_per_option_with_the_results_values(viewer_client, scenario):
-    result = evaluate(scenario.to_document())
+    result = evaluate(scenario_document(scenario))
 
     response = _export(viewer_client, scenario, "options.csv")
 
@@ -82,7 +83,7 @@ def test_the_csv_per_option_has_one_row_per_option_with_the_results_values(viewe
 
 
 def test_the_csv_per_month_has_the_forecast_and_each_options_monthly_and_cumulative_cost(viewer_client, scenario):
-    result = evaluate(scenario.to_document())
+    result = evaluate(scenario_document(scenario))
 
     header, *rows = _rows(_export(viewer_client, scenario, "monthly.csv"))
 
@@ -108,7 +109,7 @@ def test_the_csv_per_month_has_the_forecast_and_each_options_monthly_and_cumulat
 def test_the_workbook_has_the_live_model_monthly_cost_and_inputs_in_words_with_units_in_headers(
     viewer_client, scenario
 ):
-    result = evaluate(scenario.to_document())
+    result = evaluate(scenario_document(scenario))
 
     response = _export(viewer_client, scenario, "results.xlsx")
 
@@ -167,7 +168,7 @@ def formula_scenario(editor, lambda_price):
 
 
 def test_csv_text_that_looks_like_a_formula_is_neutralised_and_numbers_stay_numbers(viewer_client, formula_scenario):
-    result = evaluate(formula_scenario.to_document())
+    result = evaluate(scenario_document(formula_scenario))
 
     _, *rows = _rows(_export(viewer_client, formula_scenario, "options.csv"))
     monthly_header, *_ = _rows(_export(viewer_client, formula_scenario, "monthly.csv"))
@@ -214,7 +215,7 @@ def test_anonymous_users_cannot_export_a_scenario(anon, scenario):
 def test_while_the_current_inputs_cannot_be_evaluated_only_a_confirmed_older_version_is_exported(
     editor, editor_client, scenario, django_capture_on_commit_callbacks
 ):
-    evaluate_now = evaluate(scenario.to_document())
+    evaluate_now = evaluate(scenario_document(scenario))
     with django_capture_on_commit_callbacks(execute=True):  # the version's run, computed as the embedded mode does
         run_queue(scenario=scenario)
     option_add(scenario=scenario, user=editor, expected_version=None, kind="neocloud")  # its price still blank
@@ -226,7 +227,7 @@ def test_while_the_current_inputs_cannot_be_evaluated_only_a_confirmed_older_ver
         assert refused.status_code == 409 and "Content-Disposition" not in refused
         text = refused.content.decode()
         assert f"Version {current} cannot be evaluated" in text and "nothing was exported" in text
-        assert "Neocloud rental → Price per GPU-hour is required" in text and "options[" not in text
+        assert "Neocloud rental → Price (USD per GPU-hour) is required" in text and "options[" not in text
 
     panel = editor_client.get(reverse("tco:decision_panel", args=[scenario.pk]), HTTP_HX_REQUEST="true")
     box = panel.content.decode().split('id="exports"', 1)[1].split("</div>", 1)[0]
@@ -252,7 +253,7 @@ def test_an_export_with_nothing_to_export_is_a_plain_text_refusal_never_a_page(e
         assert response["Content-Type"] == "text/plain; charset=utf-8"
         assert "Content-Disposition" not in response
         text = response.content.decode()
-        assert "Nothing was exported" in text and "Neocloud rental → Price per GPU-hour is required" in text
+        assert "Nothing was exported" in text and "Neocloud rental → Price (USD per GPU-hour) is required" in text
         assert "<" not in text and "options[" not in text
 
 
@@ -311,7 +312,7 @@ def test_with_nothing_to_export_the_panel_says_why_instead_of_offering_links(edi
 
     html = editor_client.get(reverse("tco:decision_panel", args=[blank.pk])).content.decode()
 
-    assert "Nothing to export yet" in html and "Neocloud rental → Price per GPU-hour is required" in html
+    assert "Nothing to export yet" in html and "Neocloud rental → Price (USD per GPU-hour) is required" in html
     assert "export/options.csv" not in html
 
 

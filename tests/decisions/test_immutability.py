@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from pricing.models import PriceObservation
+from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.models import DecisionRecord, DecisionSnapshot, ImmutableRowError, RunStatus, ScenarioRun
 from tco.services import (
@@ -111,8 +112,8 @@ def test_the_content_hash_is_the_sha256_of_the_frozen_json_and_is_on_the_page(li
 def test_the_snapshot_freezes_document_result_figures_prices_engine_and_brief(link_path, scenario):
     frozen = json.loads(DecisionSnapshot.objects.get().content)
 
-    assert frozen["document"] == scenario.to_document()
-    assert frozen["result"] == evaluate(scenario.to_document())
+    assert frozen["document"] == scenario_document(scenario)
+    assert frozen["result"] == evaluate(scenario_document(scenario))
     assert {"annual_cost", "cumulative", "cost_per_output", "forecast", "break_even_map"} <= set(frozen["figures"])
     assert frozen["engine_version"] == frozen["result"]["engine_version"]
     assert frozen["decision"] == {"status": "open"}
@@ -181,7 +182,7 @@ def test_without_a_finished_run_the_link_is_evaluated_on_the_spot(editor_client,
 
     frozen = json.loads(DecisionSnapshot.objects.get().content)
     assert frozen["run_id"] is None
-    assert frozen["result"] == evaluate(scenario.to_document())
+    assert frozen["result"] == evaluate(scenario_document(scenario))
 
 
 def test_a_finished_run_of_older_inputs_is_not_used(
@@ -208,7 +209,7 @@ def test_a_scenario_the_engine_refuses_cannot_be_shared(editor, editor_client, s
 
     assert response.status_code == 400
     assert "No link was created" in response.content.decode()
-    assert "Neocloud rental → Price per GPU-hour is required" in response.content.decode()
+    assert "Neocloud rental → Price (USD per GPU-hour) is required" in response.content.decode()
     assert "options[" not in response.content.decode()
     assert path == ""
     assert not DecisionSnapshot.objects.exists()

@@ -19,7 +19,7 @@ from tco.engine.catalogue import (
     scenario_fields,
     scenario_path_field,
 )
-from tco.engine.fields import NumberField, rate_field
+from tco.engine.fields import NumberField, money_field, rate_field
 
 from .test_properties import MONEY_FIELDS
 
@@ -142,8 +142,8 @@ def test_the_overrides_of_the_workload_are_throughput_and_acceptance():
 
 def test_defaults_in_words_match_the_engine_defaults():
     spoken = {entry.name: entry.default_text for entry in OPTION_FIELDS if entry.default == 0.0}
-    assert set(spoken.values()) == {"0"}
-    assert {entry.name for entry in OPTION_FIELDS if entry.default == 1.0} == {"pue"}
+    assert {text.split(" ")[0] for text in spoken.values()} == {"0"}  # "0", "0 (new)", "0 (no upfront)"
+    assert {entry.name for entry in OPTION_FIELDS if entry.default == 1.0} == {"pue", "lease_payment_interval_months"}
 
 
 def test_names_are_unique():
@@ -178,17 +178,29 @@ def test_an_input_is_named_by_its_scope_in_the_model_and_in_the_document():
     assert scenario_path_field("workload.acceptance_rate") is acceptance
 
 
-def test_every_checked_scenario_input_is_refused_in_its_own_words():
-    for entry in scenario_fields("scenario", "workload"):
-        if entry.check is not None and entry.stored:
-            assert entry.check.label == entry.label, entry.name
+def test_every_checked_input_is_refused_in_its_own_words():
+    for entry in (*scenario_fields("scenario", "workload"), *OPTION_FIELDS):
+        if entry.check is not None:
+            assert (entry.check.label, entry.check.unit) == (entry.label, entry.unit), entry.name
+
+
+@pytest.mark.parametrize(
+    "check",
+    [NumberField("Lease term", lo=1, hi=240, integer=True), NumberField(lo=1, unit="months"), money_field("Capex")],
+    ids=["label", "unit", "money label"],
+)
+def test_an_entry_whose_check_names_its_own_label_or_unit_is_refused_with_the_way_to_write_it(check):
+    with pytest.raises(ValueError, match=r"write the check without a label or a unit, e\.g\. check=NumberField"):
+        OptionField("lease_term_months", ("owned",), "count", label="Lease term", unit="months", check=check)
+    with pytest.raises(ValueError, match="the check names its own label or unit"):
+        ScenarioField("x", "scenario", "count", label="X", unit="months", check=check)
 
 
 def test_a_choice_and_a_share_are_plain_entries():
     policy = ScenarioField(
         "refresh_policy", "scenario", "choice", label="Refresh", choices=(("none", "None"), ("renew", "Renew"))
     )
-    share = ScenarioField("tax_rate", "scenario", "rate", label="Tax rate", check=rate_field("Tax rate"))
+    share = ScenarioField("tax_rate", "scenario", "rate", label="Tax rate", check=rate_field())
     assert (policy.field, policy.takes_range, share.is_percent, share.takes_range) == (
         "refresh_policy",
         False,
@@ -242,3 +254,16 @@ def test_every_choice_names_its_default_in_words_and_the_default_is_one_of_its_v
     for entry in OPTION_FIELDS:
         if entry.finance and entry.value_type == "choice":
             assert entry.default in dict(entry.choices) and entry.default_text, entry.name
+
+
+def test_the_paths_a_sweep_or_a_variant_moves_are_the_catalogues_unfixed_scenario_numbers():
+    from tco.engine.catalogue import VARIED_TOP_NUMBERS
+    from tco.engine.variants import resolve
+    from tests.documents import DESIGN_EXAMPLE
+
+    assert tuple(VARIED_TOP_NUMBERS) == ("discount_rate", "fleet_gpus", "burst_price_per_gpu_hour")
+    assert SCENARIO_FIELD["horizon_months"].fixed  # it sets the months: never moved
+    for path in VARIED_TOP_NUMBERS:
+        found, reason = resolve(DESIGN_EXAMPLE, path)
+        assert reason is None and found.label == SCENARIO_FIELD[path].label
+    assert resolve(DESIGN_EXAMPLE, "horizon_months")[0] is None

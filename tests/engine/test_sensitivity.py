@@ -70,7 +70,7 @@ def test_default_swings_are_twenty_percent_of_every_nonzero_input_within_bounds(
     assert (rows["workload.acceptance_rate"]["low"], rows["workload.acceptance_rate"]["high"]) == pytest.approx(
         (0.72, 1.0)
     )
-    assert rows["options[0].capex"]["label"] == "Own: Capex"
+    assert rows["options[0].capex"]["label"] == "Own: Capex, whole option"
 
 
 def test_default_swing_keeps_the_residual_value_within_the_capex():

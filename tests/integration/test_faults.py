@@ -30,6 +30,7 @@ from config.env import env_time_limits
 from pricing.models import PriceObservation, PriceSnapshot, SnapshotStatus
 from pricing.services import price_snapshot_queue, reference_data_load
 from pricing.tasks import import_snapshot
+from tco.documents import scenario_document
 from tco.models import RunStatus, Scenario, ScenarioRun
 from tco.services import scenario_create_from_document
 from tco.tasks import scenario_evaluate
@@ -224,7 +225,7 @@ def test_a_worker_killed_mid_evaluation_keeps_the_inputs_and_fails_the_run_withi
     worker = start_worker(slow_job_seconds=60)
     with jobs_sent_to(redis_server.url):
         scenario = scenario_create_from_document(document=DESIGN_EXAMPLE, user=None)
-    saved = scenario.to_document()
+    saved = scenario_document(scenario)
     run = ScenarioRun.objects.get(scenario=scenario)
     _wait_for(lambda: ScenarioRun.objects.get(pk=run.pk).status == RunStatus.RUNNING, timeout=30, what="the claim")
 
@@ -238,7 +239,7 @@ def test_a_worker_killed_mid_evaluation_keeps_the_inputs_and_fails_the_run_withi
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and "The evaluation was interrupted" in run.error
     assert run.finished_at - run.started_at < limit + timedelta(seconds=5)
-    assert Scenario.objects.get(pk=scenario.pk).to_document() == saved  # nothing saved was lost
+    assert scenario_document(Scenario.objects.get(pk=scenario.pk)) == saved  # nothing saved was lost
 
 
 def test_a_worker_killed_mid_import_keeps_the_file_and_fails_the_snapshot_within_its_limit(

@@ -13,6 +13,7 @@ from lib.formatting import format_money, format_pct
 from lib.kinds import is_owned
 from tco.charts.break_even_map import break_even_map
 from tco.charts.uncertainty import uncertainty_figures
+from tco.documents import scenario_document
 from tco.engine import evaluate, sensitivity, simulate, sweep
 from tco.presentation.comparison import comparison
 from tco.services import scenario_create_from_document
@@ -111,7 +112,7 @@ def test_the_compare_page_names_the_taxed_column_after_tax(editor_client, editor
     table = re.search(r'<table id="compare-npv">(.*?)</table>', html, re.S)[1]
     headers = [re.sub(r"\s+", " ", h).strip() for h in re.findall(r'<th scope="col"[^>]*>(.*?)</th>', table, re.S)]
     assert headers == ["Option", "Taxed (36 months, after tax)", "Untaxed (36 months)"]
-    result = evaluate(taxed.to_document())
+    result = evaluate(scenario_document(taxed))
     owned = next(o for o in result["options"] if o["kind"] == "owned")
     assert f'<td class="num">{format_money(owned["npv_after_tax"])}</td>' in table
     (pair,) = result["break_even"]  # one owned option, one on-demand rental
@@ -134,7 +135,7 @@ def test_a_taxed_scenarios_simulation_and_tornado_tables_and_exports_say_after_t
     assert "P10 present value of cost after tax, USD" in options and "P90 present value of cost after tax" in options
     tornado = re.search(r'<table id="u-tornado-table">(.*?)</thead>', html, re.S)[1]
     assert "Owned \u2212 rental at low after tax, USD" in tornado
-    base = _owned_minus_rental(evaluate(scenario.to_document()), "npv_after_tax")
+    base = _owned_minus_rental(evaluate(scenario_document(scenario)), "npv_after_tax")
     assert "owned minus rental present value of cost after tax " in html
     assert format_money(abs(base)) in re.search(r'id="u-tornado-base">(.*?)</p>', html, re.S)[1]
     simulation = editor_client.get(f"/scenarios/{scenario.pk}/export/simulation.csv").content.decode()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from tco.documents import scenario_document
 from tco.engine.catalogue import fields_for_kind
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS
 from tco.models import Scenario
@@ -26,7 +27,7 @@ MESSAGE = "before the %"
 
 def _state(scenario: Scenario) -> tuple[int, dict]:
     fresh = Scenario.objects.get(pk=scenario.pk)
-    return fresh.version, fresh.to_document()
+    return fresh.version, scenario_document(fresh)
 
 
 def _assert_field_message(response, what) -> None:

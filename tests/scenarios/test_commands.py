@@ -45,7 +45,7 @@ def test_import_of_an_invalid_document_names_every_problem(db, tmp_path, example
     path.write_text(json.dumps(example_document))
     with pytest.raises(CommandError) as caught:
         call_command("scenario_import", str(path))
-    assert "Horizon must be between 1 and 240 months; got 0" in str(caught.value)
+    assert "Horizon (months) must be between 1 and 240; got 0" in str(caught.value)
     assert "Own 8x H100 (new) → PUE must be between 1 and 3; got 0.5" in str(caught.value)
     assert "options[" not in str(caught.value)
     assert not Scenario.objects.exists()

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.documents import scenario_document
 from tco.engine import ScenarioError
 from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
 from tco.selectors.history import scenario_history
@@ -174,7 +175,7 @@ def test_ranges_on_money_inputs_convert_with_them_and_others_stay(editor_client,
     uncertainty = scenario_uncertainty(fresh)
     assert (
         uncertainty["options[1].price_per_gpu_hour"]["likely"]
-        == fresh.to_document()["options"][1]["price_per_gpu_hour"]
+        == scenario_document(fresh)["options"][1]["price_per_gpu_hour"]
     )
     html = editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode()
     assert "is not the input" not in html

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tco.documents import scenario_document
 from tco.engine import ScenarioError, validate
 from tco.models import ForecastKind, Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
@@ -22,7 +23,7 @@ DEMO_FILES = sorted(DEMO_DIR.glob("*.json"))
 
 def _round_trip(document: dict) -> dict:
     scenario = scenario_create_from_document(document=document, user=None)
-    return Scenario.objects.get(pk=scenario.pk).to_document()
+    return scenario_document(Scenario.objects.get(pk=scenario.pk))
 
 
 def test_there_are_three_demo_scenarios():
@@ -56,7 +57,7 @@ def test_it_keeps_a_monthly_forecast_as_pasted_values(db, example_document):
     example_document["utilization"] = [round(0.3 + 0.01 * m, 2) for m in range(36)]
     scenario = scenario_create_from_document(document=example_document, user=None)
     assert scenario.forecast_kind == ForecastKind.PASTED
-    assert Scenario.objects.get(pk=scenario.pk).to_document()["utilization"] == example_document["utilization"]
+    assert scenario_document(Scenario.objects.get(pk=scenario.pk))["utilization"] == example_document["utilization"]
 
 
 def test_it_leaves_unset_inputs_out_of_the_document(db, example_document):
@@ -77,7 +78,7 @@ def test_a_null_or_missing_currency_is_imported_as_usd_as_the_engine_reads_it(db
         example_document["currency"] = currency
     scenario = Scenario.objects.get(pk=scenario_create_from_document(document=example_document, user=None).pk)
     assert scenario.currency_code == "USD"
-    assert validate(scenario.to_document())["currency"] == "USD"
+    assert validate(scenario_document(scenario))["currency"] == "USD"
 
 
 def test_it_carries_price_provenance_verbatim(db, example_document):

@@ -91,7 +91,7 @@ def test_a_value_the_engine_refuses_is_not_saved_and_its_message_names_the_optio
     html = _option_field(editor_client, scenario, option, "capex", "-5").content.decode()
     page = Workspace(html)
     key = f"o{option.pk}-capex"
-    assert page.error(key) == f"{option.name} → Capex must not be negative; got -5"
+    assert page.error(key) == f"{option.name} → Capex, whole option (USD) must not be negative; got -5"
     assert "options[" not in html
     assert page.value(key) == "-5" and page.refused(key)  # what the user typed stays, marked not saved
     assert "Stored: 320,000" in page.text(f"not-saved-{key}") and page.attrs(f"f-{key}")["data-stored"] == "320,000"

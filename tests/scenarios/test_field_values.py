@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tco.checks import document_problems, is_gap
+from tco.documents import scenario_document
 from tco.engine.catalogue import OPTION_FIELD, fields_for_kind
 from tco.models import Scenario, ScenarioOption
 from tests.documents import DESIGN_EXAMPLE
@@ -69,7 +70,7 @@ def _post_option(client, scenario, option, field, value):
 
 def _snapshot(scenario: Scenario) -> dict:
     fresh = Scenario.objects.get(pk=scenario.pk)
-    return {"version": fresh.version, "document": fresh.to_document()}
+    return {"version": fresh.version, "document": scenario_document(fresh)}
 
 
 def assert_every_page_renders(client, scenario: Scenario) -> None:
@@ -98,7 +99,7 @@ def test_a_horizon_of_0_is_refused_with_the_engines_message_and_nothing_is_store
 
     html = _post_field(editor_client, scenario, "horizon_months", "0").content.decode()
 
-    assert "Horizon must be between 1 and 240 months; got 0" in html
+    assert "Horizon (months) must be between 1 and 240; got 0" in html
     assert _snapshot(scenario) == before
     assert_every_page_renders(editor_client, scenario)
 
@@ -122,7 +123,7 @@ def test_an_edit_that_needs_another_input_saves_and_the_page_says_what_is_missin
     its own) and the burst price is listed as still to complete, in words."""
     Scenario.objects.filter(pk=scenario.pk).update(burst_price_per_gpu_hour=None)
     scenario.refresh_from_db()
-    assert document_problems(scenario.to_document()) == []
+    assert document_problems(scenario_document(scenario)) == []
 
     html = _post_field(editor_client, scenario, "fleet_gpus", "64").content.decode()
 
@@ -269,7 +270,7 @@ def test_after_fuzzed_edits_the_stored_scenario_validates_and_every_page_and_exp
             response = _post_option(editor_client, scenario, option, fields[choice % len(fields)], text)
         assert response.status_code in (200, 400)
         scenario.refresh_from_db()
-        document = scenario.to_document()
+        document = scenario_document(scenario)
         # A valid document never gets a wrong value; a cleared required input is a gap ("to complete").
         assert all(is_gap(problem, document) for problem in document_problems(document))
     assert_every_page_renders(editor_client, scenario)
@@ -327,5 +328,5 @@ def test_an_uploaded_scenario_document_is_imported_whole_or_not_at_all_never_a_5
         assert "was not imported" in page and "options[" not in page
     else:
         assert Scenario.objects.count() == count + 1
-        assert document_problems(created.to_document()) == []
+        assert document_problems(scenario_document(created)) == []
         assert_every_page_renders(editor_client, created)

@@ -14,6 +14,7 @@ import pytest
 from django.urls import reverse
 
 from lib.formatting import format_money
+from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.presentation.finance import finance_answers
 from tco.services import scenario_create_from_document
@@ -26,7 +27,7 @@ def finance_scenario(editor, django_capture_on_commit_callbacks):
     document = finance_document()
     with django_capture_on_commit_callbacks(execute=True):
         created = scenario_create_from_document(document=copy.deepcopy(document), user=editor)
-    document = created.to_document()
+    document = scenario_document(created)
     return created, document, evaluate(document)
 
 

@@ -88,3 +88,16 @@ def test_a_pasted_column_must_match_the_horizon():
     with pytest.raises(ForecastError) as caught:
         parse_pasted_column("0.5\n0.6\n0.7", horizon_months=12)
     assert caught.value.message == "3 values pasted; paste 1 value or exactly 12 (one per month of the horizon)"
+
+
+def test_each_forecast_kind_is_one_registry_entry_with_one_catalogue_choice():
+    from tco.engine.catalogue import SCENARIO_FIELD
+    from tco.forecast import FORECAST_KINDS, KIND_PARAMETERS, Forecast, starting_parameters
+
+    assert tuple(FORECAST_KINDS) == tuple(value for value, _ in SCENARIO_FIELD["forecast_kind"].choices)
+    assert {name: kind.parameters for name, kind in FORECAST_KINDS.items()} == KIND_PARAMETERS
+    # every kind continues a forecast it is switched to, and that start reads back to the same months
+    for name in FORECAST_KINDS:
+        start = starting_parameters(kind=name, current=[0.5], horizon_months=3)
+        assert start and all(field.startswith("forecast_") for field in start)
+    assert Forecast(kind="ramp", ramp_from=Decimal("0.2")).expand(3) == []  # a missing parameter: no months

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from tco.checks import document_gaps
+from tco.documents import scenario_document
 from tco.models import RunStatus, Scenario, ScenarioOption, ScenarioRun
 from tco.services import (
     EditRefused,
@@ -39,7 +40,7 @@ def test_a_blank_scenarios_workload_saves_field_by_field_in_any_order(db, editor
     fresh = Scenario.objects.get(pk=scenario.pk)
     assert {field: getattr(fresh, field) for field in WORKLOAD} == WORKLOAD
     # Nothing to evaluate yet: the scenario has no option. That is what it lacks, and all it lacks.
-    assert [gap.path for gap in document_gaps(fresh.to_document())] == ["options"]
+    assert [gap.path for gap in document_gaps(scenario_document(fresh))] == ["options"]
     assert not ScenarioRun.objects.filter(scenario=scenario).exists()
 
 
@@ -73,7 +74,7 @@ def test_a_value_wrong_on_its_own_is_still_refused(scenario, editor):
     option = scenario.options.get(kind="owned")
     with pytest.raises(EditRefused) as refused:
         option_update(option=option, user=editor, expected_version=1, field="capex", value=Decimal(-5))
-    assert refused.value.messages == ["Own 8x H100 (new) → Capex must not be negative; got -5"]
+    assert refused.value.messages == ["Own 8x H100 (new) → Capex, whole option (USD) must not be negative; got -5"]
 
 
 def test_a_value_wrong_against_what_is_stored_is_still_refused(scenario, editor):
@@ -82,7 +83,8 @@ def test_a_value_wrong_against_what_is_stored_is_still_refused(scenario, editor)
     with pytest.raises(EditRefused) as refused:
         option_update(option=option, user=editor, expected_version=1, field="power_kw", value=Decimal(2))
     assert refused.value.messages == [
-        "Own 8x H100 (new) → Idle power (3.5 kW) cannot be more than the maximum power (2 kW)"
+        "Own 8x H100 (new) → Idle power, whole option (3.5 kW) cannot be more than the power at full load, "
+        "whole option (2 kW)"
     ]
     assert ScenarioOption.objects.get(pk=option.pk).power_kw == Decimal("10.2")
 

@@ -11,16 +11,19 @@ from django.db import models
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from tco.documents import scenario_document
 from tco.engine import catalogue
 from tco.engine.catalogue import RATE_HELP, SCENARIO_FIELDS, ScenarioField, scenario_fields
+from tco.engine.errors import ScenarioError
 from tco.engine.fields import rate_field
+from tco.engine.validation import validate
 from tco.exports import inputs_table
 from tco.models import Scenario, ScenarioOption
 from tco.presentation.inputs import flat_inputs, input_groups, lower_first, path_label, scenario_fact, value_words
 from tco.selectors.history import _tracked_fields
 from tco.services import scenario_create_from_document
 from tco.web.forms import scenario_input_form
-from tco.web.viewmodels.fields import scenario_sections
+from tco.web.viewmodels.fields import input_label, scenario_sections
 from tests.documents import finance_example
 from tests.scenarios.workspace_html import Workspace
 
@@ -65,7 +68,7 @@ SPARES = ScenarioField(
     "rate",
     label="Spares share",
     unit="fraction",
-    check=rate_field("Spares share", default=0.0),
+    check=rate_field(default=0.0),
     default_text="0",
     help="GPUs kept aside as spares.",
 )
@@ -100,7 +103,7 @@ def test_a_new_entry_is_an_input_of_the_editor(scenario, with_spares):
 
 def test_a_new_entry_is_in_the_document_the_exports_the_brief_the_comparison_and_the_history(scenario, with_spares):
     scenario.spares_share = Decimal("0.05")
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     assert document["spares_share"] == 0.05
     rows = {row["key"]: row for row in input_groups(document)[0]["rows"]}  # the decision brief's inputs
     assert (rows["spares_share"]["title"], rows["spares_share"]["text"]) == ("Spares share", "5%")
@@ -123,7 +126,7 @@ SHOWN = [entry for entry in STORED if entry.scope in ("scenario", "workload") an
 def test_an_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_client, scenario):
     page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
     editor_label = page.text(f"f-s-{entry.field}")
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     groups = input_groups(document)
     rows = {(group["title"], row["key"]): row for group in groups for row in group["rows"]}
     row = rows[("Workload" if entry.scope == "workload" else "Scenario", entry.name)]
@@ -148,7 +151,7 @@ def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, 
     page = Workspace(editor_client.get(reverse("tco:scenario_detail", args=[scenario.pk])).content.decode())
     options = scenario.options.all()
     option = next(o for o in options if o.kind in entry.kinds and getattr(o, entry.name) not in (None, ""))
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     rows = {(group["title"], row["key"]): row for group in input_groups(document) for row in group["rows"]}
     row = rows[(option.name, entry.name)]
     history = {attname: (label, shown) for attname, label, shown in _tracked_fields(ScenarioOption)}
@@ -162,3 +165,30 @@ def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, 
     assert row["label"] == lower_first(entry.label)  # the spreadsheet's row
     assert row["unit"] == entry.unit.replace("{c}", "USD")
     assert row["text"] == shown(value, "USD") == compared[1]  # the value, written one way
+
+
+# --- The message under an input says the editor's words ------------------------------------------------------------
+
+CHECKED = [entry for entry in (*SHOWN, *catalogue.OPTION_FIELDS) if entry.check is not None]
+
+
+@pytest.mark.parametrize("entry", CHECKED, ids=lambda entry: f"{type(entry).__name__}-{entry.name}")
+def test_a_refused_value_is_named_by_the_inputs_label_and_unit_as_the_editor_shows_them(entry):
+    document = finance_example()
+    document["currency"] = "EUR"
+    if isinstance(entry, ScenarioField):
+        holder, path = (document["workload"], entry.path) if entry.scope == "workload" else (document, entry.path)
+    else:
+        options = document["options"]  # the option that holds the input: the others may refuse it as a conflict
+        index = next(i for i, option in enumerate(options) if option["kind"] in entry.kinds and entry.name in option)
+        holder, path = document["options"][index], f"options[{index}].{entry.name}"
+    holder[entry.name] = "lots"
+    with pytest.raises(ScenarioError) as refused:
+        validate(document)
+    (message,) = [problem.message for problem in refused.value.problems if problem.path == path]
+    words = input_label(entry, "EUR")  # what the editor writes above the box
+    assert words.startswith(entry.label)
+    if "{c}" in entry.unit:
+        assert "EUR" in words  # the money unit in the scenario's own currency
+    whole = "a whole number" if entry.value_type == "count" else "a number"
+    assert message == f"{words} must be {whole}; got 'lots' (text)"

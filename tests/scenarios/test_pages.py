@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tco.demos import demos
+from tco.documents import scenario_document
 from tco.models import OptionKind, Scenario, ScenarioOption
 
 READ_VIEWS = ["scenario_list", "scenario_detail", "scenario_export", "scenario_results"]
@@ -120,7 +121,7 @@ def test_importing_a_json_file_creates_the_scenario(editor_client, db, example_d
     response = editor_client.post(reverse("tco:scenario_import"), {"file": upload})
     scenario = Scenario.objects.get()
     assert response["Location"] == reverse("tco:scenario_detail", args=[scenario.pk])
-    assert scenario.to_document() == example_document
+    assert scenario_document(scenario) == example_document
 
 
 def test_importing_an_invalid_file_lists_the_problems_and_creates_nothing(editor_client, db, example_document):
@@ -128,7 +129,9 @@ def test_importing_an_invalid_file_lists_the_problems_and_creates_nothing(editor
     upload = SimpleUploadedFile("plan.json", json.dumps(example_document).encode(), "application/json")
     response = editor_client.post(reverse("tco:scenario_import"), {"file": upload}, follow=True)
     html = response.content.decode()
-    assert "plan.json was not imported: Lambda 8x H100 SXM → Price per GPU-hour must not be negative; got -3" in html
+    assert (
+        "plan.json was not imported: Lambda 8x H100 SXM → Price (USD per GPU-hour) must not be negative; got -3" in html
+    )
     assert "options[" not in html
     assert not Scenario.objects.exists()
 

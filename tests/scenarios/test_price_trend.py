@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from pricing.models import PriceObservation
+from tco.documents import scenario_document
 from tco.models import ScenarioOption
 from tco.services import (
     EditRefused,
@@ -67,7 +68,7 @@ def test_the_document_carries_the_price_path_source_and_an_import_keeps_it(scena
     option = _picked(scenario, editor)
     option_adopt_price_trend(option=option, user=editor, expected_version=option.scenario.version)
     scenario.refresh_from_db()
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     rental = next(entry for entry in document["options"] if entry["kind"] == "neocloud")
     assert rental["price_path_source"]["weeks"] == 10
     copy = scenario_create_from_document(document=json.loads(json.dumps(document)), user=editor)

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from tco.documents import scenario_document
 from tco.models import OptionKind, RunStatus, Scenario, ScenarioOption, ScenarioRun, SecondaryDiligenceItem
 from tco.services import (
     EditRefused,
@@ -50,7 +51,7 @@ def test_a_value_the_engine_refuses_is_not_saved(scenario, editor):
     with pytest.raises(EditRefused) as refused:
         option_update(option=option, user=editor, expected_version=1, field="capex", value=Decimal(-5))
     assert [p.path for p in refused.value.problems] == ["options[0].capex"]
-    assert refused.value.messages == [f"{option.name} → Capex must not be negative; got -5"]
+    assert refused.value.messages == [f"{option.name} → Capex, whole option (USD) must not be negative; got -5"]
     assert ScenarioRun.objects.count() == runs_before
     assert ScenarioOption.objects.get(pk=option.pk).capex == 320000
     scenario.refresh_from_db()
@@ -74,7 +75,7 @@ def test_picking_a_market_price_copies_price_and_provenance(scenario, editor):
         "price_observation_id": observation.pk,
         "snapshot_id": observation.snapshot_id,
     }
-    assert Scenario.objects.get(pk=scenario.pk).to_document()["options"][1]["price_source"] == option.price_source
+    assert scenario_document(Scenario.objects.get(pk=scenario.pk))["options"][1]["price_source"] == option.price_source
 
 
 def test_a_later_import_does_not_change_a_picked_price(scenario, editor):
@@ -128,7 +129,7 @@ def test_a_price_in_another_currency_is_converted_at_the_rate_nearest_its_date_a
         "fx_rate_date": "2026-08-31",
         "fx_source": "ECB",
     }
-    document = Scenario.objects.get(pk=scenario.pk).to_document()
+    document = scenario_document(Scenario.objects.get(pk=scenario.pk))
     from tco.engine import validate
 
     assert validate(document)["options"][1]["price_source"]["fx_rate"] == "1.08"
@@ -175,8 +176,8 @@ def test_a_clone_copies_options_and_checklists_at_version_one(scenario, editor):
     copy = scenario_clone(scenario=scenario, user=editor)
     assert copy.name == f"Copy of {scenario.name}"
     assert copy.version == 1
-    original = scenario.to_document()
-    assert copy.to_document() == {**original, "name": copy.name}
+    original = scenario_document(scenario)
+    assert scenario_document(copy) == {**original, "name": copy.name}
     assert SecondaryDiligenceItem.objects.filter(option__scenario=copy).count() == 8
 
 
@@ -199,7 +200,7 @@ def test_the_job_moves_a_run_from_pending_through_running_to_done(scenario, edit
 
 
 def test_an_engine_refusal_fails_the_run_with_its_problems(scenario, editor):
-    document = scenario.to_document()
+    document = scenario_document(scenario)
     document["fleet_gpus"] = 16
     document["options"][0]["gpu_count"] = 8
     del document["burst_price_per_gpu_hour"]  # owned capacity overflows with no burst price

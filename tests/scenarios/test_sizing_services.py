@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 
+from tco.documents import scenario_document
 from tco.engine import ScenarioError, evaluate
 from tco.models import Scenario, ScenarioOption, SizingRun
 from tco.presentation.sizing import sized_note
@@ -136,7 +137,7 @@ def test_applying_writes_fleet_counts_and_throughput_with_their_measured_rows(sc
     assert rental.tokens_per_second_per_gpu == Decimal("1500") and rental.throughput_source["gpu"] == "H200 SXM"
     assert scenario.sizing_applied["gpu"] == "H200 SXM" and scenario.sizing_applied["fleet_gpus"] == 1
     change.run.refresh_from_db()
-    assert change.run.result == evaluate(scenario.to_document())
+    assert change.run.result == evaluate(scenario_document(scenario))
 
 
 def test_the_workload_bucket_is_kept_as_typed_traffic_when_applied(scenario, editor):

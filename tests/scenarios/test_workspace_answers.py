@@ -154,7 +154,9 @@ def test_the_readmes_walk_through_quotes_what_the_page_says(editor_client, edito
     scenario = scenario_create_from_document(document=demo("01-h100-inference-own-vs-rent").document, user=editor)
     owned = scenario.options.get(kind="owned")
     refused = _option_field(editor_client, scenario, owned, "capex", "-5", 1)
-    quoted["Own 8\u00d7 H100 SXM (new) → Capex must not be negative; got -5"] = refused.error(f"o{owned.pk}-capex")
+    quoted["Own 8\u00d7 H100 SXM (new) → Capex, whole option (USD) must not be negative; got -5"] = refused.error(
+        f"o{owned.pk}-capex"
+    )
     for quote, shown in quoted.items():
         assert f"“{quote}”" in section or f'"{quote}"' in section, quote
         assert quote in shown, (quote, shown)

@@ -66,7 +66,7 @@ def test_a_range_out_of_order_is_refused_with_the_engines_message_and_nothing_sa
 
 
 def test_a_rate_range_outside_its_bounds_is_refused(scenario, editor):
-    with pytest.raises(RangeError, match="Discount rate must be between 0 and 1"):
+    with pytest.raises(RangeError, match=r"Discount rate \(per year\) must be between 0 and 1"):
         range_set(
             scenario=scenario,
             user=editor,

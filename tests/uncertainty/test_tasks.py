@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tco.documents import scenario_document
 from tco.engine import fleet_plan, sensitivity, simulate
 from tco.load_profiles import from_forecast
 from tco.models import UncertaintyRun, UncertaintyStatus
@@ -34,7 +35,7 @@ def test_a_run_computes_the_engines_simulation_tornado_and_fleet_plan(ranged, ed
         run = uncertainty_run_queue(scenario=ranged, user=editor, trials=3_000, load_profile=profile)
     run.refresh_from_db()
     assert run.status == UncertaintyStatus.DONE and run.progress == 1.0 and run.started_at and run.finished_at
-    document = ranged.to_document()
+    document = scenario_document(ranged)
     uncertainty = {"options[1].price_per_gpu_hour": RANGE}
     assert run.document == document and run.uncertainty == uncertainty
     assert run.result["simulation"] == simulate(document, uncertainty, trials=3_000, seed=0)

@@ -13,6 +13,7 @@ from lib.kinds import kind_label
 from lib.terms import term_label
 from tco.charts import FIGURE_ORDER
 from tco.checks import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN
+from tco.documents import scenario_document
 from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
 from tco.presentation.finance import compared_months, finance_answers
@@ -55,7 +56,7 @@ def panel_context(
     history = decision_history(scenario)
     current = history[0] if history else None  # the latest record (current_decision)
     state = state or run_state(scenario)
-    document = scenario.to_document() if document is None else document
+    document = scenario_document(scenario) if document is None else document
     # The latest answer is the current inputs' only when its run evaluated exactly today's document.
     answer_is_current = state.done is not None and state.done.document == document
     errors = errors or {}

@@ -25,8 +25,8 @@ from tco.engine.catalogue import (
     scenario_path_field,
 )
 from tco.engine.catalogue import option_fields as catalogue_fields
-from tco.engine.errors import OPTION_PATH
-from tco.engine.fields import NumberField, fmt
+from tco.engine.fields import NumberField, fmt, input_name
+from tco.engine.paths import OPTION_PATH
 from tco.models import Scenario, ScenarioOption
 from tco.web.forms import PricePickerQueryForm, list_input_text
 
@@ -47,19 +47,10 @@ def style_of(entry: OptionField | ScenarioField) -> str:
     return "percent" if entry.is_percent else "money" if entry.is_money else ""
 
 
-def unit_text(unit: str, currency: str) -> str:
-    """A catalogue unit as a label writes it: "{c} per GPU-hour" → "USD per GPU-hour"; a share's "fraction" is
-    left out (the value is written as a percentage)."""
-    return unit.replace("{c}", currency).removeprefix("fraction").strip()
-
-
 def input_label(entry: OptionField | ScenarioField, currency: str) -> str:
     """The editor's label of an input: its one label, then its unit ("Burst price (USD per GPU-hour)", "Useful life
-    (years)"); no unit when there is none to add ("PUE", a ratio; "Committed GPUs")."""
-    unit = unit_text(entry.unit, currency)
-    if not unit or unit == "ratio" or entry.label.endswith(unit):
-        return entry.label
-    return f"{entry.label} ({unit})"
+    (years)"), the words every message about it starts with (``tco.engine.fields.input_name``)."""
+    return input_name(entry.label, entry.unit, currency)
 
 
 scenario_label = input_label

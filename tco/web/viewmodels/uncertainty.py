@@ -7,6 +7,7 @@ from typing import Any
 
 from lib.currencies import currency_of
 from tco.charts.uncertainty import UNCERTAINTY_FIGURE_ORDER
+from tco.documents import scenario_document
 from tco.engine import Problem, ScenarioError, entered_values, validate
 from tco.engine.errors import problem_text
 from tco.models import InputRange, Scenario, UncertaintyRun, UncertaintyStatus
@@ -153,7 +154,7 @@ def uncertainty_context(
     if done is None and latest is not None:
         done = latest_done_uncertainty_run(scenario)
     options = list(scenario.options.all())
-    document = scenario.to_document(options) if document is None else document
+    document = scenario_document(scenario, options) if document is None else document
     ranges = scenario_uncertainty(scenario, options) if ranges is None else uncertainty_map(ranges, options)
     return {
         "scenario": scenario,

@@ -17,6 +17,7 @@ from pricing.forms import TREND_WINDOWS
 from pricing.models import GpuModel
 from tco.charts import utilization_forecast
 from tco.checks import document_problems, is_gap
+from tco.documents import scenario_document
 from tco.engine import Problem
 from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields
 from tco.forecast import FORM_FIELDS, mean_utilization, starting_parameters
@@ -148,7 +149,7 @@ def workspace_context(
         options, document, problems = change.options, change.document, list(change.problems)
     else:
         options = list(scenario.options.all())
-        document = scenario.to_document(options)
+        document = scenario_document(scenario, options)
         problems = document_problems(document)
     ranges = change.ranges if change is not None and change.ranges is not None else scenario_ranges(scenario)
     # An edit that queued a run shows that new run, whose answer panel is built now from its figures.

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
 from lib.jobs import unstick
+from tco.documents import scenario_document
 from tco.engine import ScenarioError
 from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD
 from tco.engine.errors import problem_text
@@ -175,7 +176,7 @@ def uncertainty_run_view(request: HttpRequest, pk: int) -> HttpResponse:
     except LoadProfileError as error:
         return _panel(request, scenario, form=form, errors={"profile": str(error)})
     except ScenarioError as error:
-        document = scenario.to_document()
+        document = scenario_document(scenario)
         listed = "; ".join(dict.fromkeys(problem_text(problem, document) for problem in error.problems))
         return _panel(request, scenario, form=form, errors={"general": f"Nothing was run. {listed}"})
     return _panel(request, scenario, form=form)
