@@ -192,7 +192,9 @@ def serving_to_document(scenario: Scenario) -> dict[str, Any] | None:
             continue
         if entry.value_type == "choice":
             values[entry.name] = int(value) if value.isdigit() else value
-        elif entry.value_type in ("text", "list"):
+        elif entry.value_type == "list":  # a bucket's rate as the document writes a number: 2, not 2.0
+            values[entry.name] = [[number(Decimal(str(rate))), *sizes] for rate, *sizes in value]
+        elif entry.value_type == "text":
             values[entry.name] = value
         else:
             values[entry.name] = number(value)

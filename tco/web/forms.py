@@ -24,7 +24,7 @@ from pricing.models import GpuModel, PriceObservation, PricingTerm
 from tco.documents import FieldProblem, to_decimal
 from tco.engine.catalogue import OptionField, ScenarioField, scenario_fields, scenario_inputs
 from tco.engine.catalogue import option_fields as catalogue_fields
-from tco.engine.fields import check_number
+from tco.engine.fields import check_number, input_name
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, MODEL_FIELDS, Forecast, ForecastError, parse_pasted_column
 from tco.models import DiligenceStatus, ForecastKind, OptionKind
 from tco.serving import ServingError, parse_traffic, traffic_text
@@ -380,7 +380,7 @@ class TrafficText(forms.CharField):
 
 
 def _serving_form_field(entry: ScenarioField) -> forms.Field:
-    label = f"{entry.label} ({entry.unit})" if entry.unit and entry.unit != "fraction" else entry.label
+    label = input_name(entry.label, entry.unit)  # the editor's words, which every message about it starts with
     help_text = entry.help + (f" Blank: {entry.default_text}." if entry.default_text else "")
     if entry.field == "serving_language_model":
         field: forms.Field = forms.ChoiceField(

@@ -158,5 +158,5 @@ def test_the_serving_form_reads_numbers_as_the_editor_does():
     assert data["serving_traffic"] == [[2.5, 1200, 350], [1, 100, 10]]
     refused = ServingForm({"serving_context_tokens": "0"}, model_names=[])
     assert refused.errors["serving_context_tokens"] == [
-        "Context per request must be between 1 and 10,000,000 tokens; got 0"
+        "Context per request (tokens) must be between 1 and 10,000,000; got 0"
     ]
