@@ -187,11 +187,23 @@ JOB_STUCK_GRACE_SECONDS = 30
 # limit (an import's is 750 s).
 JOB_HEARTBEAT_SECONDS = 10
 JOB_HEARTBEAT_STALE_SECONDS = 45
+# Mail: the warning to a decision's owner when its actuals no longer hold it up (tco.tasks.check_actuals). Django's
+# SMTP backend; without a relay set, the console backend in debug. SITE_URL makes the e-mail link to the page.
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "gpu-build-vs-rent@localhost")
+SITE_URL = env_str("SITE_URL")
+
 CELERY_BEAT_SCHEDULE: dict = {
     # Scheduled price imports (pricing.ImportSource): each source runs when its own cadence has elapsed.
     "pricing-run-due-imports": {"task": "pricing.tasks.run_due_imports", "schedule": 15 * 60},
     # Jobs that never get stuck: resend pending ones, fail those whose worker died.
     "sweep-jobs": {"task": "tco.tasks.sweep_jobs", "schedule": 60},
+    # Decisions against actuals: work each verdict out again, e-mail a decision's owner once when it turns.
+    "tco-check-actuals": {"task": "tco.tasks.check_actuals", "schedule": 60 * 60},
 }
 
 # Cache: shared by every web process through Redis when REDIS_URL is set (rate limits must hold across

@@ -7,6 +7,7 @@ from celery import shared_task
 from lib.jobs import run_claimed, sweep_all
 from tco.models import ScenarioRun, UncertaintyRun
 from tco.services import run_execute
+from tco.services.actuals import actuals_check_all
 from tco.services.uncertainty import uncertainty_run_execute
 
 
@@ -28,3 +29,11 @@ def sweep_jobs() -> str:
     """Celery beat, every minute: send again jobs whose message was never sent or lost, fail those whose
     worker died (every job model). `manage.py sweep_jobs` does the same from cron or by hand."""
     return "; ".join(f"{model.noun}s: {result}" for model, result in sweep_all())
+
+
+@shared_task(name="tco.tasks.check_actuals")
+def check_actuals() -> str:
+    """Celery beat, hourly: hold every decision with actuals against them again; e-mail the owner of a decision
+    whose verdict has turned, once per turn."""
+    checked, sent = actuals_check_all()
+    return f"{checked} decision(s) checked, {sent} warning(s) sent"

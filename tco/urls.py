@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 
 from tco.web.views import (
+    actuals,
     compare,
     currency,
     decision_links,
@@ -70,6 +71,17 @@ urlpatterns = [
     path("scenarios/<int:pk>/decide/", decision_panel.decide_view, name="decide"),
     path("scenarios/<int:pk>/reopen/", decision_panel.reopen_view, name="reopen"),
     path("scenarios/<int:pk>/brief/", decision_panel.brief_update_view, name="brief_update"),
+    # Decisions against actuals (tco/web/views/actuals.py).
+    path("scenarios/<int:pk>/actuals/", actuals.scenario_actuals_view, name="scenario_actuals"),
+    path("scenarios/<int:pk>/actuals/attach/", actuals.actuals_attach_view, name="actuals_attach"),
+    path("scenarios/<int:pk>/actuals/rules/", actuals.actuals_rule_add_view, name="actuals_rule_add"),
+    path(
+        "scenarios/<int:pk>/actuals/rules/<int:rule_pk>/delete/",
+        actuals.actuals_rule_delete_view,
+        name="actuals_rule_delete",
+    ),
+    path("scenarios/<int:pk>/actuals/upload/", actuals.actuals_upload_view, name="actuals_upload"),
+    path("scenarios/<int:pk>/actuals/reforecast/", actuals.actuals_reforecast_view, name="actuals_reforecast"),
     re_path(
         r"^scenarios/(?P<pk>\d+)/export/(?P<what>options\.csv|monthly\.csv|simulation\.csv|tornado\.csv|results\.xlsx)$",
         decision_panel.scenario_export_results_view,

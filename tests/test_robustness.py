@@ -318,6 +318,14 @@ CASES: dict[str, Case] = {
         _cross("tco:diligence_update", lambda w: w.item.pk), post_keys=("status",)
     ),
     "tco:decision_panel": Case(_s("tco:decision_panel")),
+    "tco:scenario_actuals": Case(_s("tco:scenario_actuals")),
+    "tco:actuals_attach": Case(_s("tco:actuals_attach"), post_keys=("start_month", "months_in_a_row")),
+    "tco:actuals_rule_add": Case(
+        _s("tco:actuals_rule_add"), post_keys=("option_name", "provider", "service", "sku", "resource", "tag")
+    ),
+    "tco:actuals_rule_delete": Case(_huge("tco:actuals_rule_delete", lambda w: 1)),
+    "tco:actuals_upload": Case(_s("tco:actuals_upload"), post_keys=("month", "currency"), files=("file",)),
+    "tco:actuals_reforecast": Case(_s("tco:actuals_reforecast")),
     "tco:link_create": Case(_s("tco:link_create"), post_keys=("expires_in_days", "note", "map_rental", "compare_with")),
     "tco:link_revoke": Case(_s("tco:link_revoke", *LINK)),
     "tco:link_revoke[other scenario]": Case(_cross("tco:link_revoke", lambda w: w.link.pk)),

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from tco.models.actuals import (
+    ActualsImport,
+    ActualsKind,
+    ActualsPlan,
+    BillingLine,
+    MappingRule,
+    UtilizationSample,
+)
 from tco.models.decision import (
     BRIEF_KEYS,
     BRIEF_QUESTIONS,
@@ -30,6 +38,10 @@ __all__ = [
     "BRIEF_QUESTIONS",
     "DILIGENCE_ITEMS",
     "DILIGENCE_KEYS",
+    "ActualsImport",
+    "ActualsKind",
+    "ActualsPlan",
+    "BillingLine",
     "DecisionAction",
     "DecisionLink",
     "DecisionRecord",
@@ -38,6 +50,7 @@ __all__ = [
     "ForecastKind",
     "ImmutableRowError",
     "InputRange",
+    "MappingRule",
     "OptionKind",
     "RunStatus",
     "Scenario",
@@ -48,4 +61,5 @@ __all__ = [
     "SizingRun",
     "UncertaintyRun",
     "UncertaintyStatus",
+    "UtilizationSample",
 ]

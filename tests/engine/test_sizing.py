@@ -319,14 +319,21 @@ def _with(path: str, value):
     return doc
 
 
-DROP = object()
+class _Drop:
+    """Stands for "leave this key out" in INVALID (its repr names it, so parallel test runs agree on the ids)."""
+
+    def __repr__(self) -> str:
+        return "dropped"
+
+
+DROP = _Drop()
 
 INVALID = [
     ("schema", "tco-scenario/1", "schema", "Schema must be 'tco-sizing/1'"),
     ("model.layers", 0, "model.layers", "Layers must be"),
     ("model.layers", 2.5, "model.layers", "whole number"),
     ("model.kv_heads", 3, "model.kv_heads", "Attention heads (8) must be a multiple of the KV heads; got 3"),
-    ("model.params_billion", -1, "model.params_billion", "Parameters must be more than 0"),
+    ("model.params_billion", -1, "model.params_billion", "Parameters (billion) must be more than 0"),
     ("model.head_dim", DROP, "model.head_dim", "Head dimension is required"),
     ("traffic.2.requests_per_second", 1e9, "traffic[2].requests_per_second", "at most 1,000,000"),
     ("traffic.0.requests_per_second", 0, "traffic[0].requests_per_second", "more than 0"),
@@ -335,10 +342,15 @@ INVALID = [
     ("weight_bits", 3, "weight_bits", "Weight precision (bits) must be one of 16, 8, 4; got 3"),
     ("weight_bits", DROP, "weight_bits", "Weight precision (bits) is required"),
     ("kv_bits", 4, "kv_bits", "KV cache precision (bits) must be one of 16, 8; got 4"),
-    ("gpus.0.memory_gib", 0, "gpus[0].memory_gib", "GPU memory must be more than 0"),
+    ("gpus.0.memory_gib", 0, "gpus[0].memory_gib", "GPU memory (GiB) must be more than 0"),
     ("gpus.1.price_per_gpu_hour", -3.67, "gpus[1].price_per_gpu_hour", "Price per GPU-hour must be more than 0"),
     ("gpus.1.name", "A10G", "gpus[1].name", "already used by GPU 1"),
-    ("gpus.0.throughput.1.tpot_ms", -5, "gpus[0].throughput[1].tpot_ms", "Time per output token must be between 0"),
+    (
+        "gpus.0.throughput.1.tpot_ms",
+        -5,
+        "gpus[0].throughput[1].tpot_ms",
+        "Time per output token (ms) must be between 0",
+    ),
     ("gpus.0.throughput.1.tp", 0, "gpus[0].throughput[1].tp", "Tensor-parallel degree must be"),
     ("gpus.0.throughput.0.source", DROP, "gpus[0].throughput[0].source", "Source is required"),
     ("gpus.0.colour", "red", "gpus[0].colour", "Unknown field 'colour'"),

@@ -18,6 +18,7 @@ from tco.models import BRIEF_KEYS, DecisionSnapshot, Scenario, ScenarioBrief
 from tco.presentation import break_even_rows, headline, option_rows
 from tco.presentation.finance import compared_months, finance_answers
 from tco.presentation.inputs import input_groups
+from tco.selectors.actuals import actuals_notice
 from tco.selectors.decisions import (
     DEFAULT_QUESTION,
     brief_for,
@@ -91,6 +92,7 @@ def panel_context(
         "days_min": LINK_DAYS_MIN,
         "days_max": LINK_DAYS_MAX,
         "compare_choices": list(Scenario.objects.exclude(pk=scenario.pk).order_by("name").values_list("pk", "name")),
+        "actuals_notice": actuals_notice(scenario),
     }
 
 

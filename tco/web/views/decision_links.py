@@ -22,6 +22,7 @@ from tco.selectors.decisions import active_link_for_token
 from tco.services.decisions import link_record_open
 from tco.web.downloads import download, export_response
 from tco.web.throttle import limit_per_client
+from tco.web.viewmodels.actuals import link_actuals
 from tco.web.viewmodels.decisions import frozen_page_context
 
 PRIVATE_HEADERS = {
@@ -65,6 +66,10 @@ def decision_page_view(request: HttpRequest, token: str) -> HttpResponse:
     link_record_open(link=link)
     context = frozen_page_context(link.snapshot, expires_at=link.expires_at)
     context["token"] = token
+    decided = context["decision"]
+    actuals = link_actuals(link.scenario) if decided.get("status") == "decided" else None
+    # Actuals only against the decision this link froze: a later decision has its own plan.
+    context["actuals"] = actuals if actuals and actuals["plan"].decision.option_name == decided.get("option") else None
     return render(request, "decisions/decision.html", context)
 
 

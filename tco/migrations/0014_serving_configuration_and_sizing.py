@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tco', '0012_finance_inputs'),
+        ('tco', '0013_actuals_bills_use_and_plans'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
