@@ -1,4 +1,4 @@
-"""The `config` app: connects the sign-in signals to the audit log."""
+"""The `config` app: connects the sign-in signals to the audit log; holds the personal API tokens."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.apps import AppConfig
 
 
 class SiteConfig(AppConfig):
-    """The project's own wiring: security signals (config/audit.py), error pages, no models."""
+    """The project's own wiring: security signals (config/audit.py), error pages, API tokens (config/models.py)."""
 
     name = "config"
     verbose_name = "Site"

@@ -1,5 +1,6 @@
 """Security events on the `config.audit` logger, one JSON line each: sign-ins that failed or were throttled,
-sign-ins, and every change made in the admin (from its LogEntry rows)."""
+sign-ins, every change made in the admin (from its LogEntry rows) and every write through the API (with its token's
+name)."""
 
 from __future__ import annotations
 
@@ -67,3 +68,19 @@ class AdminAuditMiddleware:
                     change=entry.get_change_message(),
                 )
         return response
+
+
+def on_api_write(request: HttpRequest, *, token, status: int) -> None:
+    """A write through the API (config/api/site.py): who, with which token, what, and how it ended."""
+    _log(
+        logging.INFO,
+        "api_write",
+        request,
+        user_id=token.user_id,
+        username=token.user.get_username(),
+        token=token.name,
+        token_key=token.key,
+        method=request.method,
+        path=request.path,
+        status=status,
+    )

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "ninja",  # the API's interactive docs (swagger-ui, served from its own static files)
     "template_partials",
     "simple_history",
     "config.apps.SiteConfig",
@@ -225,6 +226,8 @@ CACHES = {
 # Decision links: openings per client IP per minute; proxies in front that append to X-Forwarded-For.
 DECISION_LINK_OPENS_PER_MINUTE = env_int("DECISION_LINK_OPENS_PER_MINUTE", 60, minimum=1)
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0, minimum=0)
+# The API (/api/v1/): requests per personal token per minute (config/api/auth.py); past it, 429 with Retry-After.
+API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 120, minimum=1)
 
 # Imports: caps that protect the server from oversized uploads and fetches.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 20 * 1024 * 1024, minimum=1)

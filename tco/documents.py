@@ -124,7 +124,7 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
     for entry in scenario_fields("scenario", "workload"):
         if entry.stored:
             source = workload if entry.scope == "workload" else document
-            scenario[entry.field] = _stored(entry, source.get(entry.name), entry.path, problems)
+            scenario[entry.field] = stored_value(entry, source.get(entry.name), entry.path, problems)
     scenario.update(_forecast_fields(list(document["utilization"])))
 
     options = []
@@ -135,15 +135,7 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
             problems.append(FieldProblem(f"{path}.name", "must be at most 200 characters"))
         fields: dict[str, Any] = {"position": index, "kind": kind, "name": entry["name"]}
         for field in fields_for_kind(kind):
-            value = entry.get(field)
-            if field in TEXT_OPTION_FIELDS:
-                fields[field] = value or ""
-            elif field in LIST_OPTION_FIELDS:
-                fields[field] = None if value is None else _stored_list(value)
-            elif field in INTEGER_OPTION_FIELDS:
-                fields[field] = None if value is None else int(value)
-            else:
-                fields[field] = to_decimal(value, f"{path}.{field}", problems)
+            fields[field] = stored_option_value(field, entry.get(field), f"{path}.{field}", problems)
         if "price_source" in entry and kind in PRICE_SOURCE_KINDS:
             fields["price_source"] = None if entry["price_source"] is None else dict(entry["price_source"])
         if entry.get("price_path_source") is not None and kind in RENTAL_KINDS:
@@ -152,7 +144,18 @@ def document_to_fields(document: dict[str, Any]) -> tuple[dict[str, Any], list[d
     return scenario, options, problems
 
 
-def _stored(entry: ScenarioField, value: Any, path: str, problems: list[FieldProblem]) -> Any:
+def stored_option_value(field: str, value: Any, path: str, problems: list[FieldProblem]) -> Any:
+    """An engine-validated option input as its model field stores it (choices blank rather than null)."""
+    if field in TEXT_OPTION_FIELDS:
+        return value or ""
+    if field in LIST_OPTION_FIELDS:
+        return None if value is None else _stored_list(value)
+    if field in INTEGER_OPTION_FIELDS:
+        return None if value is None else int(value)
+    return to_decimal(value, path, problems)
+
+
+def stored_value(entry: ScenarioField, value: Any, path: str, problems: list[FieldProblem]) -> Any:
     """A document value as its model field stores it (text and choices blank rather than null)."""
     if entry.value_type in ("text", "choice"):
         return value or ""

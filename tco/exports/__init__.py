@@ -11,7 +11,16 @@ because option names are typed by users.
 
 from __future__ import annotations
 
-from tco.exports.files import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, csv_text, export_filename, results_workbook, workbook
+from tco.exports.files import (
+    CSV_CONTENT_TYPE,
+    EXPORTS,
+    XLSX_CONTENT_TYPE,
+    csv_text,
+    export_file,
+    export_filename,
+    results_workbook,
+    workbook,
+)
 from tco.exports.tables import (
     Table,
     brief_table,
@@ -25,11 +34,13 @@ from tco.exports.uncertainty import simulation_table, tornado_table
 
 __all__ = [
     "CSV_CONTENT_TYPE",
+    "EXPORTS",
     "XLSX_CONTENT_TYPE",
     "Table",
     "brief_table",
     "cell",
     "csv_text",
+    "export_file",
     "export_filename",
     "inputs_table",
     "monthly_table",

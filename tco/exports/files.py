@@ -19,6 +19,7 @@ from tco.exports.tables import (
     finance_words_table,
     inputs_table,
     monthly_table,
+    option_table,
     prices_table,
 )
 from tco.exports.uncertainty import simulation_table, tornado_table
@@ -150,3 +151,37 @@ def export_filename(name: str, suffix: str) -> str:
     stem = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in name)
     stem = "-".join(part for part in stem.split("-") if part)[:60] or "scenario"
     return f"{stem}-{suffix}"
+
+
+# Every export of a scenario's numbers, by file name (the pages' links and the API's paths name them the same).
+EXPORTS = ("options.csv", "monthly.csv", "results.xlsx", "simulation.csv", "tornado.csv")
+UNCERTAINTY_EXPORTS = {"simulation.csv": simulation_table, "tornado.csv": tornado_table}
+
+
+def export_file(
+    document: dict,
+    result: dict,
+    name: str,
+    what: str,
+    *,
+    about: list[tuple[str, str]],
+    uncertainty: dict | None = None,
+    **extra,
+) -> tuple[str | bytes, str, str] | None:
+    """One of the EXPORTS of a document and its result (and of its current simulation, ``uncertainty``) as
+    (content, file name, content type); None for a simulation table when there is no simulation yet.
+
+    ``about`` (scenario, version, computed-at time, engine version) is stated in every file."""
+    if what not in EXPORTS:
+        raise ValueError(f"{what!r} is not an export; choose one of {', '.join(EXPORTS)}")
+    filename = export_filename(name, what)
+    if what in UNCERTAINTY_EXPORTS:
+        if uncertainty is None:
+            return None
+        return csv_text(UNCERTAINTY_EXPORTS[what](uncertainty), about), filename, CSV_CONTENT_TYPE
+    if what == "options.csv":
+        return csv_text(option_table(result), about), filename, CSV_CONTENT_TYPE
+    if what == "monthly.csv":
+        return csv_text(monthly_table(document, result), about), filename, CSV_CONTENT_TYPE
+    content = results_workbook(document, result, about=about, uncertainty=uncertainty, **extra)
+    return content, filename, XLSX_CONTENT_TYPE

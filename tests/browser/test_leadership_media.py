@@ -338,13 +338,13 @@ def _finance_scenario() -> dict:
 def test_a_taxed_leased_committed_brief_prints_its_finance_answers_on_at_most_three_a4_pages(
     live_server, analyst, new_page, monkeypatch
 ):
-    from tco.models import Scenario
+    from tco.services import evaluation
 
     document = _finance_scenario()
     scenario = scenario_create_from_document(document=copy.deepcopy(LEADERSHIP_SCENARIO), user=analyst)
     # The finance inputs reach a scenario's rows through the editor; the link freezes the finance document itself.
     with monkeypatch.context() as patch:
-        patch.setattr(Scenario, "to_document", lambda self, *args, **kwargs: copy.deepcopy(document))
+        patch.setattr(evaluation, "scenario_document", lambda *args, **kwargs: copy.deepcopy(document))
         _, token = link_create(scenario=scenario, user=analyst)
     page = new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{live_server.url}/d/{token}")
