@@ -1,4 +1,5 @@
-"""Demo scenarios: tco-scenario/1 documents in fixtures/scenarios/, loaded by seed_demo and the list page."""
+"""Demo scenarios: exported tco-scenario/1 documents in fixtures/scenarios/ (a serving configuration may sit beside the
+document, as an export writes it), loaded by seed_demo and the list page."""
 
 from __future__ import annotations
 

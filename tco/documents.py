@@ -13,10 +13,12 @@ from typing import Any
 
 from lib.kinds import OWNED_KINDS, RENTAL_KINDS
 from tco.engine.catalogue import PRICE_SOURCE_KINDS, ScenarioField, fields_for_kind, fields_of_type, scenario_fields
+from tco.engine.fields import check_number
 from tco.forecast import Forecast
 from tco.models.fields import DECIMAL_PLACES, SIGNIFICANT_DIGITS, STORED_LIMIT
 from tco.models.option import ScenarioOption
 from tco.models.scenario import SCHEMA, ForecastKind, Scenario
+from tco.serving import ServingError, parse_traffic, traffic_text
 
 INTEGER_OPTION_FIELDS = fields_of_type("count")
 TEXT_OPTION_FIELDS = fields_of_type("choice")
@@ -192,3 +194,66 @@ def _forecast_fields(utilization: list[Any]) -> dict[str, Any]:
         if not scratch and flat is not None:
             return Forecast(kind=ForecastKind.FLAT, flat=flat).model_fields()
     return Forecast(kind=ForecastKind.PASTED, pasted=tuple(utilization)).model_fields()
+
+
+# --- The serving configuration beside the document ------------------------------------------------------------------
+
+SERVING_KEY = "serving"  # an exported document's serving configuration: not part of tco-scenario/1
+
+
+def serving_to_document(scenario: Scenario) -> dict[str, Any] | None:
+    """The scenario's serving configuration as an export writes it beside the document (``{"language_model":
+    "Llama-3.1-70B", "weight_bits": 8, "traffic": [[2.5, 1200, 350]], ...}``), blank inputs left out; None when no
+    model and no traffic were ever given (the precisions' starting values alone say nothing)."""
+    values: dict[str, Any] = {}
+    for entry in scenario_fields("serving"):
+        value = getattr(scenario, entry.field)
+        if value is None or value == "" or value == []:
+            continue
+        if entry.value_type == "choice":
+            values[entry.name] = int(value) if value.isdigit() else value
+        elif entry.value_type == "list":  # a bucket's rate as the document writes a number: 2, not 2.0
+            values[entry.name] = [[number(Decimal(str(rate))), *sizes] for rate, *sizes in value]
+        elif entry.value_type == "text":
+            values[entry.name] = value
+        else:
+            values[entry.name] = number(value)
+    return values if values.get("language_model") or values.get("traffic") else None
+
+
+def serving_fields(serving: Any) -> tuple[dict[str, Any], list[FieldProblem]]:
+    """The model fields of an imported ``serving`` configuration, each value checked as the sizing page checks it
+    (problems named ``serving.<input>``)."""
+    if serving is None:
+        return {}, []
+    if not isinstance(serving, dict):
+        return {}, [FieldProblem(SERVING_KEY, "must be an object of serving inputs, as an export writes it")]
+    entries = {entry.name: entry for entry in scenario_fields("serving")}
+    problems = [FieldProblem(f"{SERVING_KEY}.{key}", "is not a serving input") for key in serving if key not in entries]
+    fields: dict[str, Any] = {}
+    for name, value in serving.items():
+        entry, path = entries.get(name), f"{SERVING_KEY}.{name}"
+        if entry is None:
+            continue
+        if entry.value_type == "choice":
+            text = str(value)
+            if text not in dict(entry.choices):
+                problems.append(FieldProblem(path, f"must be one of {', '.join(dict(entry.choices))}"))
+            fields[entry.field] = text
+        elif entry.value_type == "text":
+            if not isinstance(value, str) or len(value) > Scenario._meta.get_field(entry.field).max_length:
+                problems.append(FieldProblem(path, "must be a model's name of at most 100 characters"))
+            fields[entry.field] = str(value)[:100]
+        elif entry.value_type == "list":
+            try:
+                fields[entry.field] = parse_traffic(traffic_text(value) if isinstance(value, list) else "x")
+            except (ServingError, TypeError, ValueError) as error:
+                problems.append(FieldProblem(path, getattr(error, "message", "must be a list of buckets")))
+        else:
+            stored = to_decimal(value, path, problems)
+            if stored is not None and entry.check is not None:
+                _, message = check_number(stored, entry.check)
+                if message:
+                    problems.append(FieldProblem(path, message))
+            fields[entry.field] = int(stored) if stored is not None and entry.is_integer else stored
+    return fields, problems

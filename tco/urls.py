@@ -15,6 +15,7 @@ from tco.web.views import (
     overview,
     results,
     scenarios,
+    sizing,
     uncertainty,
 )
 
@@ -48,6 +49,11 @@ urlpatterns = [
         options.option_price_trend_view,
         name="option_price_trend",
     ),
+    # Start from the workload: the serving configuration, its sizing and applying it (tco/web/views/sizing.py).
+    path("scenarios/<int:pk>/sizing/", sizing.scenario_sizing_view, name="scenario_sizing"),
+    path("scenarios/<int:pk>/sizing/serving/", sizing.sizing_serving_view, name="sizing_serving"),
+    path("scenarios/<int:pk>/sizing/run/", sizing.sizing_run_view, name="sizing_run"),
+    path("scenarios/<int:pk>/sizing/apply/", sizing.sizing_apply_view, name="sizing_apply"),
     path("scenarios/<int:pk>/checklist/<int:item_pk>/", options.diligence_update_view, name="diligence_update"),
     # Decisions under uncertainty: input ranges and the simulation job (tco/web/views/uncertainty.py).
     path("scenarios/<int:pk>/ranges/", uncertainty.input_range_view, name="input_range"),

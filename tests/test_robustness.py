@@ -27,7 +27,7 @@ from pricing.models import PriceObservation, PriceSnapshot
 from tco.charts import build_figures
 from tco.documents import scenario_document
 from tco.engine import ScenarioError, evaluate
-from tco.engine.catalogue import fields_for_kind
+from tco.engine.catalogue import fields_for_kind, scenario_fields
 from tco.models import (
     BRIEF_KEYS,
     DecisionLink,
@@ -121,6 +121,7 @@ def _cross(name: str, get: Callable[[World], object]) -> Callable[[World], list[
     return lambda w: [reverse(name, args=[w.other.pk, get(w)])]
 
 
+SERVING_KEYS = tuple(entry.field for entry in scenario_fields("serving"))
 SCENARIO_FIELDS = [
     "name",
     "currency",
@@ -244,6 +245,25 @@ CASES: dict[str, Case] = {
         bases=lambda w: [{}, *({"forecast_kind": kind} for kind in ("flat", "ramp", "seasonal", "pasted"))],
         versioned=True,
     ),
+    "tco:scenario_sizing": Case(_s("tco:scenario_sizing")),
+    "tco:scenario_sizing[huge id]": Case(_huge("tco:scenario_sizing")),
+    "tco:sizing_serving": Case(
+        _s("tco:sizing_serving"),
+        post_keys=SERVING_KEYS,
+        bases=lambda w: [
+            {},
+            {
+                "serving_language_model": "Llama-3.1-70B",
+                "serving_weight_bits": "8",
+                "serving_kv_bits": "16",
+                "serving_statistic": "p99",
+                "serving_traffic": "2, 1000, 100",
+            },
+        ],
+        versioned=True,
+    ),
+    "tco:sizing_run": Case(_s("tco:sizing_run")),
+    "tco:sizing_apply": Case(_s("tco:sizing_apply"), versioned=True),
     "tco:scenario_results": Case(_s("tco:scenario_results")),
     "tco:scenario_history": Case(_s("tco:scenario_history"), ("page",)),
     "tco:break_even_map": Case(_s("tco:break_even_map", *RUN), ("map_rental",)),

@@ -52,7 +52,8 @@ CODES = {
     *(code for code, label in KIND_LABELS.items() if label != code),
     *BILLINGS,
     *(code for code, label in PRICING_TERM_LABELS.items() if label != code),
-    *(code for entry in SCENARIO_FIELDS for code, label in entry.choices if label != code),
+    # A precision's code is its number of bits ("8"): a number, which pages show as numbers anyway.
+    *(code for entry in SCENARIO_FIELDS for code, label in entry.choices if label != code and not code.isdigit()),
     "macrs_3",
     "macrs_5",
     "macrs_7",
@@ -342,6 +343,7 @@ def _pages(client, world: World) -> Iterator[tuple[str, str, bool]]:
     yield "uncertainty panel", _get(client, f"{base}/uncertainty/", **HTMX), True
     yield "decision panel", _get(client, f"{base}/decisions/", **HTMX), True
     yield "history", _get(client, f"{base}/history/?page=2"), True
+    yield "sizing", _get(client, f"{base}/sizing/"), True
     targets = re.findall(r'name="target" value="([^"]+)"', detail) + re.findall(r"target=([so][\w-]+)", detail)
     for target in sorted(set(targets)):
         yield f"range editor {target}", _get(client, f"{base}/ranges/editor/?target={target}", **HTMX), True

@@ -768,7 +768,7 @@ def money_step(name: str) -> Decimal:
 
 # --- The scenario's own inputs ---------------------------------------------------------------------------------
 
-SCOPES = ("scenario", "workload", "forecast", "training")
+SCOPES = ("scenario", "workload", "forecast", "training", "serving")
 
 
 @dataclass(frozen=True)
@@ -778,7 +778,10 @@ class ScenarioField:
     ``scope`` says where it lives: "scenario" (a top-level document field), "workload" (the document nests it under
     ``workload``; the scenario stores it as ``workload_<name>``), "forecast" (a parameter of the utilization
     forecast, stored as ``forecast_<name>``; the document holds the forecast's expansion, ``utilization``) or
-    "training" (the training plan, nested under ``training`` and stored as ``training_<name>``).
+    "training" (the training plan, nested under ``training`` and stored as ``training_<name>``);
+    "serving" (the serving configuration sizing starts from, stored as ``serving_<name>``: not part of the
+    ``tco-scenario/1`` document, it builds the ``tco-sizing/1`` one, and sizing writes its answer into the
+    scenario's inputs).
     ``label`` is the input's one name on every page, export and message; ``unit`` ("{c}" stands for the currency,
     "fraction" for a share shown as a percentage) is written after its values. ``check`` is how the engine reads
     and bounds it (None for words and choices, and for forecast parameters, which the forecast checks together);
@@ -826,6 +829,7 @@ class ScenarioField:
             "workload": f"workload.{self.name}",
             "forecast": "",
             "training": f"training.{self.name}",
+            "serving": "",
         }[self.scope]
 
     @property
@@ -861,9 +865,20 @@ class ScenarioField:
     @property
     def takes_range(self) -> bool:
         """An uncertain input: a number of the document (not a count, not a forecast parameter: the forecast's
-        ``utilization`` level takes the range; not the training plan, which is a plan rather than an uncertainty)."""
+        ``utilization`` level takes the range; not the training plan, which is a plan rather than an uncertainty, nor
+        the serving configuration, which sizing reads instead)."""
         return self.value_type in ("money", "rate", "number") and self.scope in ("scenario", "workload")
 
+
+# The serving configuration's value lists and bounds: a request, a bucket's rate and the buckets a scenario keeps.
+WEIGHT_BITS = (("16", "16-bit (BF16/FP16)"), ("8", "8-bit (FP8/INT8)"), ("4", "4-bit (FP4/INT4)"))
+KV_BITS = (("16", "16-bit (BF16/FP16)"), ("8", "8-bit (FP8)"))
+MAX_SERVING_TOKENS = 10_000_000
+MAX_REQUESTS_PER_SECOND = 1_000_000.0
+MAX_BUCKETS = 50
+BUCKET_REQUESTS = NumberField("Requests per second", lo=0.0, lo_open=True, hi=MAX_REQUESTS_PER_SECOND)
+BUCKET_INPUT_TOKENS = NumberField("Input tokens", lo=1, hi=MAX_SERVING_TOKENS, integer=True, unit="tokens")
+BUCKET_OUTPUT_TOKENS = NumberField("Output tokens", lo=1, hi=MAX_SERVING_TOKENS, integer=True, unit="tokens")
 
 # Each month's utilization, checked on its own ("Month 5: Utilization must be ..."); the forecast's level is the entry.
 UTILIZATION = rate_field("Utilization", hint=UTILIZATION_HINT)
@@ -1154,6 +1169,90 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         check=money_field(),
         default_text="0",
         help="Data preparation, evaluation.",
+        placeholder="0",
+    ),
+    # The serving configuration sizing starts from (docs/money-math.md "Sizing"): a model from the model catalogue,
+    # its precision, the traffic and the latency target. Saved together by the sizing page's form.
+    ScenarioField(
+        "language_model",
+        "serving",
+        "text",
+        label="Language model",
+        help="A model of the model catalogue, by its name.",
+    ),
+    ScenarioField(
+        "weight_bits",
+        "serving",
+        "choice",
+        label="Weight precision",
+        initial="16",
+        choices=WEIGHT_BITS,
+    ),
+    ScenarioField(
+        "kv_bits",
+        "serving",
+        "choice",
+        label="KV cache precision",
+        initial="16",
+        choices=KV_BITS,
+    ),
+    ScenarioField(
+        "context_tokens",
+        "serving",
+        "count",
+        label="Context per request",
+        unit="tokens",
+        check=NumberField(lo=1, hi=MAX_SERVING_TOKENS, integer=True),
+        default_text="the largest input plus output of any bucket",
+        help="Tokens of KV cache one request holds at most.",
+        placeholder="largest bucket",
+    ),
+    ScenarioField(
+        "traffic",
+        "serving",
+        "list",
+        label="Traffic",
+        default_text="one bucket from the workload (what the fleet serves at its throughput)",
+        help="One request-size bucket a line: requests per second, input tokens, output tokens (2.5, 1200, 350).",
+    ),
+    ScenarioField(
+        "ttft_ms",
+        "serving",
+        "number",
+        label="Time to first token target",
+        unit="ms",
+        check=NumberField(lo=0.0, lo_open=True, hi=600_000.0),
+        default_text="no limit",
+        placeholder="no limit",
+    ),
+    ScenarioField(
+        "tpot_ms",
+        "serving",
+        "number",
+        label="Time per output token target",
+        unit="ms",
+        check=NumberField(lo=0.0, lo_open=True, hi=60_000.0),
+        default_text="no limit",
+        placeholder="no limit",
+    ),
+    ScenarioField(
+        "statistic",
+        "serving",
+        "choice",
+        label="Latency statistic",
+        initial="median",
+        help="Which statistic of the measured latencies the targets hold at.",
+        choices=(("median", "Median"), ("p99", "99th percentile")),
+    ),
+    ScenarioField(
+        "headroom",
+        "serving",
+        "rate",
+        label="Headroom",
+        unit="fraction",
+        check=rate_field(hint=" (0.2 means 20% spare capacity)", default=0.0),
+        default_text="0",
+        help="Capacity kept spare above the traffic.",
         placeholder="0",
     ),
 )

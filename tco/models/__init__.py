@@ -1,4 +1,4 @@
-"""Scenarios, their options and forecasts, secondary-hardware diligence, and evaluation runs."""
+"""Scenarios, their options and forecasts, secondary-hardware diligence, evaluation and sizing runs."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from tco.models.option import (
 )
 from tco.models.run import RunStatus, ScenarioRun
 from tco.models.scenario import ForecastKind, Scenario
+from tco.models.sizing import SizingRun
 from tco.models.uncertainty import InputRange, UncertaintyRun, UncertaintyStatus
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "ScenarioOption",
     "ScenarioRun",
     "SecondaryDiligenceItem",
+    "SizingRun",
     "UncertaintyRun",
     "UncertaintyStatus",
     "UtilizationSample",

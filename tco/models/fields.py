@@ -15,6 +15,7 @@ from django.db import models
 from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD
 
 CHOICE_MAX_LENGTH = 10
+TEXT_MAX_LENGTH = 100  # a catalogue name (pricing.LanguageModel.name is as long)
 SMALL_INTEGER_MAX = 32_767  # PositiveSmallIntegerField's largest value on every database Django supports
 
 DECIMAL_MAX_DIGITS = 24
@@ -56,13 +57,18 @@ def option_model_field(name: str) -> models.Field:
 
 
 def scenario_model_field(name: str) -> models.Field:
-    """The model field of one catalogued scenario, workload or forecast number or choice: its verbose name, help
-    text and default (a required input's ``initial``) taken from the catalogue. Nullable unless required."""
+    """The model field of one catalogued scenario, workload, forecast or serving number, choice, name or list: its
+    verbose name, help text and default (a required input's ``initial``) taken from the catalogue. Nullable unless
+    required."""
     entry = SCENARIO_FIELD[name]
     required = entry.never_blank
     options: dict[str, Any] = {"help_text": entry.help}
     if required and entry.initial is not None:
         options["default"] = entry.initial
+    if entry.value_type == "text":  # a name from a catalogue (the serving configuration's language model)
+        return models.CharField(entry.label, max_length=TEXT_MAX_LENGTH, blank=True, **options)
+    if entry.value_type == "list":  # the serving configuration's traffic buckets, as the sizing document lists them
+        return models.JSONField(entry.label, default=list, blank=True, **options)
     if entry.value_type == "choice":
         return models.CharField(
             entry.label, max_length=CHOICE_MAX_LENGTH, choices=list(entry.choices), blank=not required, **options

@@ -80,6 +80,9 @@ class ScenarioOption(models.Model):
     # Provenance of a price path taken from the Market's trend (the index, its weeks, the fitted change and interval,
     # the day it was adopted); the document's `price_path_source`. None for a typed-in change per year.
     price_path_source = models.JSONField(null=True, blank=True)
+    # Provenance of a throughput sizing wrote (tco.services.sizing): the GPU, tensor-parallel degree and measured
+    # rows (with their sources) its tokens_per_second_per_gpu and GPU count come from. None for typed-in figures.
+    throughput_source = models.JSONField(null=True, blank=True)
     gpu_model = models.ForeignKey(
         "pricing.GpuModel", null=True, blank=True, on_delete=models.SET_NULL, related_name="scenario_options"
     )

@@ -75,6 +75,26 @@ class Scenario(models.Model):
         help_text=SCENARIO_FIELD["forecast_pasted_utilization"].help,
     )
 
+    # The serving configuration sizing starts from (tco.services.sizing): not part of the document; sizing writes
+    # its answer (fleet, GPU counts, throughput) into the inputs above and the options.
+    serving_language_model = scenario_model_field("serving_language_model")
+    serving_weight_bits = scenario_model_field("serving_weight_bits")
+    serving_kv_bits = scenario_model_field("serving_kv_bits")
+    serving_context_tokens = scenario_model_field("serving_context_tokens")
+    serving_traffic = scenario_model_field("serving_traffic")
+    serving_ttft_ms = scenario_model_field("serving_ttft_ms")
+    serving_tpot_ms = scenario_model_field("serving_tpot_ms")
+    serving_statistic = scenario_model_field("serving_statistic")
+    serving_headroom = scenario_model_field("serving_headroom")
+    # What the last "apply to the scenario" wrote and from which measured rows (tco.services.sizing): provenance, like
+    # an option's price_source, shown beside the figures it set; emptied when one of them is typed over.
+    sizing_applied = models.JSONField(
+        "sizing applied",
+        null=True,
+        blank=True,
+        help_text="{run, at, gpu, fleet_gpus, tokens_per_second_per_gpu, rows}.",
+    )
+
     # Every change of currency, newest last (tco.services.currency): a conversion names its rate, date and source.
     # Not part of the document: it is the provenance of the money inputs, shown in history, links and workbooks.
     currency_conversions = models.JSONField(

@@ -81,12 +81,13 @@ def _entry_fact(entry: OptionField | ScenarioField, key: str, label: str, sheet_
 
 
 def scenario_fact(field: str) -> InputFact | None:
-    """A scenario, workload or forecast input's facts by its model field (``horizon_months``,
-    ``workload_acceptance_rate``, ``forecast_kind``), or the forecast's level (``utilization``)."""
+    """A scenario, workload, forecast or serving input's facts by its model field (``horizon_months``,
+    ``workload_acceptance_rate``, ``forecast_kind``, ``serving_headroom``), or the forecast's level
+    (``utilization``)."""
     entry = SCENARIO_FIELD.get(field)
     if entry is None:
         return None
-    return _entry_fact(entry, entry.name if entry.scope != "forecast" else entry.field, entry.label)
+    return _entry_fact(entry, entry.name if entry.scope in ("scenario", "workload") else entry.field, entry.label)
 
 
 def workload_fact(key: str) -> InputFact | None:
@@ -154,7 +155,7 @@ def value_words(fact: InputFact, value: Any, currency: str) -> str:
     GPU-hour"; totals in whole units unless they have cents, prices with at least their cents), rates as
     percentages ("8% per year"), counts and numbers with separators and their unit ("60 months", "81.6 kW"), a
     choice in its words ("On demand"). An omitted value is the default in words ("0 (default)")."""
-    if value is None or value == "":
+    if value is None or value == "" or (fact.value_type == "list" and isinstance(value, list | tuple) and not value):
         return f"{fact.default_text} (default)" if fact.default_text else "blank"
     if fact.value_type == "choice":
         return dict(fact.choices).get(str(value), str(value).replace("_", " "))
@@ -177,7 +178,13 @@ def value_words(fact: InputFact, value: Any, currency: str) -> str:
 
 def _list_words(value: list | tuple) -> str:
     """A resale curve as "100% at 0 months, 70% at 12 months"; a price path by year as "-25%, -10%, then 0% a year"
-    (with minus signs)."""
+    (with minus signs); traffic buckets as "2.5 requests/s of 1,200 input and 350 output tokens"."""
+    if value and all(isinstance(bucket, list | tuple) and len(bucket) == 3 for bucket in value):
+        return "; ".join(
+            f"{_number_text(rate)} requests/s of {_number_text(tokens_in)} input and {_number_text(tokens_out)} "
+            "output tokens"
+            for rate, tokens_in, tokens_out in value
+        )
     if value and all(isinstance(point, list | tuple) and len(point) == 2 for point in value):
         return ", ".join(
             f"{_percent_text(share)} at {_joined(_number_text(age), _unit_for('months', age))}" for age, share in value

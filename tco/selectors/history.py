@@ -29,6 +29,9 @@ SKIPPED_FIELDS = {
     "price_observation",
     "gpu_model",
     "currency_conversions",  # said by _conversion_lines, with its rate
+    # Provenance of figures sizing wrote: the figures themselves are each a line; the page says where they came from.
+    "sizing_applied",
+    "throughput_source",
 }
 
 

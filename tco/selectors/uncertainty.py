@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from tco.documents import number, scenario_document
+from tco.documents import SERVING_KEY, number, scenario_document, serving_to_document
 from tco.engine.catalogue import input_fields_of_type, option_fields, scenario_fields
 from tco.models import InputRange, Scenario, ScenarioOption, UncertaintyRun, UncertaintyStatus
 
@@ -105,7 +105,8 @@ def current_uncertainty(scenario: Scenario, document: dict) -> dict[str, Any] | 
 
 def export_document(scenario: Scenario) -> dict[str, Any]:
     """The scenario's tco-scenario/1 document for a JSON export, with its ranges under an ``uncertainty`` key
-    when it has any, and its currency changes (rate, date, source) under ``currency_conversions``. The keys sit
+    when it has any, its currency changes (rate, date, source) under ``currency_conversions`` and its serving
+    configuration under ``serving``. The keys sit
     beside the document's fields but are not part of tco-scenario/1 (the engine's schema has no place for them):
     the importer takes them off, checks them and stores them with the scenario."""
     options = list(scenario.options.all())
@@ -115,4 +116,7 @@ def export_document(scenario: Scenario) -> dict[str, Any]:
         document["uncertainty"] = ranges
     if scenario.currency_conversions:
         document["currency_conversions"] = scenario.currency_conversions
+    serving = serving_to_document(scenario)
+    if serving is not None:
+        document[SERVING_KEY] = serving
     return document

@@ -52,6 +52,10 @@ DEFAULT_NAMES = {
 }
 
 
+# The option inputs "apply sizing" writes (tco.services.sizing), whose provenance a typed value replaces.
+SIZED_OPTION_FIELDS = ("tokens_per_second_per_gpu", "gpu_count")
+
+
 class PriceChoiceError(AppError, ValueError):
     """A Market price that cannot be used for this option (wrong currency, not a GPU rental)."""
 
@@ -122,7 +126,8 @@ def option_update(
     value: Any,
 ) -> Change:
     """Set one option input (already parsed). Typing a different price drops the Market provenance:
-    the price is then the user's, not the observation's. A value valid on its own is saved even while the document
+    the price is then the user's, not the observation's; typing over a throughput or GPU count sizing wrote drops
+    the sizing's. A value valid on its own is saved even while the document
     still lacks other inputs; one wrong on its own or against what is stored raises EditRefused (nothing is
     written)."""
     if field != "name" and field not in fields_for_kind(option.kind):
@@ -142,6 +147,8 @@ def option_update(
             fresh.price_observation = None
         if field == "price_change_per_year" and value != fresh.price_change_per_year:
             fresh.price_path_source = None
+        if field in SIZED_OPTION_FIELDS and value != getattr(fresh, field):  # the figure is now the user's
+            fresh.throughput_source = None
         setattr(fresh, field, value)
         cleared = clear_inputs_that_stop_applying(fresh, field)
         edited = tuple(f"options[{index}].{name}" for name in (field, *cleared))

@@ -12,7 +12,7 @@ from lib.errors import AppError
 from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.checks import document_problems, is_gap
-from tco.documents import document_to_fields, scenario_document
+from tco.documents import SERVING_KEY, document_to_fields, scenario_document, serving_fields
 from tco.engine import Problem, ScenarioError
 from tco.engine.catalogue import OPTION_FIELD, SCENARIO_FIELD, scenario_fields, scenario_inputs
 from tco.engine.fields import check_number
@@ -53,7 +53,8 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
 
     An optional ``uncertainty`` key holds input ranges (``{path: {low, likely, high}}``, as exported); they are
     checked by the engine's range validation and stored with the scenario. An optional ``currency_conversions`` key
-    (as exported) keeps the record of the rates its money went through.
+    (as exported) keeps the record of the rates its money went through, and an optional ``serving`` key its serving
+    configuration (checked as the sizing page checks it).
     Raises ScenarioError listing every problem (the engine's, plus values the database cannot
     store exactly); nothing is written then. Exporting the new scenario gives the document back.
     """
@@ -61,9 +62,14 @@ def scenario_create_from_document(*, document: Any, user: AbstractBaseUser | Non
         raise ScenarioError([Problem("", "the file must hold one JSON object (a tco-scenario/1 document)")])
     document, uncertainty = split_uncertainty(document)
     document, conversions = _split_conversions(document)
+    serving = document.get(SERVING_KEY)
+    document = {key: value for key, value in document.items() if key != SERVING_KEY}
     _refuse_all_but_gaps(document)
     uncertainty_check_import(document=document, uncertainty=uncertainty)
     scenario_fields, option_fields, storage_problems = document_to_fields(document)
+    serving_values, serving_problems = serving_fields(serving)
+    scenario_fields.update(serving_values)
+    storage_problems += serving_problems
     if storage_problems:
         raise ScenarioError([Problem(problem.path, problem.message) for problem in storage_problems])
     with transaction.atomic():
@@ -91,12 +97,14 @@ def _refuse_all_but_gaps(document: dict) -> None:
 
 
 _OPTION_INPUT = re.compile(r"options\[\d+\]\.(\w+)")
+# A value of the wrong type or size is there and wrong, even an empty list where a number belongs: never a gap.
+WRONG_VALUE_CODES = frozenset({"not_a_number", "not_whole", "out_of_range"})
 
 
 def _draft_gap(problem: Problem, document: dict) -> bool:
     """A gap a draft may have, as the editor saves one: an option's input, the workload, the burst price, or no
     option yet. The document's frame (its name, currency, horizon, an option's name and kind) is never a gap."""
-    if not is_gap(problem, document):
+    if problem.code in WRONG_VALUE_CODES or not is_gap(problem, document):
         return False
     path = problem.path
     if path == "options":
@@ -140,6 +148,15 @@ def _split_conversions(document: dict) -> tuple[dict, list[dict[str, str]]]:
     return rest, entries
 
 
+# The scenario inputs "apply sizing" writes (tco.services.sizing), whose provenance a typed value replaces.
+SIZED_SCENARIO_FIELDS = (
+    "fleet_gpus",
+    "workload_tokens_per_second_per_gpu",
+    "workload_input_tokens_per_response",
+    "workload_output_tokens_per_response",
+)
+
+
 def scenario_update_field(
     *, scenario: Scenario, user: AbstractBaseUser | None, field: str, value: Any, expected_version: int | None
 ) -> Change:
@@ -161,6 +178,8 @@ def scenario_update_field(
                 raise EditRefused([Problem(field, message)], {})
         options = scenario_options(fresh)
         before = scenario_document(fresh, options)
+        if field in SIZED_SCENARIO_FIELDS and value != getattr(fresh, field):  # the figure is now the user's
+            fresh.sizing_applied = None
         setattr(fresh, field, value)
         refuse_invalid(before, scenario_document(fresh, options), edited=(entry.path,))
         set_history_user(fresh, user)

@@ -7,10 +7,12 @@ from django import template
 from lib.terms import term_label
 from pricing.models import pricing_term_words
 from tco.presentation import life_note, price_path_words
+from tco.presentation.sizing import sized_note
 
 register = template.Library()
 register.filter("term_label", term_label)  # a Market price's pricing term in words ("Spot", "Reserved 1 year")
 register.filter("term_words", pricing_term_words)  # the same, as a sentence reads it ("on demand")
+register.filter("sized_note", sized_note)  # figures sizing wrote, with their GPU and measured rows
 
 
 @register.filter

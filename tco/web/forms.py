@@ -25,8 +25,10 @@ from pricing.models import GpuModel, PriceObservation, PricingTerm
 from tco.documents import FieldProblem, to_decimal
 from tco.engine.catalogue import OptionField, ScenarioField, scenario_fields, scenario_inputs
 from tco.engine.catalogue import option_fields as catalogue_fields
+from tco.engine.fields import check_number, input_name
 from tco.forecast import DECIMAL_PARAMETERS, FORM_FIELDS, MODEL_FIELDS, Forecast, ForecastError, parse_pasted_column
 from tco.models import DiligenceStatus, ForecastKind, OptionKind
+from tco.serving import ServingError, parse_traffic, traffic_text
 
 NAME_MAX_LENGTH = 200
 
@@ -363,3 +365,73 @@ class DiligenceForm(forms.Form):
     def message(self) -> str:
         labels = {"status": "Status", "warranty_months": "Warranty months", "note": "Note"}
         return " ".join(f"{labels[name]}: {' '.join(messages)}" for name, messages in self.errors.items())
+
+
+class TrafficText(forms.CharField):
+    """The traffic as typed, one bucket a line ("2.5, 1200, 350"), read into the stored [[2.5, 1200, 350]]."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, strip=False, widget=forms.Textarea(attrs={"rows": 4}), **kwargs)
+
+    def to_python(self, value: Any) -> list[list[float | int]]:
+        try:
+            return parse_traffic(super().to_python(value) or "")
+        except ServingError as error:
+            raise ValidationError(error.message, code="traffic") from None
+
+
+def _serving_form_field(entry: ScenarioField) -> forms.Field:
+    label = input_name(entry.label, entry.unit)  # the editor's words, which every message about it starts with
+    help_text = entry.help + (f" Blank: {entry.default_text}." if entry.default_text else "")
+    if entry.field == "serving_language_model":
+        field: forms.Field = forms.ChoiceField(
+            choices=(), error_messages={"required": "Choose a model to size.", "invalid_choice": "Choose a model."}
+        )
+    elif entry.value_type == "list":
+        field = TrafficText()
+    elif entry.value_type == "choice":
+        field = forms.ChoiceField(choices=entry.choices)
+    else:
+        field = NumberText(percent=entry.is_percent, integer=entry.is_integer)
+        if entry.check is not None:
+            field.validators.append(functools.partial(_checked, entry=entry))
+    field.label, field.help_text = label, help_text
+    return field
+
+
+def _checked(value: Any, *, entry: ScenarioField) -> None:
+    if value is not None and entry.check is not None:
+        _, message = check_number(value, entry.check)
+        if message:
+            raise ValidationError(message, code="out_of_range")
+
+
+class _ServingForm(forms.Form):
+    """The serving configuration sizing starts from, saved together: one field per catalogue entry of the "serving"
+    scope, each refused at its field in the entry's words. The model is one of the model catalogue's names."""
+
+    def __init__(self, *args: Any, model_names: list[str], read_only: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["serving_language_model"].choices = [("", "Choose a model…"), *((n, n) for n in model_names)]
+        for field in self.fields.values():  # a reader sees the configuration in the same boxes, not editable
+            field.disabled = read_only
+
+    @classmethod
+    def initial_from(cls, scenario: Any) -> dict[str, Any]:
+        """The stored configuration as the form shows it."""
+        initial = {}
+        for entry in scenario_fields("serving"):
+            value = getattr(scenario, entry.field)
+            if entry.value_type == "list":
+                value = traffic_text(value)
+            elif entry.is_percent and value is not None:
+                value = f"{(value * 100).normalize():f}%"
+            elif value is not None and entry.value_type in ("number", "count"):
+                value = f"{value.normalize():f}" if isinstance(value, Decimal) else str(value)
+            initial[entry.field] = value
+        return initial
+
+
+ServingForm = type(
+    "ServingForm", (_ServingForm,), {entry.field: _serving_form_field(entry) for entry in scenario_fields("serving")}
+)

@@ -34,6 +34,8 @@ def _same_words(shown: str, label: str) -> bool:
     return lower_first(shown).startswith(lower_first(label))
 
 
+# The workbooks write the document; the serving configuration is not part of it (sizing reads it and writes its
+# answer into the inputs, which are here), so its words are checked on the sizing page, in test_one_catalogue_entry.
 SCENARIO_NUMBERS = [entry for entry in scenario_fields("scenario", "workload") if entry.check and entry.stored]
 
 

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 
+from tco.documents import SERVING_KEY
 from tco.engine import evaluate
 from tco.exports import results_workbook
 from tco.exports.model_workbook import add_model_sheets
@@ -184,7 +185,9 @@ def mismatches(recalculated: Workbook, built: Workbook, document: dict) -> list[
 
 
 def demo_documents() -> list[dict]:
-    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(FIXTURES.glob("*.json"))]
+    """Each demo's tco-scenario/1 document: a demo file is an export, its serving configuration beside the document."""
+    files = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(FIXTURES.glob("*.json"))]
+    return [{key: value for key, value in found.items() if key != SERVING_KEY} for found in files]
 
 
 def generated_documents(count: int, strategy=None) -> list[dict]:

@@ -4,6 +4,8 @@ way to write its value everywhere, and a new input is one entry."""
 
 from __future__ import annotations
 
+import html
+import re
 from decimal import Decimal
 
 import pytest
@@ -22,13 +24,14 @@ from tco.models import Scenario, ScenarioOption
 from tco.presentation.inputs import flat_inputs, input_groups, lower_first, path_label, scenario_fact, value_words
 from tco.selectors.history import _tracked_fields
 from tco.services import scenario_create_from_document
-from tco.web.forms import scenario_input_form
+from tco.web.forms import ServingForm, scenario_input_form
 from tco.web.viewmodels.fields import input_label, scenario_sections
 from tests.documents import training_example
 from tests.scenarios.workspace_html import Workspace
 
-# The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance.
-NOT_INPUTS = {"id", "version", "owner", "created_at", "updated_at", "currency_conversions"}
+# The model fields of a scenario that are not inputs: its identity, its lock, its owner and its provenance (of
+# its money and of what sizing wrote).
+NOT_INPUTS = {"id", "version", "owner", "created_at", "updated_at", "currency_conversions", "sizing_applied"}
 STORED = [entry for entry in SCENARIO_FIELDS if entry.stored]
 
 
@@ -118,6 +121,8 @@ def test_a_new_entry_is_in_the_document_the_exports_the_brief_the_comparison_and
 
 # --- One label, one unit, one format on every page ----------------------------------------------------------------
 
+# The forecast's parameters are shown as the utilization they expand to; the serving configuration is not part of the
+# document (sizing reads it and writes its answer into the inputs), so it has its own page: checked further down.
 SHOWN = [entry for entry in STORED if entry.scope in ("scenario", "workload") and entry.value_type != "text"]
 
 
@@ -193,3 +198,23 @@ def test_a_refused_value_is_named_by_the_inputs_label_and_unit_as_the_editor_sho
         assert "EUR" in words  # the money unit in the scenario's own currency
     whole = "a whole number" if entry.value_type == "count" else "a number"
     assert message == f"{words} must be {whole}; got 'lots' (text)"
+
+
+# --- The serving configuration says the same words on the sizing page, in its messages and in the history -----------
+
+SERVING = scenario_fields("serving")
+
+
+@pytest.mark.parametrize("entry", SERVING, ids=lambda entry: entry.field)
+def test_a_serving_input_has_its_entrys_label_and_unit_on_the_sizing_page_in_its_messages_and_history(
+    entry, editor_client, scenario
+):
+    page = editor_client.get(reverse("tco:scenario_sizing", args=[scenario.pk])).content.decode()
+    shown = re.search(rf'<label for="id_{entry.field}">([^<]*)</label>', page)
+    words = input_label(entry, scenario.currency)
+    assert shown is not None and html.unescape(shown[1]) == words  # the sizing page's box, as the editor writes it
+    history = {attname: label for attname, label, _ in _tracked_fields(Scenario)}
+    assert history[entry.field] == entry.label
+    if entry.check is not None:  # out of bounds (a share above 100%, a count or time of 0): refused in the box's words
+        (message,) = ServingForm({entry.field: "200%" if entry.is_percent else "0"}, model_names=[]).errors[entry.field]
+        assert message.startswith(f"{words} must be ") and "; got " in message, message
