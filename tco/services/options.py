@@ -183,11 +183,11 @@ def option_restore(
         records = list(ScenarioOption.history.filter(id=option.pk).order_by("-history_id")[:2])
         if len(records) < 2:
             raise ValueError(f"{option.name} has no earlier save to restore from")
-        before = fresh_scenario.to_document(options)
+        before = scenario_document(fresh_scenario, options)
         for name in fields:
             setattr(fresh, name, getattr(records[1], name))
         refuse_invalid(
-            before, fresh_scenario.to_document(options), edited=tuple(f"options[{index}].{n}" for n in fields)
+            before, scenario_document(fresh_scenario, options), edited=tuple(f"options[{index}].{n}" for n in fields)
         )
         set_history_user(fresh, user)
         fresh.save()

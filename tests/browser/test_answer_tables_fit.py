@@ -69,4 +69,5 @@ def test_on_a_wide_screen_the_answer_stays_in_view_while_the_inputs_scroll(page,
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight - window.innerHeight)")  # the last input
     page.wait_for_timeout(200)
     top = page.evaluate("() => document.getElementById('results').getBoundingClientRect().top")
-    assert 0 <= top < 200, f"the answer is out of view ({top} px from the top)"
+    # A sub-pixel above 0 is layout rounding, not the answer scrolled away.
+    assert -1 < top < 200, f"the answer is out of view ({top} px from the top)"

@@ -1,7 +1,7 @@
 """A leased option reads as leased capacity: its kind is "Leased (new)", the headline calls it the best leased
 option, no sentence speaks of its capex; its annual figures say they are the hardware's cost whatever the financing
-(financing-independent by design: money-math, "Finance depth"), with the lease payments per year beside them; the brief's method note
-describes the financing each option uses. A managed API has no busy GPU-hour to be priced per.
+(financing-independent by design: money-math, "Finance depth"), with the lease payments per year beside them; the
+brief's method note describes the financing each option uses. A managed API has no busy GPU-hour to be priced per.
 
 The lease: $27,000 a quarter (every 3 months) for 36 months = 27,000 * 12 / 3 = $108,000 a year."""
 

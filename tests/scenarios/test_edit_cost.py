@@ -1,6 +1,7 @@
 """What one edit costs on the bench's scenario (bench/edit_bench.py times the same edit): at most 27 queries for the
-edit with its evaluation, 3 for the figures the page fetches next, at most 85 kB for its answer (25 kB with the
-figures, gzip-compressed; the tax and financing sections' inputs take about 8 kB of it). The "±" range disclosures
+edit with its evaluation, 3 for the figures the page fetches next, at most 88 kB for its answer (25 kB with the
+figures, gzip-compressed; the tax and financing sections' inputs take about 8 kB of it, the training plan's first input,
+the option table's labels for a phone and the links to sizing and actuals about 3 kB). The "±" range disclosures
 are sent as their summary: their inputs are fetched when one is opened."""
 
 from __future__ import annotations
@@ -68,9 +69,9 @@ def test_the_figures_the_page_fetches_after_an_edit_take_three_queries(editor_cl
     assert len(queries) == 3  # sign-in, role, the run's id and finish: the figures were serialised with its answer
 
 
-def test_an_edits_answer_is_at_most_85_kB(editor_client, bench_scenario):
+def test_an_edits_answer_is_at_most_88_kB(editor_client, bench_scenario):
     answer, _ = _edit_price(editor_client, bench_scenario)
-    assert len(answer.content) <= 85_000
+    assert len(answer.content) <= 88_000
 
 
 def test_an_edits_answer_carries_each_range_summary_and_no_range_inputs(editor_client, bench_scenario):
