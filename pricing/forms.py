@@ -56,33 +56,34 @@ class PriceUploadForm(forms.Form):
         help_text="For rows without a date (SkyPilot files have none); default today.",
     )
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        max_bytes = settings.PRICE_IMPORT_MAX_BYTES
-        if upload.size > max_bytes:
-            raise forms.ValidationError(
-                f"The file has {upload.size:,} bytes; the limit is {max_bytes:,} bytes. Split it into smaller files."
-            )
-        self.content = upload.read()
-        return upload
-
     def clean(self):
         cleaned = super().clean()
         chosen = registry.BY_NAME.get(cleaned.get("format", ""))
-        if cleaned.get("format") and hasattr(self, "content"):
-            self._check_rows(cleaned["format"])
+        upload = cleaned.get("file")
+        if upload and cleaned.get("format"):
+            self._read_within_limits(upload, cleaned["format"])
         if chosen and chosen.needs_provider and not cleaned.get("provider"):
             self.add_error("provider", f"A {chosen.label} has no provider column: choose the provider.")
         return cleaned
 
-    def _check_rows(self, requested: str) -> None:
+    def _read_within_limits(self, upload, requested: str) -> None:
+        """Read the file once its format is known from its head, within that format's size limit (a feed's own, as
+        the command and the schedule apply it: dispatch.size_problem); then count a CSV's rows."""
+        head = upload.read(dispatch.HEAD_BYTES).decode("utf-8-sig", errors="ignore")
+        upload.seek(0)
+        detected, _ = registry.detect(head, requested)
+        if problem := dispatch.size_problem(detected, upload.size, settings.PRICE_IMPORT_MAX_BYTES):
+            self.add_error("file", f"{problem[0].upper()}{problem[1:]}. Split it into smaller files.")
+            return
+        self.content = upload.read()
+        self._check_rows(detected, head)
+
+    def _check_rows(self, detected, head: str) -> None:
         """Refuse a line-per-row file (a CSV) with more lines than the row limit before it is queued. A JSON
         document's newlines are not rows, whatever its format (AWS pretty-prints its offer files: 6 MB is 200,000
         lines of a few thousand products), so its entries are counted by its parser, against the same limit."""
-        head = self.content[: dispatch.HEAD_BYTES].decode("utf-8-sig", errors="ignore")
         if head.lstrip()[:1] in ("{", "["):
             return
-        detected, _ = registry.detect(head, requested)
         max_rows = detected.max_rows or settings.PRICE_IMPORT_MAX_ROWS
         if self.content.count(b"\n") > max_rows + 1:
             self.add_error(

@@ -58,12 +58,19 @@ def _size(stream: BinaryIO) -> int:
         return position
 
 
-def _too_big(chosen: registry.ImportFormat, size: int, default_max_bytes: int | None) -> ParseResult | None:
+def size_problem(chosen: registry.ImportFormat, size: int, default_max_bytes: int | None) -> str | None:
+    """The one size check of a price file, once its format is known (the upload, the command, a URL or a schedule):
+    the format's own limit (the hyperscalers' feeds are large) or else ``default_max_bytes``; None when it fits."""
     limit = chosen.max_bytes or default_max_bytes
     if limit is None or size <= limit:
         return None
     where = f"the {chosen.name} limit" if chosen.max_bytes else "PRICE_IMPORT_MAX_BYTES"
-    return _rejected(chosen.name, f"the file has {size:,} bytes; the limit is {limit:,} ({where})")
+    return f"the file has {size:,} bytes; the limit is {limit:,} ({where})"
+
+
+def _too_big(chosen: registry.ImportFormat, size: int, default_max_bytes: int | None) -> ParseResult | None:
+    problem = size_problem(chosen, size, default_max_bytes)
+    return None if problem is None else _rejected(chosen.name, problem)
 
 
 def parse_prices(

@@ -235,8 +235,32 @@ def test_an_upload_over_the_size_cap_is_refused_with_a_clear_message(editor_clie
     upload = SimpleUploadedFile("big.csv", b"x" * 101)
     response = editor_client.post(reverse("pricing:price_import"), {"file": upload, "format": "auto"})
     assert response.status_code == 400
-    assert "The file has 101 bytes; the limit is 100 bytes." in response.content.decode()
+    assert "The file has 101 bytes; the limit is 100 (PRICE_IMPORT_MAX_BYTES)." in response.content.decode()
     assert not PriceSnapshot.objects.exists()
+
+
+def test_an_upload_is_held_to_its_formats_own_size_limit_once_its_format_is_known(editor_client, settings):
+    """A feed with a limit of its own (an Azure Retail Prices page: 64 MiB) is not refused at the smaller global
+    limit, by upload as by the command; a canonical file, which has none, is held to the global one."""
+    settings.PRICE_IMPORT_MAX_BYTES = 100
+    page = {
+        "BillingCurrency": "USD",
+        "Items": [{"retailPrice": 0, "armRegionName": "eastus", "productName": "Virtual Machines NC Series"}],
+        "NextPageLink": None,
+    }
+    feed = SimpleUploadedFile("azure.json", json.dumps(page).encode(), content_type="application/json")
+    assert feed.size > 100
+    response = editor_client.post(
+        reverse("pricing:price_import"), {"file": feed, "format": "auto", "observed_on": "2026-11-01"}
+    )
+    assert response.status_code == 302
+    snapshot = PriceSnapshot.objects.get()
+    assert not any("limit" in str(error) for error in snapshot.errors)
+    assert snapshot.file_name == "azure.json"  # queued for import, not refused at the form
+
+    canonical_file = SimpleUploadedFile("big.csv", b"x" * 101)
+    refused = editor_client.post(reverse("pricing:price_import"), {"file": canonical_file, "format": "auto"})
+    assert refused.status_code == 400 and PriceSnapshot.objects.count() == 1
 
 
 def test_an_upload_over_the_row_cap_is_refused_with_a_clear_message(editor_client, settings):
