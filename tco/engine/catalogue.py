@@ -3,14 +3,23 @@
 Two tables of the same shape. ``OPTION_FIELDS`` holds the inputs of an option; ``SCENARIO_FIELDS`` those of the
 scenario itself, its workload and its utilization forecast (``ScenarioField``, below the options).
 
-
 One ``OptionField`` per field, in document order: the kinds it applies to, its value type (money / rate / count /
 number / choice / list), how the engine reads and bounds it (``check``, whose ``default`` applies when it is
-omitted), the default in words, its one label and its unit, help text and placeholder. Everything else derives
-from it: the engine's per-kind tables below (``numbers_for_kind``, ``allowed_option_fields``, ``OVERRIDES``), the
-model's fields (``tco.models.fields.option_model_field``), the editor's inputs (``tco.web.viewmodels.fields``) and
-the inputs in words (``tco.presentation.inputs``). Adding an input is one entry here, its math, and the model
-field with its migration.
+omitted), the default in words, its one label and its unit, help text and placeholder.
+
+How an entry is written: its name, kinds (a scenario input: its scope), value type, label and unit positionally,
+then the rest by keyword: ``OptionField("pue", _OWNED, "number", "PUE", "ratio", check=NumberField(...),
+**_blank("1"), help=...)``. ``**_blank(words, placeholder)`` says what a blank means and what the empty box shows.
+An input of a recurring family is written with the family's function, which holds the facts the family shares:
+``_yearly_cost`` (money a year, 0 when blank), ``_price`` (required money), ``_workload_override``, ``_finance``
+(read only when given) and its ``_loan``, ``_lease`` and ``_commitment_term`` (the ``when`` of each),
+``_capacity_block``, ``_first_if_blank`` (a choice whose blank is its first choice); for the scenario
+``_training_allowance``, ``_training_size`` and ``_latency_target``. A new input that fits a family is one line.
+
+Everything else derives from the entries: the engine's per-kind tables below (``numbers_for_kind``,
+``allowed_option_fields``, ``OVERRIDES``), the model's fields (``tco.models.fields.option_model_field``), the
+editor's inputs (``tco.web.viewmodels.fields``) and the inputs in words (``tco.presentation.inputs``).
+Adding an input is one entry here, its math, and the model field with its migration.
 
 Framework-free like the rest of the engine. The entry is a small frozen dataclass so that later facts (a
 low/likely/high range for a Monte Carlo analysis, a currency) are one more attribute.
@@ -60,8 +69,41 @@ def bind_check(entry: OptionField | ScenarioField) -> None:
     object.__setattr__(entry, "check", replace(check, label=entry.label, unit=entry.unit))
 
 
+class _Entry:
+    """What an option's and a scenario's entry read the same way from their value type, check and default choice."""
+
+    value_type: str
+    check: NumberField | None
+    default_choice: str | None
+
+    @property
+    def default(self) -> float | str | None:
+        """The engine's value when the input is omitted (None: required, derived from another input, or no default)."""
+        return self.check.default if self.check else self.default_choice
+
+    @property
+    def required(self) -> bool:
+        """The engine refuses a document without it (an option's finance input: whenever it applies, a loan's APR
+        with a loan; a workload's: once there is a workload)."""
+        return self.check is not None and self.check.required
+
+    @property
+    def is_integer(self) -> bool:
+        return self.value_type == "count"
+
+    @property
+    def is_percent(self) -> bool:
+        """Entered and shown as a percentage ("8%"; a bare number is a fraction)."""
+        return self.value_type == "rate"
+
+    @property
+    def is_money(self) -> bool:
+        """In the scenario's currency: converted with it, written with it."""
+        return self.value_type == "money"
+
+
 @dataclass(frozen=True)
-class OptionField:
+class OptionField(_Entry):
     """One option input. ``label`` is its one name on every page, export and message (the editor writes the unit
     after it, "Useful life (years)"); ``unit`` ("{c}" stands for the currency, "fraction" for a share shown as a
     percentage) is written after its values; ``check`` is None only for a choice or a list. A finance input
@@ -92,30 +134,6 @@ class OptionField:
         bind_check(self)
 
     @property
-    def default(self) -> float | str | None:
-        """The engine's value when the field is omitted (None: required, or derived from another input)."""
-        return self.check.default if self.check else self.default_choice
-
-    @property
-    def required(self) -> bool:
-        """The engine refuses an option without it (a finance input: whenever it applies, a loan's APR with a loan)."""
-        return self.check is not None and self.check.required
-
-    @property
-    def is_integer(self) -> bool:
-        return self.value_type == "count"
-
-    @property
-    def is_percent(self) -> bool:
-        """Entered and shown as a percentage ("8%"; a bare number is a fraction)."""
-        return self.value_type == "rate"
-
-    @property
-    def is_money(self) -> bool:
-        """In the scenario's currency: converted with it, written with it."""
-        return self.value_type == "money"
-
-    @property
     def takes_range(self) -> bool:
         """An uncertain input (``simulate`` samples it from low/likely/high): every number but a count, which
         is a decision rather than an uncertainty."""
@@ -141,167 +159,164 @@ _OWNED = OWNED_KINDS
 _RENTAL = RENTAL_KINDS
 _HARDWARE = OWNED_KINDS + RENTAL_KINDS
 
+# The recurring families of inputs (below, and the scenario's above SCENARIO_FIELDS): each says once the facts its
+# entries share, so an entry of a family writes only what is its own and two entries of one family cannot drift.
+
+
+def _blank(means: str, placeholder: str | None = None) -> dict[str, str]:
+    """What a blank input means, in words (``default_text``), and the placeholder the editor shows in it (the same
+    words unless shorter ones are given): ``**_blank("0")``, ``**_blank("the fleet size", "fleet size")``."""
+    return {"default_text": means, "placeholder": means if placeholder is None else placeholder}
+
+
+def _yearly_cost(name: str, label: str, kinds: tuple[str, ...] = _OWNED, help: str = "") -> OptionField:
+    """A running cost in money a year (facility, network, extras), 0 when left blank."""
+    return OptionField(name, kinds, "money", label, "{c} per year", money_field(), help=help, **_blank("0"))
+
+
+def _price(name: str, kinds: tuple[str, ...], label: str, unit: str, **facts: Any) -> OptionField:
+    """A price the option cannot be costed without (capex, electricity, a rental's or the API's price)."""
+    return OptionField(name, kinds, "money", label, unit, money_field(required=True), **facts)
+
+
+def _workload_override(
+    name: str, kinds: tuple[str, ...], value_type: str, label: str, unit: str, check: NumberField
+) -> OptionField:
+    """An option's own value of a workload input (throughput, acceptance); blank: the workload's."""
+    return OptionField(
+        name,
+        kinds,
+        value_type,
+        label,
+        unit,
+        check,
+        **_blank("the workload's", "workload's"),
+        help="Blank: the workload's.",
+        overrides_workload=True,
+    )
+
+
+def _finance(
+    name: str, kinds: tuple[str, ...], value_type: str, label: str, unit: str = "", **facts: Any
+) -> OptionField:
+    """An input of the finance depth (docs/money-math.md), read by the engine only when given."""
+    return OptionField(name, kinds, value_type, label, unit, finance=True, **facts)
+
+
+def _loan(name: str, value_type: str, label: str, unit: str = "", **facts: Any) -> OptionField:
+    """A term of a loan that buys owned hardware: it applies only when the option is financed with a loan."""
+    return _finance(name, _OWNED, value_type, label, unit, when=(("financing", ("loan",)),), **facts)
+
+
+def _lease(name: str, value_type: str, label: str, unit: str = "", **facts: Any) -> OptionField:
+    """A term of a lease of owned hardware: it applies only when the option is leased."""
+    return _finance(name, _OWNED, value_type, label, unit, when=(("financing", ("lease",)),), **facts)
+
+
+def _commitment_term(name: str, value_type: str, label: str, unit: str = "", **facts: Any) -> OptionField:
+    """A term of a committed rental's commitment terms: it applies only to committed billing with a term."""
+    when = (("billing", (COMMITTED,)), ("commitment_term_months", None))
+    return _finance(name, _RENTAL, value_type, label, unit, when=when, **facts)
+
+
+def _capacity_block(name: str, label: str, unit: str, check: NumberField, help: str) -> OptionField:
+    """A fact of a rental's capacity block: it applies only to capacity-block billing."""
+    return OptionField(name, _RENTAL, "count", label, unit, check, help=help, when=(("billing", (CAPACITY_BLOCK,)),))
+
+
+def _first_if_blank(*choices: tuple[str, str]) -> dict[str, Any]:
+    """A choice's choices, blank meaning the first one (its default in words is its label, in lower case)."""
+    return {"choices": choices, "default_choice": choices[0][0], "default_text": choices[0][1].lower()}
+
+
 OPTION_FIELDS: tuple[OptionField, ...] = (
     # Owned and secondary hardware.
     OptionField(
         "gpu_count",
         _OWNED,
         "count",
-        label="GPU count",
-        unit="GPUs",
+        "GPU count",
+        "GPUs",
         check=count_field(),
-        default_text="the fleet size",
+        **_blank("the fleet size", "fleet size"),
         help="Blank: the fleet size.",
-        placeholder="fleet size",
     ),
-    OptionField(
+    _price(
         "capex",
         _OWNED,
-        "money",
-        label="Capex, whole option",
-        unit="{c}",
-        check=money_field(required=True),
+        "Capex, whole option",
+        "{c}",
         help="Purchase price of all the option's hardware (servers, GPUs, spares, installation), paid in month 1.",
     ),
     OptionField(
         "residual_value",
         _OWNED,
         "money",
-        label="Residual value",
-        unit="{c}",
+        "Residual value",
+        "{c}",
         check=money_field(),
-        default_text="0",
         help="Expected resale value of all the option's hardware at the end of its life.",
-        placeholder="0",
-        when=(("resale_curve", ()),),  # a resale curve sets it
+        when=(("resale_curve", ()),),
         at_most="capex",
+        **_blank("0"),
     ),
     OptionField(
         "useful_life_years",
         _OWNED,
         "number",
-        label="Useful life",
-        unit="years",
+        "Useful life",
+        "years",
         check=NumberField(lo=0.0, hi=50.0, lo_open=True, required=True),
     ),
     OptionField(
         "cost_of_capital",
         _OWNED,
         "rate",
-        label="Cost of capital",
-        unit="fraction per year",
+        "Cost of capital",
+        "fraction per year",
         check=rate_field(default=0.0),
-        default_text="0",
-        placeholder="0",
+        **_blank("0"),
     ),
     OptionField(
-        "power_kw",
-        _OWNED,
-        "number",
-        label="Power at full load, whole option",
-        unit="kW",
-        check=NumberField(lo=0.0, required=True),
+        "power_kw", _OWNED, "number", "Power at full load, whole option", "kW", check=NumberField(lo=0.0, required=True)
     ),
     OptionField(
         "idle_power_kw",
         _OWNED,
         "number",
-        label="Idle power, whole option",
-        unit="kW",
+        "Idle power, whole option",
+        "kW",
         check=NumberField(lo=0.0),
-        default_text="same as full load",
+        **_blank("same as full load"),
         help="All the option's servers, idle. Blank: same as full load.",
-        placeholder="same as full load",
         at_most="power_kw",
     ),
     OptionField(
         "pue",
         _OWNED,
         "number",
-        label="PUE",
-        unit="ratio",
+        "PUE",
+        "ratio",
         check=NumberField(lo=1.0, hi=3.0, default=1.0),
-        default_text="1",
+        **_blank("1"),
         help="Facility power ÷ IT power; blank = 1.",
-        placeholder="1",
     ),
-    OptionField(
-        "electricity_per_kwh",
-        _OWNED,
-        "money",
-        label="Electricity",
-        unit="{c} per kWh",
-        check=money_field(required=True),
-    ),
-    OptionField(
-        "facility_per_year",
-        _OWNED,
-        "money",
-        label="Facility / colocation",
-        unit="{c} per year",
-        check=money_field(),
-        default_text="0",
-        placeholder="0",
-    ),
-    OptionField(
-        "network_per_year",
-        _OWNED,
-        "money",
-        label="Network",
-        unit="{c} per year",
-        check=money_field(),
-        default_text="0",
-        placeholder="0",
-    ),
-    OptionField(
-        "software_per_year",
-        _OWNED,
-        "money",
-        label="Software",
-        unit="{c} per year",
-        check=money_field(),
-        default_text="0",
-        placeholder="0",
-    ),
-    OptionField(
-        "support_per_year",
-        _OWNED,
-        "money",
-        label="Support",
-        unit="{c} per year",
-        check=money_field(),
-        default_text="0",
-        placeholder="0",
-    ),
-    OptionField(
-        "operations_per_year",
-        _OWNED,
-        "money",
-        label="Operations staff",
-        unit="{c} per year",
-        check=money_field(),
-        default_text="0",
-        placeholder="0",
-    ),
+    _price("electricity_per_kwh", _OWNED, "Electricity", "{c} per kWh"),
+    _yearly_cost("facility_per_year", "Facility / colocation"),
+    _yearly_cost("network_per_year", "Network"),
+    _yearly_cost("software_per_year", "Software"),
+    _yearly_cost("support_per_year", "Support"),
+    _yearly_cost("operations_per_year", "Operations staff"),
     # Rentals (hyperscaler, neocloud, marketplace).
-    OptionField(
-        "price_per_gpu_hour",
-        _RENTAL,
-        "money",
-        label="Price",
-        unit="{c} per GPU-hour",
-        check=money_field(required=True),
-    ),
+    _price("price_per_gpu_hour", _RENTAL, "Price", "{c} per GPU-hour"),
     OptionField(
         "billing",
         _RENTAL,
         "choice",
-        label="Billing",
-        unit="",
-        check=None,
-        default_text="on demand",
+        "Billing",
+        "",
+        **_blank("on demand"),
         help="Blank: on demand.",
-        placeholder="on demand",
         choices=tuple(BILLING_LABELS.items()),
         default_choice=BILLINGS[0],
     ),
@@ -309,106 +324,71 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
         "committed_gpus",
         _RENTAL,
         "count",
-        label="Committed GPUs",
-        unit="GPUs",
+        "Committed GPUs",
+        "GPUs",
         check=count_field(),
-        default_text="the fleet size",
-        placeholder="fleet size",
+        **_blank("the fleet size", "fleet size"),
     ),
-    OptionField(
+    _capacity_block(
         "block_gpus",
-        _RENTAL,
-        "count",
-        label="GPUs per block",
-        unit="GPUs",
-        check=count_field(),
-        help="A capacity block rents this many GPUs together; blocks of one run go side by side.",
-        when=(("billing", (CAPACITY_BLOCK,)),),
+        "GPUs per block",
+        "GPUs",
+        count_field(),
+        "A capacity block rents this many GPUs together; blocks of one run go side by side.",
     ),
-    OptionField(
+    _capacity_block(
         "block_days",
-        _RENTAL,
-        "count",
-        label="Block length",
-        unit="days",
-        check=NumberField(lo=1, hi=182, integer=True),
-        help="Paid in full when the block starts, every hour used or not (1 to 182 days).",
-        when=(("billing", (CAPACITY_BLOCK,)),),
+        "Block length",
+        "days",
+        NumberField(lo=1, hi=182, integer=True),
+        "Paid in full when the block starts, every hour used or not (1 to 182 days).",
     ),
     # Managed model API.
-    OptionField(
-        "price_per_million_input_tokens",
-        API_KINDS,
-        "money",
-        label="Price per million input tokens",
-        unit="{c}",
-        check=money_field(required=True),
-    ),
-    OptionField(
-        "price_per_million_output_tokens",
-        API_KINDS,
-        "money",
-        label="Price per million output tokens",
-        unit="{c}",
-        check=money_field(required=True),
-    ),
+    _price("price_per_million_input_tokens", API_KINDS, "Price per million input tokens", "{c}"),
+    _price("price_per_million_output_tokens", API_KINDS, "Price per million output tokens", "{c}"),
     # Rentals and the API.
-    OptionField(
+    _yearly_cost(
         "extras_per_year",
-        _RENTAL + API_KINDS,
-        "money",
-        label="Extras: storage, egress, support",
-        unit="{c} per year",
-        check=money_field(),
-        default_text="0",
+        "Extras: storage, egress, support",
+        kinds=_RENTAL + API_KINDS,
         help="Storage, egress, support plans.",
-        placeholder="0",
     ),
     OptionField(
         "price_change_per_year",
         _RENTAL,
         "rate",
-        label="Price change",
-        unit="fraction per year",
+        "Price change",
+        "fraction per year",
         check=NumberField(lo=-0.9, hi=2.0, hint=" (-0.1 means prices fall 10% a year)", default=0.0),
-        default_text="0",
         help="-0.10 = prices fall 10 % a year.",
-        placeholder="0",
-        when=(("price_change_by_year", ()),),  # a price path by year replaces it
+        when=(("price_change_by_year", ()),),
+        **_blank("0"),
     ),
     # Any option may override the workload's throughput (hardware) and acceptance (all).
-    OptionField(
+    _workload_override(
         "tokens_per_second_per_gpu",
         _HARDWARE,
         "number",
-        label="Output tokens per second per GPU",
-        unit="tokens/s",
+        "Output tokens per second per GPU",
+        "tokens/s",
         check=NumberField(lo=0.0, lo_open=True),
-        default_text="the workload's",
-        help="Blank: the workload's.",
-        placeholder="workload's",
-        overrides_workload=True,
     ),
-    OptionField(
+    _workload_override(
         "acceptance_rate",
         KINDS,
         "rate",
-        label="Acceptance rate",
-        unit="fraction",
+        "Acceptance rate",
+        "fraction",
         check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=ACCEPTANCE_HINT),
-        default_text="the workload's",
-        help="Blank: the workload's.",
-        placeholder="workload's",
-        overrides_workload=True,
     ),
     # Finance depth (docs/money-math.md): tax, financing, refresh and resale of owned hardware; price paths and
     # commitment terms of rentals. The engine reads each only when it is given, so an option without them is
     # evaluated as before.
-    OptionField(
+    _finance(
         "tax_depreciation",
         _OWNED,
         "choice",
-        label="Tax depreciation",
+        "Tax depreciation",
         default_text="straight line over the useful life",
         help="MACRS: IRS Pub 946, half-year convention.",
         choices=(
@@ -419,238 +399,176 @@ OPTION_FIELDS: tuple[OptionField, ...] = (
             ("none", "Not deducted"),
         ),
         default_choice="straight_line",
-        finance=True,
     ),
-    OptionField(
+    _finance(
         "tax_life_years",
         _OWNED,
         "number",
-        label="Tax life",
-        unit="years",
+        "Tax life",
+        "years",
         check=NumberField(lo=0.0, hi=50.0, lo_open=True),
-        default_text="the useful life",
-        placeholder="useful life",
-        finance=True,
+        **_blank("the useful life", "useful life"),
         when=(("tax_depreciation", ("straight_line",)),),
     ),
-    OptionField(
+    _finance(
         "bonus_depreciation",
         _OWNED,
         "rate",
-        label="Bonus depreciation",
-        unit="fraction",
+        "Bonus depreciation",
+        "fraction",
         check=rate_field(hint=" (1 means the whole basis in tax year 1)", default=0.0),
-        default_text="0",
         help="Deducted in tax year 1; the method applies to the rest.",
-        placeholder="0",
-        finance=True,
+        **_blank("0"),
     ),
-    OptionField(
+    _finance(
         "financing",
         _OWNED,
         "choice",
-        label="Financing",
+        "Financing",
         default_text="cash",
         choices=(("cash", "Pay cash"), ("loan", "Loan"), ("lease", "Lease")),
         default_choice="cash",
-        finance=True,
     ),
-    OptionField(
+    _loan(
         "loan_apr",
-        _OWNED,
         "rate",
-        label="Loan APR",
-        unit="fraction per year",
+        "Loan APR",
+        "fraction per year",
         check=rate_field(required=True),
         help="Nominal annual rate, compounded monthly.",
-        finance=True,
-        when=(("financing", ("loan",)),),
     ),
-    OptionField(
+    _loan(
         "loan_term_months",
-        _OWNED,
         "count",
-        label="Loan term",
-        unit="months",
+        "Loan term",
+        "months",
         check=NumberField(lo=1, hi=360, integer=True, required=True),
         help="Level payments at the end of each month.",
-        finance=True,
-        when=(("financing", ("loan",)),),
     ),
-    OptionField(
+    _loan(
         "down_payment_share",
-        _OWNED,
         "rate",
-        label="Down payment",
-        unit="fraction",
+        "Down payment",
+        "fraction",
         check=NumberField(lo=0.0, hi=1.0, hi_open=True, hint=" (0.2 means 20%)", default=0.0),
-        default_text="0",
         help="Share of the price paid at purchase; the loan covers the rest.",
-        placeholder="0",
-        finance=True,
-        when=(("financing", ("loan",)),),
+        **_blank("0"),
     ),
-    OptionField(
-        "lease_payment",
-        _OWNED,
-        "money",
-        label="Lease payment",
-        unit="{c} per payment",
-        check=money_field(required=True),
-        finance=True,
-        when=(("financing", ("lease",)),),
-    ),
-    OptionField(
+    _lease("lease_payment", "money", "Lease payment", "{c} per payment", check=money_field(required=True)),
+    _lease(
         "lease_payment_interval_months",
-        _OWNED,
         "count",
-        label="Lease payment interval",
-        unit="months",
+        "Lease payment interval",
+        "months",
         check=NumberField(lo=1, hi=12, integer=True, default=1),
         default_text="monthly",
         choices=(("1", "Monthly"), ("3", "Quarterly"), ("6", "Every 6 months"), ("12", "Yearly")),
-        finance=True,
-        when=(("financing", ("lease",)),),
     ),
-    OptionField(
+    _lease(
         "lease_term_months",
-        _OWNED,
         "count",
-        label="Lease term",
-        unit="months",
+        "Lease term",
+        "months",
         check=NumberField(lo=1, hi=240, integer=True, required=True),
         help="A whole number of payment intervals, at most the horizon.",
-        finance=True,
-        when=(("financing", ("lease",)),),
     ),
-    OptionField(
+    _lease(
         "lease_payment_timing",
-        _OWNED,
         "choice",
-        label="Lease payment timing",
-        default_text="in advance",
-        choices=(("advance", "In advance"), ("arrears", "In arrears")),
-        default_choice="advance",
-        finance=True,
-        when=(("financing", ("lease",)),),
+        "Lease payment timing",
+        **_first_if_blank(("advance", "In advance"), ("arrears", "In arrears")),
     ),
-    OptionField(
+    _lease(
         "lease_end",
-        _OWNED,
         "choice",
-        label="Lease end",
-        default_text="return the hardware",
-        choices=(("return", "Return the hardware"), ("buyout", "Buy it out")),
-        default_choice="return",
-        finance=True,
-        when=(("financing", ("lease",)),),
+        "Lease end",
+        **_first_if_blank(("return", "Return the hardware"), ("buyout", "Buy it out")),
     ),
-    OptionField(
+    _finance(
         "lease_buyout_price",
         _OWNED,
         "money",
-        label="Lease buyout price",
-        unit="{c}",
+        "Lease buyout price",
+        "{c}",
         check=money_field(default=None),
         help="Paid at the end of the lease; the hardware is then depreciated and sold like a purchase.",
-        finance=True,
         when=(("financing", ("lease",)), ("lease_end", ("buyout",))),
     ),
-    OptionField(
+    _finance(
         "capex_change_per_year",
         _OWNED,
         "rate",
-        label="Replacement price change",
-        unit="fraction per year",
+        "Replacement price change",
+        "fraction per year",
         check=NumberField(lo=-0.9, hi=2.0, hint=" (-0.2 means new hardware costs 20% less a year)", default=0.0),
-        default_text="0",
         help="Price of a replacement unit (refresh policy: replace).",
-        placeholder="0",
-        finance=True,
+        **_blank("0"),
     ),
-    OptionField(
+    _finance(
         "resale_curve",
         _OWNED,
         "list",
-        label="Resale curve",
-        unit="age in months: share of the price",
-        default_text="straight line to the residual value",
+        "Resale curve",
+        "age in months: share of the price",
+        **_blank("straight line to the residual value"),
         help="E.g. 0: 100%, 12: 70%, 36: 40%. It sets the residual value: leave that blank.",
-        placeholder="straight line to the residual value",
-        finance=True,
     ),
-    OptionField(
+    _finance(
         "age_at_purchase_months",
         _OWNED,
         "number",
-        label="Age at purchase",
-        unit="months",
+        "Age at purchase",
+        "months",
         check=NumberField(lo=0.0, hi=1200.0, default=0.0),
-        default_text="0 (new)",
+        **_blank("0 (new)", "0"),
         help="A used unit starts this far along the resale curve.",
-        placeholder="0",
-        finance=True,
         when=(("resale_curve", None),),
     ),
-    OptionField(
+    _finance(
         "price_change_by_year",
         _RENTAL,
         "list",
-        label="Price change by year",
-        unit="fraction per year",
-        default_text="the price change per year, every year",
+        "Price change by year",
+        "fraction per year",
+        **_blank("the price change per year, every year", "the price change per year"),
         help="E.g. -25%, -10%, 0%; the last repeats. Instead of a price change per year.",
-        placeholder="the price change per year",
-        finance=True,
         when=(("price_change_per_year", ()),),
     ),
-    OptionField(
+    _finance(
         "commitment_term_months",
         _RENTAL,
         "count",
-        label="Commitment term",
-        unit="months",
+        "Commitment term",
+        "months",
         check=NumberField(lo=1, hi=240, integer=True),
         default_text="none: the commitment covers the horizon at the floating price",
         help="Each term locks the price of the month it starts.",
-        finance=True,
         when=(("billing", ("committed",)),),
     ),
-    OptionField(
+    _commitment_term(
         "upfront_share",
-        _RENTAL,
         "rate",
-        label="Upfront share",
-        unit="fraction",
+        "Upfront share",
+        "fraction",
         check=rate_field(hint=" (0.5 means half of each term paid when it starts)", default=0.0),
-        default_text="0 (no upfront)",
+        **_blank("0 (no upfront)", "0"),
         help="Share of each term paid when it starts.",
-        placeholder="0",
-        finance=True,
-        when=(("billing", ("committed",)), ("commitment_term_months", None)),
     ),
-    OptionField(
+    _commitment_term(
         "after_term",
-        _RENTAL,
         "choice",
-        label="After a term",
-        default_text="renew",
-        choices=(("renew", "Renew"), (ON_DEMAND, "Fall back to on demand")),
-        default_choice="renew",
-        finance=True,
-        when=(("billing", ("committed",)), ("commitment_term_months", None)),
+        "After a term",
+        **_first_if_blank(("renew", "Renew"), (ON_DEMAND, "Fall back to on demand")),
     ),
-    OptionField(
+    _finance(
         "on_demand_price_per_gpu_hour",
         _RENTAL,
         "money",
-        label="On-demand price",
-        unit="{c} per GPU-hour",
+        "On-demand price",
+        "{c} per GPU-hour",
         check=money_field(default=None),
-        default_text="the burst price, flat",
+        **_blank("the burst price, flat", "burst price"),
         help="For hours above or outside the commitment, and a capacity block's inference hours.",
-        placeholder="burst price",
-        finance=True,
         when=(("billing", (COMMITTED, CAPACITY_BLOCK)),),
     ),
 )
@@ -772,7 +690,7 @@ SCOPES = ("scenario", "workload", "forecast", "training", "serving")
 
 
 @dataclass(frozen=True)
-class ScenarioField:
+class ScenarioField(_Entry):
     """One input of the scenario itself, of its workload or of its utilization forecast, with every fact about it.
 
     ``scope`` says where it lives: "scenario" (a top-level document field), "workload" (the document nests it under
@@ -833,34 +751,12 @@ class ScenarioField:
         }[self.scope]
 
     @property
-    def required(self) -> bool:
-        """The engine refuses a document without it (a workload's, only once there is a workload)."""
-        return self.check is not None and self.check.required
-
-    @property
     def never_blank(self) -> bool:
         """The scenario always holds a value: a required input of the scenario itself, or a choice that starts
         with one (the stored field is not nullable, the form refuses a blank)."""
         if self.value_type == "choice":
             return self.initial is not None
         return self.required and self.scope == "scenario"
-
-    @property
-    def default(self) -> float | str | None:
-        """The engine's value when the input is omitted (None: required, or no default)."""
-        return self.check.default if self.check else self.default_choice
-
-    @property
-    def is_integer(self) -> bool:
-        return self.value_type == "count"
-
-    @property
-    def is_percent(self) -> bool:
-        return self.value_type == "rate"
-
-    @property
-    def is_money(self) -> bool:
-        return self.value_type == "money"
 
     @property
     def takes_range(self) -> bool:
@@ -883,13 +779,31 @@ BUCKET_OUTPUT_TOKENS = NumberField("Output tokens", lo=1, hi=MAX_SERVING_TOKENS,
 # Each month's utilization, checked on its own ("Month 5: Utilization must be ..."); the forecast's level is the entry.
 UTILIZATION = rate_field("Utilization", hint=UTILIZATION_HINT)
 
+
+def _training_allowance(name: str, label: str, unit: str, hi: float, help: str) -> ScenarioField:
+    """A training plan's allowance for what goes wrong (interruptions, checkpoints, restarts): 0 when left blank."""
+    check = NumberField(lo=0.0, hi=hi, default=0.0)
+    return ScenarioField(name, "training", "number", label, unit, check, help=help, **_blank("0"))
+
+
+def _latency_target(name: str, label: str, hi: float) -> ScenarioField:
+    """A latency target of the serving configuration, in milliseconds: none when left blank."""
+    check = NumberField(lo=0.0, lo_open=True, hi=hi)
+    return ScenarioField(name, "serving", "number", label, "ms", check, **_blank("no limit"))
+
+
+def _training_size(name: str, label: str, unit: str, help: str = "") -> ScenarioField:
+    """A positive number that sizes a training run from its model (parameters, tokens, the GPU's peak)."""
+    return ScenarioField(name, "training", "number", label, unit, NumberField(lo=0.0, lo_open=True), help=help)
+
+
 SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
-    ScenarioField("name", "scenario", "text", label="Name"),
+    ScenarioField("name", "scenario", "text", "Name"),
     ScenarioField(
         "currency",
         "scenario",
         "text",
-        label="Currency",
+        "Currency",
         initial=DEFAULT_CURRENCY,
         default_text=DEFAULT_CURRENCY,
         help=f"ISO code; blank means the engine default ({DEFAULT_CURRENCY}).",
@@ -898,8 +812,8 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "horizon_months",
         "scenario",
         "count",
-        label="Horizon",
-        unit="months",
+        "Horizon",
+        "months",
         check=NumberField(lo=1, hi=240, integer=True, required=True),
         initial=36,
         fixed=True,
@@ -908,26 +822,18 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "discount_rate",
         "scenario",
         "rate",
-        label="Discount rate",
-        unit="fraction per year",
+        "Discount rate",
+        "fraction per year",
         check=rate_field(required=True),
         initial=Decimal("0.08"),
     ),
-    ScenarioField(
-        "fleet_gpus",
-        "scenario",
-        "count",
-        label="Fleet size",
-        unit="GPUs",
-        check=count_field(required=True),
-        initial=8,
-    ),
+    ScenarioField("fleet_gpus", "scenario", "count", "Fleet size", "GPUs", check=count_field(required=True), initial=8),
     ScenarioField(
         "utilization",
         "scenario",
         "rate",
-        label="Utilization (forecast level)",
-        unit="fraction",
+        "Utilization (forecast level)",
+        "fraction",
         check=rate_field(hint=UTILIZATION_HINT),
         stored=False,
     ),
@@ -935,8 +841,8 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "burst_price_per_gpu_hour",
         "scenario",
         "money",
-        label="Burst price",
-        unit="{c} per GPU-hour",
+        "Burst price",
+        "{c} per GPU-hour",
         check=money_field(default=None),
         default_text="none: no demand above capacity allowed",
         help="Paid for demand above owned capacity or a commitment.",
@@ -947,20 +853,19 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "tax_rate",
         "scenario",
         "rate",
-        label="Tax rate",
-        unit="fraction",
+        "Tax rate",
+        "fraction",
         check=NumberField(lo=0.0, hi=1.0, hi_open=True, hint=" (0.21 means 21%)", default=0.0),
-        default_text="0 (pre-tax)",
+        **_blank("0 (pre-tax)", "0"),
         help="Tax on profits: costs are deducted when paid, hardware through its tax depreciation. Below 100%.",
-        placeholder="0",
         finance=True,
     ),
     ScenarioField(
         "cost_of_debt",
         "scenario",
         "rate",
-        label="Cost of debt",
-        unit="fraction per year",
+        "Cost of debt",
+        "fraction per year",
         check=rate_field(default=None),
         default_text="none: no lease-vs-buy answer",
         help="What borrowing costs you before tax; a lease is compared with borrowing to buy at this rate after tax.",
@@ -970,7 +875,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "refresh_policy",
         "scenario",
         "choice",
-        label="Refresh policy",
+        "Refresh policy",
         default_text="keep serving past the useful life",
         default_choice="none",
         help="What happens when owned hardware reaches the end of its useful life within the horizon.",
@@ -986,24 +891,24 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "tokens_per_second_per_gpu",
         "workload",
         "number",
-        label="Throughput",
-        unit="output tokens/s per GPU",
+        "Throughput",
+        "output tokens/s per GPU",
         check=NumberField(lo=0.0, lo_open=True, required=True),
     ),
     ScenarioField(
         "output_tokens_per_response",
         "workload",
         "number",
-        label="Output tokens per response",
-        unit="tokens",
+        "Output tokens per response",
+        "tokens",
         check=NumberField(lo=0.0, lo_open=True, required=True),
     ),
     ScenarioField(
         "input_tokens_per_response",
         "workload",
         "number",
-        label="Input tokens per response",
-        unit="tokens",
+        "Input tokens per response",
+        "tokens",
         check=NumberField(lo=0.0, default=0.0),
         default_text="0",
     ),
@@ -1011,8 +916,8 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "acceptance_rate",
         "workload",
         "rate",
-        label="Acceptance rate",
-        unit="fraction",
+        "Acceptance rate",
+        "fraction",
         check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=ACCEPTANCE_HINT, default=1.0),
         default_text="1",
         help="Accepted responses ÷ attempted.",
@@ -1022,7 +927,7 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "kind",
         "forecast",
         "choice",
-        label="Forecast shape",
+        "Forecast shape",
         initial="flat",
         choices=(
             ("flat", "Flat"),
@@ -1031,23 +936,23 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
             ("pasted", "Pasted from a spreadsheet"),
         ),
     ),
-    ScenarioField("flat_utilization", "forecast", "rate", label="Utilization", unit="fraction", initial=Decimal("0.6")),
-    ScenarioField("ramp_from_utilization", "forecast", "rate", label="Utilization in month 1", unit="fraction"),
-    ScenarioField("ramp_to_utilization", "forecast", "rate", label="Utilization in the last month", unit="fraction"),
-    ScenarioField("seasonal_base_utilization", "forecast", "rate", label="Seasonal base utilization", unit="fraction"),
-    ScenarioField("seasonal_amplitude", "forecast", "rate", label="Seasonal amplitude", unit="fraction"),
+    ScenarioField("flat_utilization", "forecast", "rate", "Utilization", "fraction", initial=Decimal("0.6")),
+    ScenarioField("ramp_from_utilization", "forecast", "rate", "Utilization in month 1", "fraction"),
+    ScenarioField("ramp_to_utilization", "forecast", "rate", "Utilization in the last month", "fraction"),
+    ScenarioField("seasonal_base_utilization", "forecast", "rate", "Seasonal base utilization", "fraction"),
+    ScenarioField("seasonal_amplitude", "forecast", "rate", "Seasonal amplitude", "fraction"),
     ScenarioField(
         "seasonal_peak_month",
         "forecast",
         "count",
-        label="Seasonal peak month",
+        "Seasonal peak month",
         help="1-12, counted from the first month of the horizon.",
     ),
     ScenarioField(
         "pasted_utilization",
         "forecast",
         "text",
-        label="Pasted utilization",
+        "Pasted utilization",
         help="One value per month (or one value), 55% or 0.55.",
     ),
     # The training plan (docs/money-math.md "Training runs"): optional as a whole; once given, the runs per year and
@@ -1056,8 +961,8 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "runs_per_year",
         "training",
         "number",
-        label="Training runs",
-        unit="runs per year",
+        "Training runs",
+        "runs per year",
         check=NumberField(lo=0.0, lo_open=True, hi=10_000.0, required=True),
         help="Attempts started a year, failed ones included.",
     ),
@@ -1065,181 +970,109 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "gpu_hours",
         "training",
         "number",
-        label="GPU-hours per run",
-        unit="GPU-hours",
+        "GPU-hours per run",
+        "GPU-hours",
         check=NumberField(lo=0.0, lo_open=True),
-        default_text="from the parameters, tokens, MFU and peak",
+        **_blank("from the parameters, tokens, MFU and peak", "from the model"),
         help="One attempt, without interruptions. Or leave blank and give the model's size below.",
-        placeholder="from the model",
     ),
-    ScenarioField(
+    _training_size(
         "params_billion",
-        "training",
-        "number",
-        label="Model parameters",
-        unit="billion",
-        check=NumberField(lo=0.0, lo_open=True),
-        help="Dense parameters; training takes 6 x parameters x tokens floating-point operations.",
+        "Model parameters",
+        "billion",
+        "Dense parameters; training takes 6 x parameters x tokens floating-point operations.",
     ),
-    ScenarioField(
-        "tokens_billion",
-        "training",
-        "number",
-        label="Training tokens",
-        unit="billion",
-        check=NumberField(lo=0.0, lo_open=True),
-    ),
+    _training_size("tokens_billion", "Training tokens", "billion"),
     ScenarioField(
         "mfu",
         "training",
         "rate",
-        label="Model FLOPs utilization (MFU)",
-        unit="fraction",
+        "Model FLOPs utilization (MFU)",
+        "fraction",
         check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=" (0.4 means 40% of the GPU's peak)"),
         help="Share of the GPU's dense peak the run achieves; 35-45% is typical for large runs.",
     ),
-    ScenarioField(
-        "peak_tflops",
-        "training",
-        "number",
-        label="GPU peak (dense)",
-        unit="TFLOPS",
-        check=NumberField(lo=0.0, lo_open=True),
-        help="Dense, at the run's precision (an H100 SXM: 989 at FP16/BF16).",
+    _training_size(
+        "peak_tflops", "GPU peak (dense)", "TFLOPS", "Dense, at the run's precision (an H100 SXM: 989 at FP16/BF16)."
     ),
     ScenarioField(
         "cluster_gpus",
         "training",
         "count",
-        label="Cluster size",
-        unit="GPUs",
+        "Cluster size",
+        "GPUs",
         check=count_field(required=True),
         help="GPUs one run uses at once; an owned option must have at least this many.",
     ),
-    ScenarioField(
+    _training_allowance(
         "interruptions_per_million_gpu_hours",
-        "training",
-        "number",
-        label="Interruptions",
-        unit="per million GPU-hours",
-        check=NumberField(lo=0.0, hi=1_000_000.0, default=0.0),
-        default_text="0",
-        help="Llama 3's run on 16,384 GPUs: about 19.7.",
-        placeholder="0",
+        "Interruptions",
+        "per million GPU-hours",
+        1_000_000.0,
+        "Llama 3's run on 16,384 GPUs: about 19.7.",
     ),
-    ScenarioField(
+    _training_allowance(
         "checkpoint_interval_hours",
-        "training",
-        "number",
-        label="Checkpoint interval",
-        unit="hours",
-        check=NumberField(lo=0.0, hi=8760.0, default=0.0),
-        default_text="0",
-        help="An interruption loses half an interval of work on average.",
-        placeholder="0",
+        "Checkpoint interval",
+        "hours",
+        8760.0,
+        "An interruption loses half an interval of work on average.",
     ),
-    ScenarioField(
-        "restart_hours",
-        "training",
-        "number",
-        label="Restart time",
-        unit="hours",
-        check=NumberField(lo=0.0, hi=8760.0, default=0.0),
-        default_text="0",
-        help="The whole cluster waits this long after each interruption.",
-        placeholder="0",
+    _training_allowance(
+        "restart_hours", "Restart time", "hours", 8760.0, "The whole cluster waits this long after each interruption."
     ),
     ScenarioField(
         "success_rate",
         "training",
         "rate",
-        label="Validated share of runs",
-        unit="fraction",
+        "Validated share of runs",
+        "fraction",
         check=NumberField(lo=0.0, hi=1.0, lo_open=True, hint=" (0.5 means half the runs)", default=1.0),
-        default_text="1 (every run)",
+        **_blank("1 (every run)", "1"),
         help="Share of runs that become a validated model version.",
-        placeholder="1",
     ),
     ScenarioField(
         "other_cost_per_run",
         "training",
         "money",
-        label="Other costs per run",
-        unit="{c} per run",
+        "Other costs per run",
+        "{c} per run",
         check=money_field(),
-        default_text="0",
         help="Data preparation, evaluation.",
-        placeholder="0",
+        **_blank("0"),
     ),
     # The serving configuration sizing starts from (docs/money-math.md "Sizing"): a model from the model catalogue,
     # its precision, the traffic and the latency target. Saved together by the sizing page's form.
     ScenarioField(
-        "language_model",
-        "serving",
-        "text",
-        label="Language model",
-        help="A model of the model catalogue, by its name.",
+        "language_model", "serving", "text", "Language model", help="A model of the model catalogue, by its name."
     ),
-    ScenarioField(
-        "weight_bits",
-        "serving",
-        "choice",
-        label="Weight precision",
-        initial="16",
-        choices=WEIGHT_BITS,
-    ),
-    ScenarioField(
-        "kv_bits",
-        "serving",
-        "choice",
-        label="KV cache precision",
-        initial="16",
-        choices=KV_BITS,
-    ),
+    ScenarioField("weight_bits", "serving", "choice", "Weight precision", initial="16", choices=WEIGHT_BITS),
+    ScenarioField("kv_bits", "serving", "choice", "KV cache precision", initial="16", choices=KV_BITS),
     ScenarioField(
         "context_tokens",
         "serving",
         "count",
-        label="Context per request",
-        unit="tokens",
+        "Context per request",
+        "tokens",
         check=NumberField(lo=1, hi=MAX_SERVING_TOKENS, integer=True),
-        default_text="the largest input plus output of any bucket",
+        **_blank("the largest input plus output of any bucket", "largest bucket"),
         help="Tokens of KV cache one request holds at most.",
-        placeholder="largest bucket",
     ),
     ScenarioField(
         "traffic",
         "serving",
         "list",
-        label="Traffic",
+        "Traffic",
         default_text="one bucket from the workload (what the fleet serves at its throughput)",
         help="One request-size bucket a line: requests per second, input tokens, output tokens (2.5, 1200, 350).",
     ),
-    ScenarioField(
-        "ttft_ms",
-        "serving",
-        "number",
-        label="Time to first token target",
-        unit="ms",
-        check=NumberField(lo=0.0, lo_open=True, hi=600_000.0),
-        default_text="no limit",
-        placeholder="no limit",
-    ),
-    ScenarioField(
-        "tpot_ms",
-        "serving",
-        "number",
-        label="Time per output token target",
-        unit="ms",
-        check=NumberField(lo=0.0, lo_open=True, hi=60_000.0),
-        default_text="no limit",
-        placeholder="no limit",
-    ),
+    _latency_target("ttft_ms", "Time to first token target", 600_000.0),
+    _latency_target("tpot_ms", "Time per output token target", 60_000.0),
     ScenarioField(
         "statistic",
         "serving",
         "choice",
-        label="Latency statistic",
+        "Latency statistic",
         initial="median",
         help="Which statistic of the measured latencies the targets hold at.",
         choices=(("median", "Median"), ("p99", "99th percentile")),
@@ -1248,12 +1081,11 @@ SCENARIO_FIELDS: tuple[ScenarioField, ...] = (
         "headroom",
         "serving",
         "rate",
-        label="Headroom",
-        unit="fraction",
+        "Headroom",
+        "fraction",
         check=rate_field(hint=" (0.2 means 20% spare capacity)", default=0.0),
-        default_text="0",
         help="Capacity kept spare above the traffic.",
-        placeholder="0",
+        **_blank("0"),
     ),
 )
 
