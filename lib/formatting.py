@@ -68,6 +68,15 @@ def format_signed_money(value: Number | None, currency: str = DEFAULT_CURRENCY, 
     return _with_sign(amount, f"{currency_prefix(currency)}{abs(amount):,.{places}f}", plus=True)
 
 
+def format_signed_number(value: Number | None, places: int = 0) -> str:
+    """A difference of plain quantities (GPU-hours) with its sign, the minus as the money columns write it: "+876",
+    "-876" written with the minus sign (MINUS), "0"."""
+    if value is None:
+        return DASH
+    amount = round_half_up(value, places)
+    return _with_sign(amount, f"{abs(amount):,.{places}f}", plus=True)
+
+
 def unit_money_places(value: Number) -> int:
     """Decimals for a per-unit amount: cents from ten cents up, two significant figures below."""
     magnitude = abs(Decimal(str(value)))

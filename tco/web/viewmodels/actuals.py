@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from lib.formatting import DASH, format_money, format_pct, format_signed_money, format_unit_money
+from lib.formatting import DASH, format_money, format_pct, format_signed_money, format_signed_number, format_unit_money
 from tco.engine.actuals import month_words
 from tco.selectors.actuals import PlanView, plan_comparison, plan_for
 
@@ -37,7 +37,7 @@ def _shown(value: float | None, kind: str, currency: str, *, signed: bool = Fals
         return format_pct(value, plus=signed)
     if kind == "unit":
         return format_unit_money(value, currency)
-    return f"{value:+,.0f}" if signed else f"{value:,.0f}"
+    return format_signed_number(value) if signed else f"{value:,.0f}"
 
 
 def _cell(plan: float | None, actual: float | None, variance: float | None, kind: str, currency: str) -> Cell:
