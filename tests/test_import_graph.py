@@ -42,12 +42,7 @@ NOT_FOR_INNER = [*OUTPUT[:3], "pricing.charts", "pricing.presentation", "pricing
 NOT_YET_COMPOSED = [
     ("tco.selectors.history", "tco.presentation.currency"),
     ("tco.selectors.history", "tco.presentation.inputs"),
-    ("tco.services.comparison", "tco.charts.comparison"),
-    ("tco.services.comparison", "tco.presentation.comparison"),
     ("tco.services.currency", "tco.presentation.inputs"),
-    ("tco.services.decision_snapshots", "tco.presentation.currency"),
-    ("tco.services.decision_snapshots", "tco.presentation.uncertainty"),
-    ("tco.services.evaluation", "tco.charts"),
 ]
 # (importer, what it must not reach, directly or through any chain)
 FORBIDDEN = [

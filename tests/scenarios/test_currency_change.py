@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.charts import snapshot as snapshot_output
 from tco.documents import scenario_document
 from tco.engine import ScenarioError
 from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
@@ -280,7 +281,7 @@ def test_the_rate_date_and_source_are_on_the_decision_link_and_in_the_workbooks(
 ):
     _convert(editor_client, scenario, run_jobs)
     fresh = Scenario.objects.get(pk=scenario.pk)
-    _link, token = link_create(scenario=fresh, user=editor)
+    _link, token = link_create(scenario=fresh, user=editor, output=snapshot_output)
     said = (
         f"Money inputs converted from USD to EUR at {RATE_TEXT}, amounts rounded to the cent, unit prices to four "
         "decimal places"
@@ -309,7 +310,7 @@ def test_the_rate_date_and_source_are_on_the_decision_link_and_in_the_workbooks(
 def test_a_scenario_never_converted_says_nothing_extra(editor_client, client, scenario, editor, ecb_rate):
     _answer(editor_client, scenario, mode="relabel")
     fresh = Scenario.objects.get(pk=scenario.pk)
-    _link, token = link_create(scenario=fresh, user=editor)
+    _link, token = link_create(scenario=fresh, user=editor, output=snapshot_output)
     assert "currency_conversions" not in DecisionLink.objects.get().snapshot.data
     assert 'id="currency-conversions"' not in client.get(f"/d/{token}").content.decode()
     about = _about(editor_client, f"/scenarios/{scenario.pk}/export/results.xlsx")
