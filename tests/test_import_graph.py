@@ -42,7 +42,6 @@ NOT_FOR_INNER = [*OUTPUT[:3], "pricing.charts", "pricing.presentation", "pricing
 NOT_YET_COMPOSED = [
     ("tco.selectors.history", "tco.presentation.currency"),
     ("tco.selectors.history", "tco.presentation.inputs"),
-    ("tco.services.currency", "tco.presentation.inputs"),
 ]
 # (importer, what it must not reach, directly or through any chain)
 FORBIDDEN = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 import openpyxl
@@ -16,6 +17,7 @@ from tco.charts import snapshot as snapshot_output
 from tco.documents import scenario_document
 from tco.engine import ScenarioError
 from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
+from tco.presentation.currency import too_large_words
 from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import scenario_uncertainty
 from tco.services import option_pick_price, scenario_change_currency, scenario_create, scenario_create_from_document
@@ -352,10 +354,12 @@ def test_a_range_end_that_would_not_fit_is_refused_too(scenario, editor, ecb_rat
     )
     from tco.services import CurrencyChangeError
 
-    with pytest.raises(CurrencyChangeError, match=r"range of .*Price.*: its high EUR 95,000,000,000,000\.00"):
+    with pytest.raises(CurrencyChangeError, match="1 input") as refused:
         scenario_change_currency(
             scenario=scenario, user=editor, expected_version=None, currency="USD", rate=exchange_rate("EUR", "USD")
         )
+    words = too_large_words(refused.value.rate, refused.value.too_large, refused.value.limit)
+    assert re.search(r"range of .*Price.*: its high EUR 95,000,000,000,000\.00", words)
     assert InputRange.objects.get(option=rental).high == Decimal("95000000000000")
 
 
