@@ -13,7 +13,6 @@ from django.db.models.functions import Coalesce, TruncWeek
 
 from lib.currencies import DEFAULT_CURRENCY
 from pricing import fx, trends
-from pricing.charts import PricePoint
 from pricing.fx import Rate
 from pricing.importers import Catalog, ProviderRef
 from pricing.models import (
@@ -110,14 +109,15 @@ def snapshot_list() -> QuerySet[PriceSnapshot]:
 
 def comparison_points(
     *, gpu_model_id: int, pricing_term: str, provider_kind: str = "", region: str = ""
-) -> list[PricePoint]:
-    """Latest prices of one GPU model and term, filtered like the Market table, as chart input (one query)."""
+) -> list[tuple]:
+    """Latest prices of one GPU model and term, filtered like the Market table (one query): per price, its provider,
+    kind, offering, region, GPUs per instance, price per GPU-hour (a float) and currency, a chart's point fields."""
     rows = latest_prices(
         gpu_model_id=gpu_model_id, pricing_term=pricing_term, provider_kind=provider_kind, region=region
     )
     columns = ("provider__name", "provider__kind", "offering", "region", "gpus_per_instance")
     return [
-        PricePoint(*values[:5], float(values[5]), values[6])
+        (*values[:5], float(values[5]), values[6])
         for values in rows.values_list(*columns, "price_per_gpu_hour", "currency")
     ]
 

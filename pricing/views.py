@@ -121,9 +121,10 @@ def _comparison_figure(gpu: GpuModel | None, filters: dict) -> dict | None:
         return None
     term = filters.get("term") or PricingTerm.ON_DEMAND
     region = filters.get("region", "")
-    points = selectors.comparison_points(
+    rows = selectors.comparison_points(
         gpu_model_id=gpu.pk, pricing_term=term, provider_kind=filters.get("kind", ""), region=region
     )
+    points = [charts.PricePoint(*row) for row in rows]
     return charts.provider_comparison(
         points, gpu_model=gpu.name, term_label=PricingTerm(term).label.lower(), region=region
     )

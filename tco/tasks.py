@@ -5,6 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 
 from lib.jobs import run_claimed, sweep_all
+from tco.charts import build_figures
+from tco.charts.uncertainty import uncertainty_figures
 from tco.models import ScenarioRun, UncertaintyRun
 from tco.services import run_execute
 from tco.services.actuals import actuals_check_all
@@ -14,14 +16,16 @@ from tco.services.uncertainty import uncertainty_run_execute
 @shared_task(bind=True, max_retries=3)
 def scenario_evaluate(self, run_id: int) -> str:
     """Evaluate one queued run."""
-    return run_claimed(self, ScenarioRun, run_id, lambda run: run_execute(run=run))
+    return run_claimed(self, ScenarioRun, run_id, lambda run: run_execute(run=run, figures_of=build_figures))
 
 
 @shared_task(bind=True, max_retries=3)
 def scenario_simulate(self, run_id: int) -> str:
     """Run one queued simulation (simulation, tornado, fleet plan); the service writes progress on the row and
     stops when cancel is asked for."""
-    return run_claimed(self, UncertaintyRun, run_id, lambda run: uncertainty_run_execute(run=run))
+    return run_claimed(
+        self, UncertaintyRun, run_id, lambda run: uncertainty_run_execute(run=run, figures_of=uncertainty_figures)
+    )
 
 
 @shared_task(name="tco.tasks.sweep_jobs")

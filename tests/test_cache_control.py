@@ -11,6 +11,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.cache import get_max_age
 
+from tco.charts import snapshot as snapshot_output
 from tco.services.decisions import link_create
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -35,7 +36,7 @@ def _cache_control(response) -> set[str]:
 @pytest.fixture
 def arguments(scenario, editor, run_jobs) -> dict[str, object]:
     option = scenario.options.first()
-    link, token = link_create(scenario=scenario, user=editor)
+    link, token = link_create(scenario=scenario, user=editor, output=snapshot_output)
     return {
         "pk": scenario.pk,
         "option_pk": option.pk,

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from pricing.models import PriceObservation, PriceSnapshot
 from tco.charts import build_figures
+from tco.charts import snapshot as snapshot_output
 from tco.documents import scenario_document
 from tco.engine import ScenarioError, evaluate
 from tco.engine.catalogue import fields_for_kind, scenario_fields
@@ -440,7 +441,7 @@ def world(_demo_data, db, editor, settings) -> World:
     settings.JOB_RESEND_AFTER_SECONDS = 10**9
     scenario = Scenario.objects.filter(options__kind=OptionKind.SECONDARY).first()
     other = Scenario.objects.exclude(pk=scenario.pk).first()
-    link, token = link_create(scenario=scenario, user=editor, expires_in_days=30)
+    link, token = link_create(scenario=scenario, user=editor, output=snapshot_output, expires_in_days=30)
     options = list(scenario.options.all())
     return World(
         scenario=scenario,

@@ -28,6 +28,7 @@ from lib.kinds import BILLINGS, KIND_LABELS
 from lib.terms import PRICING_TERM_LABELS
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.charts import snapshot as snapshot_output
 from tco.documents import scenario_document
 from tco.engine.catalogue import SCENARIO_FIELDS
 from tco.load_profiles import from_forecast
@@ -322,7 +323,7 @@ def world(editor, run_jobs) -> World:
             scenario=first, user=editor, trials=1_000, load_profile=profile, load_profile_source="the forecast"
         )
     decision_record(scenario=first, user=editor, option_name=options[2].name, rationale="Cheapest at our load.")
-    _, token = link_create(scenario=first, user=editor, compare_with=[second, third])
+    _, token = link_create(scenario=first, user=editor, output=snapshot_output, compare_with=[second, third])
     first.refresh_from_db()
     return World(first, [second, third], token)
 

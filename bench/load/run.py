@@ -171,6 +171,7 @@ def _prepare_inside(clients: int) -> None:
     _setup_django()
     from django.contrib.auth.models import User
 
+    from tco.charts import snapshot as snapshot_output
     from tco.models import Scenario
     from tco.services import scenario_clone
     from tco.services.decisions import link_create
@@ -184,7 +185,7 @@ def _prepare_inside(clients: int) -> None:
         option = copy.options.get(name=EDITED_OPTION)
         edits.append({"scenario": copy.pk, "option": option.pk})
     _wait_for_worker()
-    _, token = link_create(scenario=source, user=analyst, note="load bench")
+    _, token = link_create(scenario=source, user=analyst, output=snapshot_output, note="load bench")
     print(json.dumps({"pages": [s.pk for s in demos], "edits": edits, "token": token}))
 
 

@@ -10,6 +10,7 @@ from ninja import Field, Router, Schema, Status
 
 from config.api.problems import ApiProblem, errors
 from tco.api.common import Id, scenario_for
+from tco.charts import snapshot as snapshot_output
 from tco.checks import LINK_DAYS_DEFAULT, LINK_DAYS_MAX, LINK_DAYS_MIN, DecisionError
 from tco.models import DecisionLink
 from tco.selectors.decisions import scenario_links
@@ -57,7 +58,11 @@ def link_new(request: HttpRequest, pk: Id, body: LinkIn) -> Status[DecisionLink]
     scenario = scenario_for(request, pk, write=True)
     try:
         link, token = link_create(
-            scenario=scenario, user=request.user, expires_in_days=body.expires_in_days, note=body.note
+            scenario=scenario,
+            user=request.user,
+            output=snapshot_output,
+            expires_in_days=body.expires_in_days,
+            note=body.note,
         )
     except DecisionError as error:
         raise ApiProblem(409 if not error.field else 422, error.message) from None

@@ -88,7 +88,7 @@ def run_read(request: HttpRequest, pk: Id, run_pk: Id) -> ScenarioRun:
 def results_read(request: HttpRequest, pk: Id) -> dict:
     scenario = scenario_for(request, pk)
     try:
-        evaluation = current_evaluation(scenario, with_figures=False)
+        evaluation = current_evaluation(scenario)
     except NotEvaluable as error:
         raise refused(error.problems, scenario_document(scenario), str(error), status=409) from None
     return {

@@ -21,8 +21,6 @@ from .finance import compared_months, tax_rate_of
 from .headline import headline
 from .uncertainty import probability_headline
 
-MIN_SCENARIOS, MAX_SCENARIOS = 2, 4
-
 
 def input_differences(
     documents: list[dict], currency: str | None = None, factors: list[float] | None = None

@@ -10,6 +10,7 @@ from datetime import date
 from decimal import Decimal
 
 from pricing.fx import Rate
+from tco.presentation.inputs import option_fact, scenario_fact, value_words
 
 
 def conversion_rate(entry: dict) -> Rate:
@@ -55,3 +56,24 @@ def conversion_about(entries: list[dict] | None) -> list[tuple[str, str]]:
     """Rows of a workbook's "About this file" sheet: one per change, oldest first (none if never converted)."""
     texts = [entry["text"] for entry in frozen_conversions(entries)]
     return [(f"currency conversion{'' if i == 1 else f' {i}'}", text) for i, text in enumerate(texts, start=1)]
+
+
+def too_large_words(rate: Rate, too_large: list, limit: Decimal) -> str:
+    """Why a conversion at ``rate`` was refused, each input it would take past ``limit`` in the page's words
+    (``TooLarge`` of ``tco.services.currency``): "Own 8x H100 → Capex, whole option: EUR 99,000,000,000,000 would
+    be $106,920,000,000,000; up to EUR 92,592,592,592,591.66 converts"."""
+    found = []
+    for item in too_large:
+        fact = scenario_fact(item.field) if not item.owner else option_fact(item.field)
+        label = f"{item.owner} → {fact.label}" if item.owner else fact.label
+        what = f"the range of {label}: its {item.end}" if item.end else f"{label}:"
+        found.append(
+            f"{what} {value_words(fact, item.value, rate.base)} would be "
+            f"{value_words(fact, item.converted, rate.quote)}; "
+            f"up to {value_words(fact, item.largest, rate.base)} converts"
+        )
+    return (
+        f"Not converted: at 1 {rate.base} = {rate.rate_text} {rate.quote} these inputs would be too large to store "
+        f"(an input holds at most {limit:,}): {'; '.join(found)}. Nothing was changed: lower "
+        f"them, or keep the numbers as they are."
+    )

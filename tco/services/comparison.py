@@ -3,14 +3,16 @@ one currency: the first scenario's or a chosen one, the others converted through
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lib.currencies import currency_of, currency_problem
 from lib.errors import AppError
 from pricing.selectors import exchange_rate
-from tco.charts.comparison import cumulative_comparison
 from tco.models import Scenario
-from tco.presentation.comparison import MAX_SCENARIOS, MIN_SCENARIOS, comparison, in_currency
 from tco.selectors.uncertainty import latest_done_uncertainty_run, scenario_uncertainty
 from tco.services.evaluation import NotEvaluable, current_evaluation
+
+MIN_SCENARIOS, MAX_SCENARIOS = 2, 4
 
 
 class ComparisonError(AppError, ValueError):
@@ -18,11 +20,14 @@ class ComparisonError(AppError, ValueError):
     currency); the message says why and what to do."""
 
 
-def scenario_comparison(*, scenarios: list[Scenario], currency: str = "") -> dict:
-    """The comparison data (``tco.presentation.comparison``) plus its ``cumulative_figure``, every amount in
-    ``currency`` (default: the first scenario's). A scenario in another currency is converted at the latest rate
-    between the two (the rate, its date and source named in the data); without one the comparison is refused,
-    naming the rate to import, rather than showing two currencies side by side. A scenario's simulation is included
+def scenario_comparison(
+    *, scenarios: list[Scenario], compose: Callable[[list[dict], str], dict], currency: str = ""
+) -> dict:
+    """The comparison data ``compose(entries, currency)`` makes of each scenario's numbers (the caller's words and
+    figure: ``tco.charts.snapshot.comparison``), every amount in ``currency`` (default: the first scenario's). A
+    scenario in another currency is converted at the latest rate between the two (the rate, its date and source
+    named in the data); without one the comparison is refused, naming the rate to import, rather than showing two
+    currencies side by side. A scenario's simulation is included
     when its latest finished one belongs to exactly its current inputs and ranges."""
     if not MIN_SCENARIOS <= len(scenarios) <= MAX_SCENARIOS:
         raise ComparisonError(f"Pick {MIN_SCENARIOS} to {MAX_SCENARIOS} scenarios to compare; got {len(scenarios)}.")
@@ -32,7 +37,7 @@ def scenario_comparison(*, scenarios: list[Scenario], currency: str = "") -> dic
     entries = []
     for scenario in scenarios:
         try:
-            evaluation = current_evaluation(scenario, with_figures=False)
+            evaluation = current_evaluation(scenario)
         except NotEvaluable as error:
             raise ComparisonError(f"“{scenario.name}” cannot be compared yet. {error}") from None
         run = latest_done_uncertainty_run(scenario)
@@ -57,10 +62,7 @@ def scenario_comparison(*, scenarios: list[Scenario], currency: str = "") -> dic
                     f"compared in {currency}. Import exchange rates (manage.py import_fx_rates with the ECB "
                     f"reference-rate CSV) or enter a {own}→{currency} rate in the admin, then compare again."
                 )
-            entry["result"] = in_currency(evaluation.result, currency, float(rate.rate))
             entry["conversion"] = f"{own} amounts converted to {currency} at {rate.describe()}"
-            entry["factor"] = float(rate.rate)
+            entry["factor"] = float(rate.rate)  # compose converts the result at it
         entries.append(entry)
-    data = comparison(entries)
-    data["cumulative_figure"] = cumulative_comparison(entries, currency)
-    return data
+    return compose(entries, currency)

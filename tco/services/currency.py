@@ -13,6 +13,7 @@ way, so a range centred on its input stays centred on it. Rates and shares are n
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
@@ -26,7 +27,6 @@ from pricing.fx import Rate
 from tco.engine.catalogue import MARKET_PRICE_FIELDS, PRICE_SOURCE_FX, fields_of_type, money_step, scenario_fields
 from tco.models import InputRange, Scenario, ScenarioOption
 from tco.models.fields import LARGEST_STORED
-from tco.presentation.inputs import option_fact, scenario_fact, value_words
 from tco.selectors.uncertainty import MONEY_RANGE_FIELDS
 from tco.services.common import Change, claim_version, recompute_if_valid, set_history_user
 
@@ -39,6 +39,31 @@ SCENARIO_MONEY_FIELDS = tuple(
 
 class CurrencyChangeError(AppError, ValueError):
     """The change cannot be made as asked (unknown code, a rate for other currencies); nothing is written."""
+
+
+@dataclass(frozen=True)
+class TooLarge:
+    """A money input (or one end of a money range) that a rate would take past what an input stores."""
+
+    owner: str  # the option's name; "" for an input of the scenario itself
+    field: str
+    end: str  # "low", "likely" or "high" for a range's end; "" for the input itself
+    value: Decimal  # in the rate's base
+    converted: Decimal  # in the rate's quote
+    largest: Decimal  # the largest value (in the rate's base) that still converts
+
+
+class TooLargeToConvert(CurrencyChangeError):
+    """The rate would take ``too_large`` past ``limit``, what an input stores; the caller words each one
+    (``tco.presentation.currency.too_large_words``), this message only counts them."""
+
+    def __init__(self, rate: Rate, too_large: list[TooLarge], limit: Decimal) -> None:
+        self.rate, self.too_large, self.limit = rate, too_large, limit
+        super().__init__(
+            f"Not converted: at 1 {rate.base} = {rate.rate_text} {rate.quote} {len(too_large)} input(s) would be too "
+            f"large to store (an input holds at most {limit:,}). Nothing was changed: lower them, or keep the "
+            "numbers as they are."
+        )
 
 
 def money_inputs(scenario: Scenario, options: list[ScenarioOption]) -> int:
@@ -77,11 +102,7 @@ def scenario_change_currency(
             )
         options = list(fresh.options.all())
         if rate is not None and (too_large := _too_large(fresh, options, rate)):
-            raise CurrencyChangeError(
-                f"Not converted: at 1 {old} = {rate.rate_text} {currency} these inputs would be too large to store "
-                f"(an input holds at most {LARGEST_STORED:,}): {'; '.join(too_large)}. Nothing was changed: lower "
-                f"them, or keep the numbers as they are."
-            )
+            raise TooLargeToConvert(rate, too_large, LARGEST_STORED)
         fresh.currency = currency
         if rate is not None:
             for name in SCENARIO_MONEY_FIELDS:
@@ -117,25 +138,16 @@ def converted(amount: Decimal, rate: Rate, step: Decimal) -> Decimal:
         return (amount * rate.rate).quantize(step, rounding=ROUND_HALF_UP)
 
 
-def _too_large(scenario: Scenario, options: list[ScenarioOption], rate: Rate) -> list[str]:
-    """Each money input (or end of a money range) that `rate` would take past what an input stores, in the page's
-    words: "Own 8x H100 → Capex, whole option: EUR 99,000,000,000,000 would be $106,920,000,000,000; up to
-    EUR 92,592,592,592,591.66 converts"."""
+def _too_large(scenario: Scenario, options: list[ScenarioOption], rate: Rate) -> list[TooLarge]:
+    """Each money input (or end of a money range) that `rate` would take past what an input stores."""
     found = []
 
     def check(owner: str, field: str, value: Decimal | None, end: str = "") -> None:
         step = money_step(field)
         if value is None or abs(converted(value, rate, step)) <= LARGEST_STORED:
             return
-        fact = scenario_fact(field) if not owner else option_fact(field)
-        label = f"{owner} → {fact.label}" if owner else fact.label
         largest = (LARGEST_STORED / rate.rate).quantize(step, rounding=ROUND_DOWN)
-        what = f"the range of {label}: its {end}" if end else f"{label}:"
-        found.append(
-            f"{what} {value_words(fact, value, rate.base)} would be "
-            f"{value_words(fact, converted(value, rate, step), rate.quote)}; "
-            f"up to {value_words(fact, largest, rate.base)} converts"
-        )
+        found.append(TooLarge(owner, field, end, value, converted(value, rate, step), largest))
 
     for name in SCENARIO_MONEY_FIELDS:
         check("", name, getattr(scenario, name))

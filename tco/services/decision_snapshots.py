@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
@@ -15,14 +15,24 @@ from lib.users import signed_in_user
 from pricing.models import PriceObservation
 from tco.engine.catalogue import PRICE_SOURCE_FX
 from tco.models import DecisionRecord, DecisionSnapshot, Scenario, ScenarioBrief
-from tco.presentation.currency import frozen_conversions
-from tco.presentation.uncertainty import budget_lanes
 from tco.selectors.decisions import DEFAULT_QUESTION, brief_for, brief_questions, current_decision
 from tco.selectors.uncertainty import current_uncertainty
 from tco.services.comparison import scenario_comparison
 from tco.services.evaluation import Evaluation, current_evaluation
 
 SNAPSHOT_SCHEMA = "tco-decision/1"
+
+
+class SnapshotOutput(Protocol):
+    """What a snapshot freezes besides rows and numbers, drawn and worded by the caller (``tco.charts.snapshot``)."""
+
+    def figures(self, document: dict, result: dict, stored: dict | None, map_rental: str) -> dict: ...
+
+    def comparison(self, entries: list[dict], currency: str) -> dict: ...
+
+    def conversions(self, entries: list[dict] | None) -> list[dict]: ...
+
+    def lanes(self, plan: dict, load_profile: list[float]) -> list[dict]: ...
 
 
 def _username(user: AbstractBaseUser | None) -> str:
@@ -124,14 +134,14 @@ def _brief_content(brief: ScenarioBrief) -> dict:
     }
 
 
-def frozen_uncertainty(scenario: Scenario, document: dict) -> dict | None:
+def frozen_uncertainty(scenario: Scenario, document: dict, output: SnapshotOutput) -> dict | None:
     """The scenario's simulation, tornado and fleet plan for exactly ``document`` and its current ranges (None
     when there is none): the run's data with the fleet plan's budget lanes computed, the hourly profile left out."""
     data = current_uncertainty(scenario, document)
     if data is None:
         return None
     plan = data["result"].get("fleet_plan")
-    data["lanes"] = budget_lanes(plan, data["load_profile"]) if plan else []
+    data["lanes"] = output.lanes(plan, data["load_profile"]) if plan else []
     data["load_profile_hours"] = len(data.pop("load_profile"))
     return data
 
@@ -142,6 +152,7 @@ def snapshot_content(
     evaluation: Evaluation,
     user: AbstractBaseUser | None,
     frozen_at: Any,
+    output: SnapshotOutput,
     uncertainty: dict | None = None,
     comparison: dict | None = None,
 ) -> dict:
@@ -164,7 +175,7 @@ def snapshot_content(
         "decision": _decision_content(current_decision(scenario)),
         "brief": _brief_content(brief_for(scenario)),
     }
-    if conversions := frozen_conversions(scenario.currency_conversions):
+    if conversions := output.conversions(scenario.currency_conversions):
         content["currency_conversions"] = conversions
     return content
 
@@ -173,16 +184,22 @@ def snapshot_freeze(
     *,
     scenario: Scenario,
     user: AbstractBaseUser | None,
+    output: SnapshotOutput,
     map_rental: str = "",
     compare_with: Sequence[Scenario] = (),
 ) -> DecisionSnapshot:
     """Freeze the scenario's current numbers, prices, decision and brief, its simulation (when one belongs to
-    its current inputs and ranges) and, with ``compare_with``, its comparison with those scenarios. Raises
+    its current inputs and ranges) and, with ``compare_with``, its comparison with those scenarios; ``output``
+    draws and words what is frozen beside the numbers (``tco.charts.snapshot``). Raises
     NotEvaluable when the engine refuses the current inputs, ComparisonError when the comparison cannot be
     made (nothing is written then)."""
     scenario = Scenario.objects.get(pk=scenario.pk)
-    evaluation = current_evaluation(scenario, with_figures=True, map_rental=map_rental)
-    compared = scenario_comparison(scenarios=[scenario, *compare_with]) if compare_with else None
+    evaluation = current_evaluation(
+        scenario, figures_of=lambda document, result, stored: output.figures(document, result, stored, map_rental)
+    )
+    compared = (
+        scenario_comparison(scenarios=[scenario, *compare_with], compose=output.comparison) if compare_with else None
+    )
     frozen_at = timezone.now().replace(microsecond=0)
     content = canonical_json(
         snapshot_content(
@@ -190,7 +207,8 @@ def snapshot_freeze(
             evaluation=evaluation,
             user=user,
             frozen_at=frozen_at,
-            uncertainty=frozen_uncertainty(scenario, evaluation.document),
+            output=output,
+            uncertainty=frozen_uncertainty(scenario, evaluation.document, output),
             comparison=compared,
         )
     )

@@ -25,7 +25,7 @@ from tco.models import (
 from tco.selectors.decisions import current_decision, is_decided, token_hash
 from tco.selectors.scenarios import answered_version
 from tco.services.comparison import ComparisonError
-from tco.services.decision_snapshots import snapshot_freeze
+from tco.services.decision_snapshots import SnapshotOutput, snapshot_freeze
 from tco.services.evaluation import NotEvaluable
 
 NOTE_MAX = 200
@@ -154,6 +154,7 @@ def link_create(
     *,
     scenario: Scenario,
     user: AbstractBaseUser | None,
+    output: SnapshotOutput,
     expires_in_days: int = LINK_DAYS_DEFAULT,
     note: str = "",
     map_rental: str = "",
@@ -161,7 +162,8 @@ def link_create(
 ) -> tuple[DecisionLink, str]:
     """Freeze a snapshot and make a link to it. Returns the link and its token, which is never stored or shown
     again (only its SHA-256 is kept). ``map_rental`` names the rental the frozen break-even map varies;
-    ``compare_with`` (up to three other scenarios) freezes a side-by-side comparison too."""
+    ``compare_with`` (up to three other scenarios) freezes a side-by-side comparison too; ``output`` draws and
+    words what the snapshot freezes beside the numbers (``tco.charts.snapshot``)."""
     if not LINK_DAYS_MIN <= expires_in_days <= LINK_DAYS_MAX:
         raise DecisionError(
             f"A link can last {LINK_DAYS_MIN} to {LINK_DAYS_MAX} days; {expires_in_days} is outside that.",
@@ -171,7 +173,9 @@ def link_create(
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
         try:
-            snapshot = snapshot_freeze(scenario=scenario, user=user, map_rental=map_rental, compare_with=compare_with)
+            snapshot = snapshot_freeze(
+                scenario=scenario, user=user, output=output, map_rental=map_rental, compare_with=compare_with
+            )
         except NotEvaluable as error:
             raise DecisionError(f"No link was created. {error}") from None
         except ComparisonError as error:

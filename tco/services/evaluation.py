@@ -6,13 +6,13 @@ A service rather than a selector because it may run the engine (it still writes 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.utils import timezone
 
 from lib.errors import AppError
-from tco.charts import build_figures, with_map_rental
 from tco.documents import scenario_document
 from tco.engine import ENGINE_VERSION, Problem, ScenarioError, evaluate, validate
 from tco.engine.errors import problem_text
@@ -56,26 +56,29 @@ class Evaluation:
         return [*rows, ("note", self.note)] if self.note else rows
 
 
-def current_evaluation(scenario: Scenario, *, with_figures: bool, map_rental: str = "") -> Evaluation:
+def current_evaluation(
+    scenario: Scenario, *, figures_of: Callable[[dict, dict, dict | None], dict] | None = None
+) -> Evaluation:
     """The numbers for the scenario's current inputs.
 
     The latest finished run is reused when it was computed from exactly today's document; otherwise (edits not
     yet evaluated, a job still queued) the engine runs here, synchronously, so nobody shares or exports numbers
     that belong to other inputs. Raises NotEvaluable when the engine refuses the inputs. Writes nothing.
-    ``map_rental`` picks the rental the break-even map varies (default: the cheapest on-demand rental).
+    With ``figures_of(document, result, stored)`` (the caller's charts; ``stored`` the run's figures, None when
+    computed here) the evaluation carries figures; without it, those of the run reused, or None.
     """
     document = scenario_document(scenario)
     run = ScenarioRun.objects.filter(scenario=scenario, status=RunStatus.DONE).order_by("-id").first()
-    if run is not None and run.document == document and run.result and (run.figures or not with_figures):
-        figures = with_map_rental(document, run.result, run.figures, map_rental) if with_figures else run.figures
+    if run is not None and run.document == document and run.result and (run.figures or figures_of is None):
+        figures = figures_of(document, run.result, run.figures) if figures_of else run.figures
         return _from_run(run, figures)
     try:
         result = evaluate(document)
     except ScenarioError as error:
         raise NotEvaluable(list(error.problems), document) from None
     figures = None
-    if with_figures:
-        figures = build_figures(document, result, map_rental=map_rental)
+    if figures_of is not None:
+        figures = figures_of(document, result, None)
     return Evaluation(document, result, figures, ENGINE_VERSION, None, scenario.version, timezone.now())
 
 
@@ -101,7 +104,7 @@ def export_evaluation(scenario: Scenario, *, version: int | None) -> Evaluation:
     """
     if version is None or version == scenario.version:
         try:
-            return current_evaluation(scenario, with_figures=False)
+            return current_evaluation(scenario)
         except NotEvaluable as error:
             last = _done_runs(scenario).first()
             if last is None:

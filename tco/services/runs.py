@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 
 from django.contrib.auth.models import AbstractBaseUser
 
 from lib.users import signed_in_user
-from tco.charts import build_figures
 from tco.documents import scenario_document
 from tco.engine import ENGINE_VERSION, ScenarioError, evaluate
 from tco.models import RunStatus, Scenario, ScenarioRun
@@ -24,13 +24,14 @@ def run_queue(*, scenario: Scenario, user: AbstractBaseUser | None = None, docum
     )
 
 
-def run_execute(*, run: ScenarioRun) -> ScenarioRun:
-    """Evaluate the run's frozen document and store the result and figures, or the engine's problems.
+def run_execute(*, run: ScenarioRun, figures_of: Callable[[dict, dict], dict]) -> ScenarioRun:
+    """Evaluate the run's frozen document and store the result and figures (``figures_of(document, result)``,
+    the charts the task composes), or the engine's problems.
 
     The caller (lib.jobs.run_claimed) has claimed the run, and fails it on any other error."""
     try:
         result = evaluate(run.document)
-        figures = build_figures(run.document, result)
+        figures = figures_of(run.document, result)
     except ScenarioError as error:
         problems = [asdict(problem) for problem in error.problems]
         run.finish(RunStatus.FAILED, problems=problems, error=str(error), engine_version=ENGINE_VERSION)

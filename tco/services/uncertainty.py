@@ -6,7 +6,7 @@ engine's own range validation (``check_uncertainty``) decides what is acceptable
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
@@ -18,7 +18,6 @@ from django.utils import timezone
 from lib.errors import AppError
 from lib.kinds import OWNED_KINDS
 from lib.users import signed_in_user
-from tco.charts.uncertainty import uncertainty_figures
 from tco.documents import FieldProblem, scenario_document, to_decimal
 from tco.engine import (
     ENGINE_VERSION,
@@ -380,8 +379,9 @@ def _fleet_plan(document: dict, load_profile: list[float]) -> tuple[dict | None,
         return None, "No fleet plan: " + "; ".join(problem.message for problem in error.problems)
 
 
-def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
-    """Simulate, then the tornado, then the fleet plan, reporting progress on the row between batches.
+def uncertainty_run_execute(*, run: UncertaintyRun, figures_of: Callable[[dict, dict], dict]) -> UncertaintyRun:
+    """Simulate, then the tornado, then the fleet plan, reporting progress on the row between batches; the
+    figures stored with the result are ``figures_of(result, document)`` (the charts the task composes).
 
     The caller (lib.jobs.run_claimed) has claimed the run, and fails it on any error not handled here. Ends
     done, failed with the engine's problems, or cancelled; never half-written."""
@@ -399,7 +399,7 @@ def uncertainty_run_execute(*, run: UncertaintyRun) -> UncertaintyRun:
         _report(run, SIMULATION_SHARE + TORNADO_SHARE, "fleet plan")
         plan, plan_note = _fleet_plan(run.document, run.load_profile)
         result = {"simulation": simulation, "tornado": tornado, "fleet_plan": plan, "fleet_plan_note": plan_note}
-        figures = uncertainty_figures(result, run.document)
+        figures = figures_of(result, run.document)
     except RunCancelled:
         progress = UncertaintyRun.objects.values_list("progress", flat=True).get(pk=run.pk)
         run.finish(UncertaintyStatus.CANCELLED, stage="cancelled", progress=progress, engine_version=ENGINE_VERSION)

@@ -7,6 +7,7 @@ import io
 import pytest
 from django.urls import reverse
 
+from tco.charts import snapshot as snapshot_output
 from tco.models import ActualsImport, MappingRule
 from tco.services.actuals import actuals_check, actuals_import
 from tco.services.decisions import link_create
@@ -77,7 +78,7 @@ def test_a_refused_upload_says_why(client, owner, plan):
 
 
 def test_a_turned_verdict_shows_on_the_overview_the_panel_and_the_link(client, owner, plan):
-    _link, token = link_create(scenario=plan.scenario, user=owner)
+    _link, token = link_create(scenario=plan.scenario, user=owner, output=snapshot_output)
     _turn(plan)
     client.force_login(owner)
     overview = client.get(reverse("tco:home")).content.decode()

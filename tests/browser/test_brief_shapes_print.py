@@ -11,6 +11,7 @@ import math
 
 import pytest
 
+from tco.charts import snapshot as snapshot_output
 from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
 from tco.services.decisions import brief_update, decision_record, link_create
@@ -86,7 +87,7 @@ def _brief(analyst, shape: str) -> str:
             option_name="Hyperstack H100",
             rationale="Renting is cheaper at the forecast utilization in every simulated case we looked at.",
         )
-    _, token = link_create(scenario=scenario, user=analyst, compare_with=others)
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output, compare_with=others)
     return token
 
 

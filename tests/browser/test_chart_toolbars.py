@@ -12,6 +12,7 @@ import pytest
 
 from pricing.models import PriceObservation, SnapshotOrigin
 from pricing.services import price_snapshot_import, reference_data_load
+from tco.charts import snapshot as snapshot_output
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
@@ -107,7 +108,7 @@ def pages(analyst) -> dict[str, str]:
     scenario.refresh_from_db()
     uncertainty_run_queue(scenario=scenario, user=analyst, trials=1_000)
     scenario.refresh_from_db()
-    _, token = link_create(scenario=scenario, user=analyst, compare_with=[other])
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output, compare_with=[other])
     return {
         "scenario": f"/scenarios/{scenario.pk}/",
         "decision link": f"/d/{token}",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tco.charts import snapshot as snapshot_output
 from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
@@ -42,7 +43,7 @@ def test_the_editor_market_decision_link_and_compare_log_no_error(page, live_ser
     other = scenario_create_from_document(document={**DESIGN_EXAMPLE, "name": "Other plan"}, user=analyst)
     owned = ScenarioOption.objects.get(scenario=scenario, kind="owned")
     rental = ScenarioOption.objects.get(scenario=scenario, kind="neocloud")
-    _, token = link_create(scenario=scenario, user=analyst)
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
     log_in(page, live_server, analyst)
 
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")

@@ -8,6 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
+from tco.charts import snapshot as snapshot_output
 from tco.services import option_pick_price, scenario_create_from_document
 from tco.services.decisions import link_create
 from tests.decisions.conftest import DOCUMENT, LAMBDA_ROW, REPO, import_prices
@@ -31,7 +32,7 @@ def link_url(live_server, editor) -> str:
         expected_version=None,
         observation=PriceObservation.objects.get(provider__name="Lambda"),
     )
-    _, token = link_create(scenario=scenario, user=editor)
+    _, token = link_create(scenario=scenario, user=editor, output=snapshot_output)
     return f"{live_server.url}/d/{token}"
 
 

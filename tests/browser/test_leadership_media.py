@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from tco.charts import snapshot as snapshot_output
 from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
 from tco.services.decisions import brief_update, decision_record, link_create
@@ -90,7 +91,7 @@ def shared(analyst) -> dict:
     )
     uncertainty_run_queue(scenario=scenario, user=analyst, trials=2_000)
     scenario.refresh_from_db()
-    _, token = link_create(scenario=scenario, user=analyst, compare_with=[other])
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output, compare_with=[other])
     return {"scenario": scenario, "other": other, "token": token, "analyst": analyst}
 
 
@@ -116,7 +117,7 @@ def _decide_with_a_brief(shared: dict) -> str:
         rationale="Renting is cheaper at the forecast utilization in every simulated case we looked at; we revisit "
         "the decision when utilization stays above 80 % for a quarter.",
     )
-    _, token = link_create(scenario=scenario, user=analyst, compare_with=[shared["other"]])
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output, compare_with=[shared["other"]])
     return token
 
 
@@ -304,7 +305,7 @@ def test_a_brief_comparing_three_scenarios_prints_on_at_most_three_a4_pages_noth
         variant = copy.deepcopy(LEADERSHIP_SCENARIO)
         variant.update(name=f"64x H100, {months} months, rented burst", horizon_months=months)
         others.append(scenario_create_from_document(document=variant, user=analyst))
-    _, token = link_create(scenario=scenario, user=analyst, compare_with=others)
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output, compare_with=others)
     page = new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(page)
@@ -345,7 +346,7 @@ def test_a_taxed_leased_committed_brief_prints_its_finance_answers_on_at_most_th
     # The finance inputs reach a scenario's rows through the editor; the link freezes the finance document itself.
     with monkeypatch.context() as patch:
         patch.setattr(evaluation, "scenario_document", lambda *args, **kwargs: copy.deepcopy(document))
-        _, token = link_create(scenario=scenario, user=analyst)
+        _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
     page = new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(page)

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tco.charts import snapshot as snapshot_output
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
 from tests.browser.helpers import log_in
@@ -109,7 +110,7 @@ def test_every_option_has_its_own_colour_the_same_in_every_chart_and_on_the_deci
     )
     assert len(set(strokes)) == len(OPTION_NAMES)
 
-    _, token = link_create(scenario=scenario, user=analyst)
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
     brief = context_factory(viewport={"width": 1280, "height": 900})
     brief.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(brief, ".brief-chart [data-figure]")
@@ -134,7 +135,7 @@ BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')]
 def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
     context_factory, live_server, analyst, scenario
 ):
-    _, token = link_create(scenario=scenario, user=analyst)
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
     page = context_factory(viewport={"width": 1280, "height": 900})
     page.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(page, ".brief-chart [data-figure]")

@@ -13,6 +13,7 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
+from tco.charts import snapshot as snapshot_output
 from tco.engine.catalogue import OPTION_FIELDS, TOP_NUMBERS, WORKLOAD_NUMBERS
 from tco.models import Scenario
 from tco.presentation.inputs import option_fact
@@ -216,7 +217,7 @@ def pair(editor, run_jobs) -> tuple[Scenario, Scenario]:
 
 def test_the_decision_link_says_every_input_in_words(pair, editor, anon):
     first, second = pair
-    _, token = link_create(scenario=first, user=editor, compare_with=[second])
+    _, token = link_create(scenario=first, user=editor, output=snapshot_output, compare_with=[second])
     page = anon.get(f"/d/{token}").content.decode()
     assert 'id="frozen-comparison"' in page and 'id="frozen-uncertainty"' in page and 'id="u-ranges-table"' in page
     assert _raw(_visible(page)) == []

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tco.charts import snapshot as snapshot_output
 from tco.engine import evaluate
 from tco.presentation import headline, life_note, life_notes
 from tco.services import scenario_create_from_document
@@ -65,6 +66,6 @@ def test_the_option_card_the_answer_and_the_decision_link_say_it(editor, editor_
     assert "its 3-year life ends in month 36 of 60" in card[: card.index("</article>")]
     answer = page[page.index('id="answer"') :]
     assert NOTE in answer[: answer.index('id="option-table"')]
-    _, token = link_create(scenario=scenario, user=editor)
+    _, token = link_create(scenario=scenario, user=editor, output=snapshot_output)
     brief = Client().get(f"/d/{token}").content.decode()
     assert NOTE in brief[brief.index('id="recommendation-title"') : brief.index('id="decision-title"')]

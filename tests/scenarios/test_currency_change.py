@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 import openpyxl
@@ -12,9 +13,11 @@ from django.urls import reverse
 
 from pricing.models import ExchangeRate
 from pricing.selectors import exchange_rate
+from tco.charts import snapshot as snapshot_output
 from tco.documents import scenario_document
 from tco.engine import ScenarioError
 from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
+from tco.presentation.currency import too_large_words
 from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import scenario_uncertainty
 from tco.services import option_pick_price, scenario_change_currency, scenario_create, scenario_create_from_document
@@ -280,7 +283,7 @@ def test_the_rate_date_and_source_are_on_the_decision_link_and_in_the_workbooks(
 ):
     _convert(editor_client, scenario, run_jobs)
     fresh = Scenario.objects.get(pk=scenario.pk)
-    _link, token = link_create(scenario=fresh, user=editor)
+    _link, token = link_create(scenario=fresh, user=editor, output=snapshot_output)
     said = (
         f"Money inputs converted from USD to EUR at {RATE_TEXT}, amounts rounded to the cent, unit prices to four "
         "decimal places"
@@ -309,7 +312,7 @@ def test_the_rate_date_and_source_are_on_the_decision_link_and_in_the_workbooks(
 def test_a_scenario_never_converted_says_nothing_extra(editor_client, client, scenario, editor, ecb_rate):
     _answer(editor_client, scenario, mode="relabel")
     fresh = Scenario.objects.get(pk=scenario.pk)
-    _link, token = link_create(scenario=fresh, user=editor)
+    _link, token = link_create(scenario=fresh, user=editor, output=snapshot_output)
     assert "currency_conversions" not in DecisionLink.objects.get().snapshot.data
     assert 'id="currency-conversions"' not in client.get(f"/d/{token}").content.decode()
     about = _about(editor_client, f"/scenarios/{scenario.pk}/export/results.xlsx")
@@ -351,10 +354,12 @@ def test_a_range_end_that_would_not_fit_is_refused_too(scenario, editor, ecb_rat
     )
     from tco.services import CurrencyChangeError
 
-    with pytest.raises(CurrencyChangeError, match=r"range of .*Price.*: its high EUR 95,000,000,000,000\.00"):
+    with pytest.raises(CurrencyChangeError, match="1 input") as refused:
         scenario_change_currency(
             scenario=scenario, user=editor, expected_version=None, currency="USD", rate=exchange_rate("EUR", "USD")
         )
+    words = too_large_words(refused.value.rate, refused.value.too_large, refused.value.limit)
+    assert re.search(r"range of .*Price.*: its high EUR 95,000,000,000,000\.00", words)
     assert InputRange.objects.get(option=rental).high == Decimal("95000000000000")
 
 

@@ -7,6 +7,7 @@ import re
 from django.test import Client
 from django.urls import reverse
 
+from tco.charts import snapshot as snapshot_output
 from tco.models import DecisionRecord
 from tco.services import option_add, scenario_update_field
 from tco.services.decisions import decision_record, link_create
@@ -49,7 +50,7 @@ def test_a_decision_made_on_an_older_version_says_so_on_the_page_and_on_a_later_
         "The inputs changed after this decision.</strong> It was made on version 1; the scenario is now at version 2."
         in html
     )
-    _link, token = link_create(scenario=scenario, user=editor, expires_in_days=30, note="")
+    _link, token = link_create(scenario=scenario, user=editor, output=snapshot_output, expires_in_days=30, note="")
     page = Client().get(reverse("decision_page", args=[token])).content.decode()
     assert (
         "The inputs changed after this decision.</strong> It was made on scenario version 1; "
@@ -59,7 +60,7 @@ def test_a_decision_made_on_an_older_version_says_so_on_the_page_and_on_a_later_
 
 def test_a_link_made_on_the_decided_version_shows_no_warning(scenario, editor, run_jobs):
     decision_record(scenario=scenario, user=editor, option_name="Lambda 8x H100 SXM", rationale="Cheapest.")
-    _link, token = link_create(scenario=scenario, user=editor, expires_in_days=30, note="")
+    _link, token = link_create(scenario=scenario, user=editor, output=snapshot_output, expires_in_days=30, note="")
     assert 'id="stale-decision"' not in Client().get(reverse("decision_page", args=[token])).content.decode()
 
 

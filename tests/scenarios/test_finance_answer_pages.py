@@ -14,6 +14,7 @@ import pytest
 from django.urls import reverse
 
 from lib.formatting import format_money
+from tco.charts import snapshot as snapshot_output
 from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.presentation.finance import finance_answers
@@ -72,7 +73,7 @@ def test_the_stored_chart_marks_the_replacement_the_lease_end_and_the_renewals(e
 
 def test_the_decision_brief_carries_the_after_tax_answer_and_the_finance_words(client, editor, finance_scenario):
     scenario, document, result = finance_scenario
-    _, token = link_create(scenario=scenario, user=editor)
+    _, token = link_create(scenario=scenario, user=editor, output=snapshot_output)
     html = client.get(reverse("decision_page", args=[token])).content.decode()
     assert _unescape(_text(html, "headline")).startswith("After tax at 21.0%, renting Lambda 1-year is ")
     assert _text(html, "card-runner-up-npv-after-tax") == format_money(

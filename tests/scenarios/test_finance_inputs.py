@@ -12,6 +12,7 @@ from django.db import models
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from tco.charts import snapshot as snapshot_output
 from tco.documents import scenario_document
 from tco.engine.catalogue import OPTION_FIELDS
 from tco.models import Scenario, ScenarioOption
@@ -112,7 +113,7 @@ def test_the_workbook_lists_every_finance_input_with_its_unit_in_words(viewer_cl
 
 
 def test_a_decision_snapshot_keeps_the_finance_inputs_and_its_document_imports_back(finance_scenario, editor):
-    snapshot = snapshot_freeze(scenario=finance_scenario, user=editor)
+    snapshot = snapshot_freeze(scenario=finance_scenario, user=editor, output=snapshot_output)
     frozen = json.loads(snapshot.content)["document"]
     assert frozen == scenario_document(Scenario.objects.get(pk=finance_scenario.pk)) == finance_example()
     assert _round_trip(frozen) == finance_example()

@@ -16,7 +16,7 @@ from tco.models import ScenarioRun
 from tests.scenarios.workspace_html import Workspace, figures_of
 
 # Every way a view could run the engine or build a figure: the engine's entry points where the chart builder and the
-# services call them, and the figure builders themselves.
+# services call them, the figure builders themselves and where the task and a snapshot's output draw them.
 ENGINE_AND_FIGURES = [
     "tco.charts.build.sweep",
     "tco.charts.build.annual_cost_curve",
@@ -24,9 +24,9 @@ ENGINE_AND_FIGURES = [
     "tco.charts.build.cumulative_cost",
     "tco.charts.build.utilization_forecast",
     "tco.services.runs.evaluate",
-    "tco.services.runs.build_figures",
+    "tco.tasks.build_figures",
     "tco.services.evaluation.evaluate",
-    "tco.services.evaluation.build_figures",
+    "tco.charts.snapshot.build_figures",
 ]
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from lib.formatting import format_money
 from pricing.models import ExchangeRate
+from tco.charts import snapshot as snapshot_output
 from tco.engine import evaluate
 from tco.models import DecisionLink
 from tco.services import scenario_create_from_document
@@ -51,7 +52,7 @@ def npvs_of(document: dict) -> dict[str, float]:
 def test_compare_shows_every_scenario_in_the_first_ones_currency_through_a_named_dated_rate(
     editor_client, scenario, berlin, ecb_rate
 ):
-    data = scenario_comparison(scenarios=[scenario, berlin])
+    data = scenario_comparison(scenarios=[scenario, berlin], compose=snapshot_output.comparison)
     assert data["currency"] == "USD"
     own = npvs_of(DESIGN_EXAMPLE)
     in_euros = npvs_of({**DESIGN_EXAMPLE, "currency": "EUR"})
@@ -76,7 +77,7 @@ def test_compare_shows_every_scenario_in_the_first_ones_currency_through_a_named
 def test_compare_in_a_chosen_currency_converts_the_others_at_the_inverse_rate(
     editor_client, scenario, berlin, ecb_rate
 ):
-    data = scenario_comparison(scenarios=[scenario, berlin], currency="EUR")
+    data = scenario_comparison(scenarios=[scenario, berlin], compose=snapshot_output.comparison, currency="EUR")
     assert data["currency"] == "EUR"
     inverse = float(Decimal(1) / Decimal("1.08"))  # 0.925925925926 to 12 digits is what the Market's rate uses
     first = data["npv_rows"][0]
@@ -93,7 +94,7 @@ def test_without_a_rate_compare_refuses_naming_the_rate_to_import_and_shows_no_m
     editor_client, scenario, berlin
 ):
     with pytest.raises(ComparisonError) as refused:
-        scenario_comparison(scenarios=[scenario, berlin])
+        scenario_comparison(scenarios=[scenario, berlin], compose=snapshot_output.comparison)
     message = (
         "“Berlin plan” is in EUR and no EUR→USD exchange rate is known, so it cannot be compared in USD. Import "
         "exchange rates (manage.py import_fx_rates with the ECB reference-rate CSV) or enter a EUR→USD rate in the "
@@ -107,7 +108,7 @@ def test_without_a_rate_compare_refuses_naming_the_rate_to_import_and_shows_no_m
 
 def test_compare_says_when_horizons_differ_and_leads_with_yearly_figures(editor_client, scenario, editor, run_jobs):
     longer = create(editor, run_jobs, name="Five years", horizon_months=60)
-    data = scenario_comparison(scenarios=[scenario, longer])
+    data = scenario_comparison(scenarios=[scenario, longer], compose=snapshot_output.comparison)
     assert data["horizon_note"] == (
         "36 vs 60 months: totals cover different periods, so compare the annual costs (one average year) "
         "rather than the present values."
@@ -120,14 +121,16 @@ def test_compare_says_when_horizons_differ_and_leads_with_yearly_figures(editor_
     assert html.index('id="compare-annual"') < html.index('id="compare-npv"')
     assert "Five years (60 months)" in html
 
-    same = scenario_comparison(scenarios=[scenario, create(editor, run_jobs, name="Same horizon")])
+    same = scenario_comparison(
+        scenarios=[scenario, create(editor, run_jobs, name="Same horizon")], compose=snapshot_output.comparison
+    )
     assert same["horizon_note"] == ""
 
 
 def test_a_decision_link_freezes_the_comparison_in_one_currency_with_its_rate(
     client, scenario, berlin, editor, ecb_rate
 ):
-    _link, token = link_create(scenario=scenario, user=editor, compare_with=[berlin])
+    _link, token = link_create(scenario=scenario, user=editor, output=snapshot_output, compare_with=[berlin])
     frozen = DecisionLink.objects.get().snapshot.data["comparison"]
     assert frozen["currency"] == "USD" and frozen["conversions"] == [
         f"Berlin plan: EUR amounts converted to USD at {RATE_TEXT}"
@@ -139,7 +142,7 @@ def test_a_decision_link_freezes_the_comparison_in_one_currency_with_its_rate(
 
 def test_the_cumulative_chart_stays_readable_with_four_scenarios_of_three_options(scenario, editor, run_jobs):
     others = [create(editor, run_jobs, name=f"Plan {n}", discount_rate=(0.06, 0.07, 0.1)[n]) for n in range(3)]
-    figure = scenario_comparison(scenarios=[scenario, *others])["cumulative_figure"]
+    figure = scenario_comparison(scenarios=[scenario, *others], compose=snapshot_output.comparison)["cumulative_figure"]
     traces, layout = figure["data"], figure["layout"]
     assert len(traces) == 12
     # One panel per scenario, each with its own money scale (a small one would lie flat), sharing the months.

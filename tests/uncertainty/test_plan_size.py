@@ -10,6 +10,7 @@ import json
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tco.charts import snapshot as snapshot_output
 from tco.models import UncertaintyRun
 from tco.services.decisions import link_create
 from tests.uncertainty.test_views import run_simulation
@@ -21,7 +22,7 @@ def _sizes(editor_client, client, scenario, editor, run_jobs, busy: float) -> di
     run_simulation(editor_client, scenario, run_jobs, profile="csv", profile_file=upload)
     run = UncertaintyRun.objects.filter(scenario=scenario).latest("id")
     assert run.result["fleet_plan"]["costs"][-1]["owned_gpus"] == round(busy + 0.5)  # the curve ends at the peak
-    _link, token = link_create(scenario=scenario, user=editor)
+    _link, token = link_create(scenario=scenario, user=editor, output=snapshot_output)
     return {
         "stored plan": len(json.dumps(run.result["fleet_plan"])),
         "scenario page": len(editor_client.get(f"/scenarios/{scenario.pk}/").content),

@@ -12,6 +12,7 @@ import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tco.charts import snapshot as snapshot_output
 from tco.models import DecisionLink, InputRange, Scenario, UncertaintyRun, UncertaintyStatus
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
@@ -241,7 +242,7 @@ def test_a_decision_link_freezes_the_simulation_and_a_comparison(editor_client, 
     run_simulation(editor_client, ranged, run_jobs)
     with run_jobs():
         other = scenario_create_from_document(document={**DESIGN_EXAMPLE, "name": "Other plan"}, user=editor)
-    _link, token = link_create(scenario=ranged, user=editor, compare_with=[other])
+    _link, token = link_create(scenario=ranged, user=editor, output=snapshot_output, compare_with=[other])
     frozen = DecisionLink.objects.get().snapshot.data
     run = UncertaintyRun.objects.get(scenario=ranged)
     assert frozen["uncertainty"]["result"] == run.result

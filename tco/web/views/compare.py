@@ -6,10 +6,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from tco.charts import snapshot as snapshot_output
 from tco.checks import DecisionError
 from tco.models import Scenario
-from tco.presentation.comparison import MAX_SCENARIOS, MIN_SCENARIOS
-from tco.services.comparison import ComparisonError, scenario_comparison
+from tco.services.comparison import MAX_SCENARIOS, MIN_SCENARIOS, ComparisonError, scenario_comparison
 from tco.web.access import require_role
 from tco.web.inputs import parse_id
 
@@ -35,7 +35,9 @@ def scenario_compare_view(request: HttpRequest) -> HttpResponse:
         context["error"] = "Some picked scenarios do not exist (any more); pick again."
     elif ids:
         try:
-            context["data"] = scenario_comparison(scenarios=chosen, currency=currency)
+            context["data"] = scenario_comparison(
+                scenarios=chosen, compose=snapshot_output.comparison, currency=currency
+            )
         except ComparisonError as error:
             context["error"] = str(error)
     context["limits"] = (MIN_SCENARIOS, MAX_SCENARIOS)

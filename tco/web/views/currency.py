@@ -11,7 +11,9 @@ from lib.currencies import DEFAULT_CURRENCY, currency_problem
 from pricing.fx import Rate
 from pricing.selectors import exchange_rate
 from tco.models import Scenario
+from tco.presentation.currency import too_large_words
 from tco.services import CurrencyChangeError, VersionConflict, money_inputs, scenario_change_currency
+from tco.services.currency import TooLargeToConvert
 from tco.web.access import get_scenario_for_user
 from tco.web.inputs import expected_version
 from tco.web.responses import conflict_response
@@ -75,7 +77,10 @@ def scenario_currency_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except CurrencyChangeError as error:
         count = money_inputs(scenario, list(scenario.options.all()))
-        return _question(request, scenario, currency, count, str(error))
+        words = str(error)
+        if isinstance(error, TooLargeToConvert):  # each input in the page's words
+            words = too_large_words(error.rate, error.too_large, error.limit)
+        return _question(request, scenario, currency, count, words)
     except VersionConflict as conflict:
         return conflict_response(request, conflict, f" (currency → {currency})")
     return HttpResponseClientRefresh()  # every money label on the page names the currency

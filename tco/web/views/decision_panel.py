@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from lib.htmx import render_partial
+from tco.charts import snapshot as snapshot_output
 from tco.checks import DecisionError, parse_expires_in_days
 from tco.models import BRIEF_KEYS, DecisionLink, Scenario
 from tco.presentation.currency import conversion_about
@@ -65,6 +66,7 @@ def link_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         link, token = link_create(
             scenario=scenario,
             user=request.user,
+            output=snapshot_output,
             expires_in_days=days,
             note=form["note"],
             map_rental=request.POST.get("map_rental", ""),  # the rental picked above the map, if any
