@@ -9,6 +9,7 @@ import copy
 
 import pytest
 
+from tco.charts import snapshot as snapshot_output
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
 from tests.browser.test_brief_shapes_print import CUT_TABLES_JS
@@ -71,7 +72,7 @@ def test_three_financings_compared_print_on_at_most_three_pages_with_only_the_di
     browser, live_server, analyst
 ):
     base, loan, lease = _scenarios(analyst)
-    _, token = link_create(scenario=base, user=analyst, compare_with=[loan, lease])
+    _, token = link_create(scenario=base, user=analyst, compare_with=[loan, lease], output=snapshot_output)
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     context.set_default_timeout(15_000)
     try:
