@@ -40,7 +40,7 @@ def _plan(request: HttpRequest, pk: int, *, write: bool = False) -> ActualsPlan:
 # --- imports -------------------------------------------------------------------------------------------------------
 
 
-class ImportOut(Schema):
+class ActualsImportOut(Schema):
     id: int
     kind: str = Field(description="focus, owned, dcgm, prometheus or opencost")
     kind_text: str = Field(description="The kind in words.")
@@ -51,19 +51,19 @@ class ImportOut(Schema):
     imported_at: datetime
 
 
-class ImportResultOut(ImportOut):
+class ActualsImportResultOut(ActualsImportOut):
     created: bool = Field(description="False when the same bytes were imported before (nothing was added).")
     message: str = Field(description="What happened, as the Actuals page says it.")
 
 
-class ImportPage(Schema):
+class ActualsImportPage(Schema):
     count: int
     limit: int
     offset: int
-    items: list[ImportOut]
+    items: list[ActualsImportOut]
 
 
-class ImportQuery(Paging):
+class ActualsImportQuery(Paging):
     kind: Literal[("", *ActualsKind.values)] = Field("", description="Only files of this kind.")
     ordering: Literal["-imported_at", "imported_at"] = Field("-imported_at", description="Newest first or oldest.")
 
@@ -73,8 +73,8 @@ def _record(record: ActualsImport) -> dict:
     return {**{name: getattr(record, name) for name in names}, "kind_text": record.get_kind_display()}
 
 
-@router.get("/actuals/imports", response={200: ImportPage, **errors(422)}, summary="Actuals imports")
-def actuals_import_list(request: HttpRequest, query: Query[ImportQuery]) -> dict:
+@router.get("/actuals/imports", response={200: ActualsImportPage, **errors(422)}, summary="Actuals imports")
+def actuals_import_list(request: HttpRequest, query: Query[ActualsImportQuery]) -> dict:
     """Every bills or GPU-use file imported (they serve every plan: rules map their lines to options)."""
     rows = ActualsImport.objects.all()
     if query.kind:
@@ -86,7 +86,7 @@ def actuals_import_list(request: HttpRequest, query: Query[ImportQuery]) -> dict
 
 @router.post(
     "/scenarios/{pk}/actuals/imports",
-    response={200: ImportResultOut, 201: ImportResultOut, **errors(403, 404, 413, 422)},
+    response={200: ActualsImportResultOut, 201: ActualsImportResultOut, **errors(403, 404, 413, 422)},
     summary="Upload a bills or GPU-use file",
     description="A FOCUS 1.x export (CSV or Parquet), owned costs (CSV), a DCGM or Prometheus scrape or an OpenCost "
     "allocation response, as on the Actuals page: imported at once, all or nothing (201); the same bytes again add "
@@ -136,7 +136,7 @@ def actuals_upload(
 # --- plan against actual -------------------------------------------------------------------------------------------
 
 
-class FiguresOut(Schema):
+class PlanFiguresOut(Schema):
     cost: float | None = Field(description="In the scenario's currency.")
     busy_gpu_hours: float | None
     utilization: float | None = Field(description="0 to 1.")
@@ -144,29 +144,29 @@ class FiguresOut(Schema):
     cost_per_accepted_output: float | None = Field(description="Cost per accepted response.")
 
 
-class MonthOut(Schema):
+class PlanMonthOut(Schema):
     month: str = Field(description="YYYY-MM")
     month_text: str = Field(description="The month in words, e.g. January 2027.")
-    plan: FiguresOut
-    actual: FiguresOut
-    variance: FiguresOut = Field(description="Actual minus plan.")
+    plan: PlanFiguresOut
+    actual: PlanFiguresOut
+    variance: PlanFiguresOut = Field(description="Actual minus plan.")
     break_even: float | None = Field(
         description="The decided option only: the utilization at which owning and renting cost the same, at the "
         "price actually paid that month."
     )
 
 
-class OptionOut(Schema):
+class PlanOptionOut(Schema):
     name: str
     kind: str
     chosen: bool = Field(description="The decided option (listed first).")
-    months: list[MonthOut]
-    plan_to_date: FiguresOut
-    actual_to_date: FiguresOut
-    variance_to_date: FiguresOut
+    months: list[PlanMonthOut]
+    plan_to_date: PlanFiguresOut
+    actual_to_date: PlanFiguresOut
+    variance_to_date: PlanFiguresOut
 
 
-class VerdictOut(Schema):
+class PlanVerdictOut(Schema):
     holds: bool
     text: str = Field(description="The verdict in words, as the Actuals page says it.")
     since: str | None = Field(description="The first month of the run that broke the decision.")
@@ -181,8 +181,8 @@ class PlanOut(Schema):
     currency: str
     start_month: str = Field(description="The plan's month 1 (YYYY-MM).")
     months_in_a_row: int
-    verdict: VerdictOut
-    options: list[OptionOut]
+    verdict: PlanVerdictOut
+    options: list[PlanOptionOut]
     break_even_by_month: dict[str, float | None]
     utilization_by_month: dict[str, float | None]
     unmapped_cost: float = Field(description="Cost no rule maps to an option (converted), kept apart, never dropped.")
@@ -266,7 +266,7 @@ def actuals_read(request: HttpRequest, pk: Id) -> dict:
 # --- mapping rules -------------------------------------------------------------------------------------------------
 
 
-class RuleOut(Schema):
+class MappingRuleOut(Schema):
     id: int
     position: int = Field(description="The first matching rule (by position) wins.")
     option_name: str
@@ -277,19 +277,19 @@ class RuleOut(Schema):
     tag: str = Field(description="key=value (or a bare key) looked up in a billing line's tags.")
 
 
-class RulePage(Schema):
+class MappingRulePage(Schema):
     count: int
     limit: int
     offset: int
-    items: list[RuleOut]
+    items: list[MappingRuleOut]
 
 
-class RuleQuery(Paging):
+class MappingRuleQuery(Paging):
     option: str = Field("", max_length=200, description="Only the rules mapping to this option.")
     ordering: Literal["position", "-position"] = Field("position", description="In the order they are tried or not.")
 
 
-class RuleIn(Schema):
+class MappingRuleIn(Schema):
     option_name: str = Field(max_length=200, description="One of the decided scenario's options.")
     provider: str = Field("", max_length=200)
     service: str = Field("", max_length=200)
@@ -298,8 +298,10 @@ class RuleIn(Schema):
     tag: str = Field("", max_length=300)
 
 
-@router.get("/scenarios/{pk}/actuals/rules", response={200: RulePage, **errors(404, 422)}, summary="List mapping rules")
-def rule_list(request: HttpRequest, pk: Id, query: Query[RuleQuery]) -> dict:
+@router.get(
+    "/scenarios/{pk}/actuals/rules", response={200: MappingRulePage, **errors(404, 422)}, summary="List mapping rules"
+)
+def rule_list(request: HttpRequest, pk: Id, query: Query[MappingRuleQuery]) -> dict:
     rows = _plan(request, pk).rules.all()
     if query.option:
         rows = rows.filter(option_name=query.option)
@@ -309,12 +311,12 @@ def rule_list(request: HttpRequest, pk: Id, query: Query[RuleQuery]) -> dict:
 
 @router.post(
     "/scenarios/{pk}/actuals/rules",
-    response={201: RuleOut, **errors(403, 404, 422)},
+    response={201: MappingRuleOut, **errors(403, 404, 422)},
     summary="Add a mapping rule",
     description="Lines matching every given field go to the option; tried after the rules there are. The verdict is "
     "worked out again (its owner is e-mailed once when it turns).",
 )
-def rule_new(request: HttpRequest, pk: Id, body: RuleIn) -> Status[MappingRule]:
+def rule_new(request: HttpRequest, pk: Id, body: MappingRuleIn) -> Status[MappingRule]:
     plan = _plan(request, pk, write=True)
     try:
         rule = rule_add(plan=plan, **body.dict())
