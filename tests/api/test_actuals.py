@@ -187,3 +187,14 @@ def test_an_unknown_scenario_or_one_without_a_plan_is_not_found(owner_api, plan,
     other_rule = plan.rules.first()
     assert owner_api.delete(f"/api/v1/scenarios/{scenario.pk}/actuals/rules/{other_rule.pk}").status_code == 404
     assert MappingRule.objects.filter(pk=other_rule.pk).exists()
+
+
+def test_a_file_over_the_pages_limit_is_refused_with_the_pages_words(owner_api, plan, monkeypatch):
+    monkeypatch.setattr("tco.services.actuals.UPLOAD_MAX_BYTES", 2**20)  # 1 MB, so a small file is over it
+    response = _upload(owner_api, plan.scenario_id, b"x" * (2**20 + 1), "big.csv")
+    assert response.status_code == 413
+    assert response.json()["detail"] == (
+        "big.csv is larger than 1 MB: import it with `manage.py import_billing PATH` (or import_utilization), "
+        "which streams any size."
+    )
+    assert not ActualsImport.objects.exists()
