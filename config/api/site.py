@@ -20,9 +20,11 @@ from config.api.auth import TokenAuth
 from config.api.problems import PROBLEM_CONTENT_TYPE, ApiProblem, problem
 from pricing import api as pricing_api
 from tco import api as tco_api
+from tco.api import actuals as actuals_api
 
 DESCRIPTION = """Everything the pages do, for notebooks, CI and BI tools: evaluate a scenario document, read and
-change scenarios, their runs, results, exports and decision links; read prices and import price files.
+change scenarios, their runs, results, exports and decision links; read prices and import price files; upload bills
+and GPU use and hold a decided scenario against them.
 
 Send a personal API token (made on the API tokens page, or by `manage.py api_token`) as
 `Authorization: Bearer <token>`. A token reads; one of write scope also changes what its user's role may change.
@@ -32,6 +34,7 @@ Errors are `application/problem+json`. Lists take `limit` and `offset` and answe
 ROUTERS = (
     ("/", tco_api.router, tco_api.openapi_components),
     ("/", pricing_api.router, None),
+    ("/", actuals_api.router, None),
 )
 
 

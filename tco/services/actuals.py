@@ -54,6 +54,9 @@ from tco.services.scenarios import forecast_update
 BILLING_KINDS = (ActualsKind.FOCUS, ActualsKind.OWNED)
 USE_KINDS = (ActualsKind.DCGM, ActualsKind.PROMETHEUS, ActualsKind.OPENCOST)
 MAX_ROWS = 50_000_000
+# The largest file an upload (the page, the API) imports synchronously; a bigger export goes through
+# `manage.py import_billing`, which streams any size.
+UPLOAD_MAX_BYTES = 100 * 2**20
 BATCH = 2000
 PLACES = Decimal("0.0000000001")
 SNIFF_BYTES = 64 * 1024
@@ -152,6 +155,16 @@ def actuals_import(
             sample.source = record
         UtilizationSample.objects.bulk_create(samples, batch_size=BATCH)
     return ImportOutcome(record, True)
+
+
+def upload_too_large(*, file_name: str, size: int) -> str:
+    """Why an upload is refused for its size (the page and the API say the same), or "" when it is not too large."""
+    if size <= UPLOAD_MAX_BYTES:
+        return ""
+    return (
+        f"{file_name} is larger than {UPLOAD_MAX_BYTES // 2**20} MB: import it with "
+        "`manage.py import_billing PATH` (or import_utilization), which streams any size."
+    )
 
 
 def actuals_import_path(*, path: Path, user: AbstractBaseUser | None = None, **kwargs) -> ImportOutcome:

@@ -17,6 +17,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from config.api.site import api
 from config.tokens import api_token_create
+from tco.services.actuals import actuals_attach, rule_add
+from tco.services.decisions import decision_record
 
 # Bounded so the whole run stays well under a minute: a whole document (evaluate, size, create) is the dearest
 # to generate and to answer, so those operations get fewer examples.
@@ -60,13 +62,21 @@ def same_connection(db, settings):
 
 
 @pytest.fixture
-def read_token(same_connection, editor, scenario) -> str:
-    """A read token of an editor; and a scenario (id 1) for the generated ids to find."""
+def decided(scenario, editor) -> None:
+    """Scenario 1 decided, its plan attached with a mapping rule (id 1): the actuals operations answer more than 404."""
+    decision_record(scenario=scenario, user=editor, option_name=scenario.options.first().name, rationale="Tested.")
+    plan = actuals_attach(scenario=scenario, user=editor, start_month="2027-01")
+    rule_add(plan=plan, option_name=scenario.options.first().name, provider="Owned")
+
+
+@pytest.fixture
+def read_token(same_connection, editor, scenario, decided) -> str:
+    """A read token of an editor; and a decided scenario (id 1) for the generated ids to find."""
     return api_token_create(user=editor, name="read", scope="read")[1]
 
 
 @pytest.fixture
-def write_token(same_connection, editor, scenario) -> str:
+def write_token(same_connection, editor, scenario, decided) -> str:
     return api_token_create(user=editor, name="write", scope="write")[1]
 
 

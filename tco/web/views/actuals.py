@@ -16,6 +16,7 @@ from tco.models import MappingRule
 from tco.selectors.actuals import actuals_stamp, plan_comparison, plan_for, recent_imports
 from tco.selectors.decisions import current_decision, is_decided
 from tco.services.actuals import (
+    UPLOAD_MAX_BYTES,
     ActualsError,
     ActualsImportError,
     actuals_attach,
@@ -24,12 +25,12 @@ from tco.services.actuals import (
     actuals_reforecast,
     rule_add,
     rule_delete,
+    upload_too_large,
 )
 from tco.web.access import can_edit, get_scenario_for_user
 from tco.web.inputs import parse_id
 from tco.web.viewmodels.actuals import FIGURE_LABELS, breakdown_rows, option_tables, provider_totals, tag_totals
 
-UPLOAD_MAX_BYTES = 100 * 2**20
 TEMPLATE = "tco/actuals.html"
 VIEW_TIMEOUT = 6 * 3600
 
@@ -125,12 +126,9 @@ def actuals_upload_view(request: HttpRequest, pk: int) -> HttpResponse:
     if upload is None:
         messages.error(request, "Choose a file to upload.")
         return _back(pk)
-    if upload.size > UPLOAD_MAX_BYTES:
-        messages.error(
-            request,
-            f"{upload.name} is larger than {UPLOAD_MAX_BYTES // 2**20} MB: import it with "
-            "`manage.py import_billing PATH` (or import_utilization), which streams any size.",
-        )
+    too_large = upload_too_large(file_name=upload.name, size=upload.size)
+    if too_large:
+        messages.error(request, too_large)
         return _back(pk)
     month = request.POST.get("month", "").strip() or None
     currency = (request.POST.get("currency", "") or "USD").strip().upper()
