@@ -555,10 +555,41 @@ class SnapshotObservation(models.Model):
         return f"snapshot #{self.snapshot_id} contains observation #{self.observation_id}"
 
 
-class ImportSource(models.Model):
-    """A file path or URL imported on a schedule (Celery beat, or `manage.py run_scheduled_imports`)."""
+class ScheduledSource(models.Model):
+    """What every file imported on a schedule has (Celery beat, or `manage.py run_scheduled_imports`): a name, its
+    cadence, whether it runs, when it last ran, and the checks of its cadence and of its location (a file in the
+    import folder or an https URL on an allowed host). A price ImportSource and a ThroughputSource add what they
+    import and how."""
 
     name = models.CharField(max_length=100, unique=True)
+    cadence_hours = models.PositiveIntegerField(default=24)
+    enabled = models.BooleanField(default=True)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def check_schedule(self) -> None:
+        """The cadence (at most hourly) and the location (within PRICE_IMPORT_DIR, or an allowed URL)."""
+        if self.cadence_hours is not None and self.cadence_hours < 1:
+            raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
+        import_dir = Path(settings.PRICE_IMPORT_DIR)
+        try:
+            if "://" in self.location:
+                check_url(self.location)
+            else:
+                check_within(import_dir / self.location, import_dir, self.location)
+        except FetchError as exc:
+            raise ValidationError({"location": str(exc)}) from None
+
+
+class ImportSource(ScheduledSource):
+    """A price file path or URL imported on a schedule."""
+
     location = models.CharField(
         max_length=1000,
         help_text="A file path in the import folder (PRICE_IMPORT_DIR; relative paths are taken from it) or an "
@@ -570,34 +601,16 @@ class ImportSource(models.Model):
     provider = models.ForeignKey(
         Provider, null=True, blank=True, on_delete=models.PROTECT, help_text="Required for SkyPilot catalogs."
     )
-    cadence_hours = models.PositiveIntegerField(default=24)
-    enabled = models.BooleanField(default=True)
-    last_run_at = models.DateTimeField(null=True, blank=True)
     last_snapshot = models.ForeignKey(
         PriceSnapshot, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
     )
 
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
     def clean(self) -> None:
-        import_dir = Path(settings.PRICE_IMPORT_DIR)
-        tree = is_catalog_tree(self.location, relative_to=import_dir)
+        tree = is_catalog_tree(self.location, relative_to=Path(settings.PRICE_IMPORT_DIR))
         chosen = registry.BY_NAME.get(self.format)
         if chosen and chosen.needs_provider and not self.provider_id and not tree:
             raise ValidationError({"provider": f"A {chosen.label} has no provider column: choose the provider."})
-        if self.cadence_hours < 1:
-            raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
-        try:
-            if "://" in self.location:
-                check_url(self.location)
-            else:
-                check_within(import_dir / self.location, import_dir, self.location)
-        except FetchError as exc:
-            raise ValidationError({"location": str(exc)}) from None
+        self.check_schedule()
 
 
 class ExchangeRate(models.Model):
@@ -945,11 +958,10 @@ def throughput_format_choices() -> list[tuple[str, str]]:
 THROUGHPUT_GIVEN_KEYS = ("gpu", "model", "tp", "precision", "input_tokens")
 
 
-class ThroughputSource(models.Model):
-    """A throughput result file or URL imported on a schedule (Celery beat, or `manage.py run_scheduled_imports`),
-    like a price ImportSource: a benchmark that republishes its agg_bmk.json, a lab's nightly vllm bench run."""
+class ThroughputSource(ScheduledSource):
+    """A throughput result file or URL imported on a schedule, like a price ImportSource: a benchmark that
+    republishes its agg_bmk.json, a lab's nightly vllm bench run."""
 
-    name = models.CharField(max_length=100, unique=True)
     location = models.CharField(
         max_length=1000,
         help_text="A file path in the import folder (PRICE_IMPORT_DIR; relative paths are taken from it) or an "
@@ -962,32 +974,14 @@ class ThroughputSource(models.Model):
         help_text='What the file lacks, as the import command\'s options: {"gpu": "H100 SXM", "tp": 2, '
         '"precision": "bf16"} for a vllm bench serve result, {"input_tokens": 1024} for an MLPerf summary.',
     )
-    cadence_hours = models.PositiveIntegerField(default=24)
-    enabled = models.BooleanField(default=True)
-    last_run_at = models.DateTimeField(null=True, blank=True)
     last_import = models.ForeignKey(
         ThroughputImport, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
     )
 
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
     def clean(self) -> None:
-        if self.cadence_hours is not None and self.cadence_hours < 1:
-            raise ValidationError({"cadence_hours": "Run at most once an hour: use 1 or more."})
         if not isinstance(self.given, dict):
             raise ValidationError({"given": 'Give an object of names and values, e.g. {"gpu": "H100 SXM"}.'})
         if unknown := sorted(set(self.given) - set(THROUGHPUT_GIVEN_KEYS)):
             known = ", ".join(THROUGHPUT_GIVEN_KEYS)
             raise ValidationError({"given": f"Unknown key {unknown[0]!r}: a source may give {known}."})
-        import_dir = Path(settings.PRICE_IMPORT_DIR)
-        try:
-            if "://" in self.location:
-                check_url(self.location)
-            else:
-                check_within(import_dir / self.location, import_dir, self.location)
-        except FetchError as exc:
-            raise ValidationError({"location": str(exc)}) from None
+        self.check_schedule()
