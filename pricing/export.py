@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import TextIO
 
 from pricing.importers import CANONICAL_COLUMNS
+from pricing.importers.throughput import THROUGHPUT_COLUMNS
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
@@ -79,23 +80,6 @@ def write_canonical_csv(rows: Iterable[tuple], out: TextIO) -> int:
 def write_canonical_template(out: TextIO) -> int:
     """The canonical header with two example rows, for a user to fill in."""
     return write_canonical_csv(TEMPLATE_ROWS, out)
-
-
-# One measured throughput row a line (`manage.py export_throughput`); ttft_ms and tpot_ms at the row's statistic.
-THROUGHPUT_COLUMNS = (
-    "gpu_model",
-    "model",
-    "precision",
-    "tp",
-    "concurrency",
-    "input_tokens",
-    "output_tokens",
-    "output_tokens_per_second_per_gpu",
-    "ttft_ms",
-    "tpot_ms",
-    "statistic",
-    "source",
-)
 
 
 def write_throughput_csv(rows: Iterable[tuple], out: TextIO) -> int:

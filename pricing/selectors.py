@@ -15,6 +15,7 @@ from lib.currencies import DEFAULT_CURRENCY
 from pricing import fx, trends
 from pricing.fx import Rate
 from pricing.importers import Catalog, ProviderRef
+from pricing.importers.throughput import THROUGHPUT_COLUMNS
 from pricing.models import (
     CurrentPrice,
     ExchangeRate,
@@ -534,27 +535,11 @@ def throughput_library(*, gpu_model_id: int | None = None, language_model_id: in
 
 
 def throughput_export_rows() -> QuerySet:
-    """Every measurement as a tuple in pricing.export.THROUGHPUT_COLUMNS order (the catalogue's model name where
-    the row is linked to one, else the name as the source wrote it), oldest first."""
+    """Every measurement as a tuple in THROUGHPUT_COLUMNS order (the catalogue's model name where the row is linked
+    to one, else the name as the source wrote it), oldest first."""
     model = Coalesce("language_model__name", "model_name")
-    return (
-        ThroughputMeasurement.objects.order_by("id")
-        .annotate(model=model)
-        .values_list(
-            "gpu_model__name",
-            "model",
-            "precision",
-            "tp",
-            "concurrency",
-            "input_tokens",
-            "output_tokens",
-            "output_tokens_per_second_per_gpu",
-            "ttft_ms",
-            "tpot_ms",
-            "statistic",
-            "source",
-        )
-    )
+    fields = ("gpu_model__name" if column == "gpu_model" else column for column in THROUGHPUT_COLUMNS)
+    return ThroughputMeasurement.objects.order_by("id").annotate(model=model).values_list(*fields)
 
 
 def throughput_gpus() -> QuerySet[GpuModel]:

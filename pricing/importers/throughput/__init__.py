@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import inferencex, mlperf, vllm_bench
-from .rows import ThroughputParse, ThroughputRow
+from .rows import THROUGHPUT_COLUMNS, ThroughputParse, ThroughputRow
 
 AUTO = "auto"
 
@@ -57,6 +57,7 @@ __all__ = [
     "AUTO",
     "FORMATS",
     "FORMAT_NAMES",
+    "THROUGHPUT_COLUMNS",
     "ThroughputFormat",
     "ThroughputParse",
     "ThroughputRow",

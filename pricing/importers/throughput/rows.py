@@ -28,6 +28,22 @@ from lib.throughput_bounds import (
 from pricing.importers.base import RowError, RowRefused
 
 STATISTICS = ("median", "p99")
+# The library's CSV, one measurement a line (`manage.py export_throughput`); ttft_ms and tpot_ms at the row's
+# statistic. The export writes these columns and the selector reads them in this order.
+THROUGHPUT_COLUMNS = (
+    "gpu_model",
+    "model",
+    "precision",
+    "tp",
+    "concurrency",
+    "input_tokens",
+    "output_tokens",
+    "output_tokens_per_second_per_gpu",
+    "ttft_ms",
+    "tpot_ms",
+    "statistic",
+    "source",
+)
 MAX_NAME_LENGTH = 200  # a GPU, model, precision, hardware or software as the file writes it
 
 

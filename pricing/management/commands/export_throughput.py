@@ -7,7 +7,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from pricing.export import THROUGHPUT_COLUMNS, write_throughput_csv
+from pricing.export import write_throughput_csv
+from pricing.importers.throughput import THROUGHPUT_COLUMNS
 from pricing.management.commands.export_prices import _Unbuffered
 from pricing.selectors import throughput_export_rows
 
