@@ -117,6 +117,18 @@ class ProviderAlias(models.Model):
                 )
 
 
+def _peak_tflops_field(*, help_text: str) -> models.DecimalField:
+    """A GPU's peak dense tensor TFLOPs at one precision: blank where unknown or the GPU lacks the precision."""
+    return models.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text=help_text,
+    )
+
+
 class GpuModel(models.Model):
     """One chip in one form factor: H100 SXM, H100 PCIe and H100 NVL are three models."""
 
@@ -144,29 +156,14 @@ class GpuModel(models.Model):
         "share. An 80 GB H100 shows 79.18 GiB (measured with vLLM, llm-d benchmark); where no measurement is "
         "recorded, the datasheet's GB times 79.18/80, the share an H100 leaves. Sizing divides this memory.",
     )
-    peak_dense_tflops_fp16 = models.DecimalField(
-        max_digits=9,
-        decimal_places=2,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("0.01"))],
+    peak_dense_tflops_fp16 = _peak_tflops_field(
         help_text="Peak dense (not 2:4 sparse) tensor TFLOPs at 16 bits (BF16, or FP16 where the GPU has no BF16), "
         "from the vendor's datasheet; half the sparse figure a datasheet marks with an asterisk. Blank: unknown.",
     )
-    peak_dense_tflops_fp8 = models.DecimalField(
-        max_digits=9,
-        decimal_places=2,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("0.01"))],
+    peak_dense_tflops_fp8 = _peak_tflops_field(
         help_text="Peak dense tensor TFLOPs at FP8, from the datasheet. Blank: the GPU has no FP8 tensor cores.",
     )
-    peak_dense_tflops_fp4 = models.DecimalField(
-        max_digits=9,
-        decimal_places=2,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("0.01"))],
+    peak_dense_tflops_fp4 = _peak_tflops_field(
         help_text="Peak dense tensor TFLOPs at FP4, from the datasheet. Blank: the GPU has no FP4 tensor cores.",
     )
     gpus_per_node = models.PositiveSmallIntegerField(
