@@ -38,11 +38,6 @@ NOT_FOR_OUTPUT = [
 # Arrows point down: reads and writes never import what draws or words them (a task, view or view model composes).
 INNER = ["tco.services", "tco.selectors", "pricing.services", "pricing.selectors"]
 NOT_FOR_INNER = [*OUTPUT[:3], "pricing.charts", "pricing.presentation", "pricing.export"]
-# The imports not yet composed one layer up, as ``.importlinter`` ignores them (the list only shrinks).
-NOT_YET_COMPOSED = [
-    ("tco.selectors.history", "tco.presentation.currency"),
-    ("tco.selectors.history", "tco.presentation.inputs"),
-]
 # (importer, what it must not reach, directly or through any chain)
 FORBIDDEN = [
     *((source, target) for source in OUTPUT for target in NOT_FOR_OUTPUT),
@@ -66,10 +61,7 @@ def _lines(value: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
-    built = grimp.build_graph("config", "lib", "pricing", "tco", include_external_packages=True)
-    for importer, imported in NOT_YET_COMPOSED:
-        built.remove_import(importer=importer, imported=imported)
-    return built
+    return grimp.build_graph("config", "lib", "pricing", "tco", include_external_packages=True)
 
 
 def broken_chains(graph: grimp.ImportGraph) -> list[tuple[str, ...]]:
@@ -102,13 +94,12 @@ def test_the_output_contract_forbids_rows_reads_writes_and_web():
     assert _lines(committed["forbidden_modules"]) == NOT_FOR_OUTPUT
 
 
-def test_services_and_selectors_import_no_output_but_the_listed_exceptions():
+def test_services_and_selectors_import_no_output_without_exceptions():
     committed = _contracts()["arrows-point-down"]
     assert committed["type"] == "forbidden"
     assert _lines(committed["source_modules"]) == INNER
     assert _lines(committed["forbidden_modules"]) == NOT_FOR_INNER
-    ignored = [tuple(line.split(" -> ")) for line in _lines(committed["ignore_imports"])]
-    assert ignored == NOT_YET_COMPOSED
+    assert "ignore_imports" not in committed
 
 
 def test_the_app_boundaries_are_committed_without_exceptions():

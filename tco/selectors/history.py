@@ -1,4 +1,5 @@
-"""Who changed which input from what to what, when: django-simple-history rows turned into lines."""
+"""Who changed which input from what to what, when: django-simple-history rows turned into changes (raw values
+and the facts to word them; tco.presentation.history writes them as lines)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from typing import Any
 from lib.caching import kept
 from lib.currencies import DEFAULT_CURRENCY
 from tco.models import InputRange, Scenario, ScenarioOption, SecondaryDiligenceItem
-from tco.presentation.currency import conversion_text
-from tco.presentation.inputs import InputFact, option_fact, path_fact, scenario_fact, value_words
 
 SKIPPED_FIELDS = {
     "id",
@@ -28,64 +27,72 @@ SKIPPED_FIELDS = {
     "prefill_note",
     "price_observation",
     "gpu_model",
-    "currency_conversions",  # said by _conversion_lines, with its rate
-    # Provenance of figures sizing wrote: the figures themselves are each a line; the page says where they came from.
+    "currency_conversions",  # a change of its own, with its rate (``Subject.kind`` "conversion")
+    # Provenance of figures sizing wrote: the figures themselves are each a change; the page says where they came from.
     "sizing_applied",
     "throughput_source",
 }
 
 
 @dataclass(frozen=True)
-class HistoryLine:
+class Tracked:
+    """A field whose changes are reported, as plain facts its words are made from (tco.presentation.history): the
+    catalogue input it stores (``owner`` "scenario" or "option", looked up by ``attname``; "range" looks up ``path``),
+    else the model field's own name and choices."""
+
+    attname: str
+    owner: str
+    verbose_name: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+    path: str = ""  # an input range's input: the option field, or the scenario's input path
+    path_of_option: bool = False
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What changed: the scenario, an option (``name``), a checklist item (``item`` of option ``name``), the range
+    of an input (``range``) or the scenario's currency conversion."""
+
+    kind: str  # "scenario", "option", "checklist", "range", "conversion"
+    name: str = ""
+    item: str = ""
+    range: Tracked | None = None
+
+
+@dataclass(frozen=True)
+class HistoryChange:
+    """One change as it was stored: raw values, and the scenario's currency before and after it (a money input reads
+    in the currency it was in then). ``conversion`` is the conversion's own record (``Subject.kind`` "conversion")."""
+
     when: datetime
     who: str
-    subject: str
+    subject: Subject
     action: str  # "created", "changed", "deleted"
-    field: str = ""
-    old: str = ""
-    new: str = ""
+    field: Tracked | None = None
+    old: Any = None
+    new: Any = None
+    currency_before: str = DEFAULT_CURRENCY
+    currency_after: str = DEFAULT_CURRENCY
+    conversion: dict | None = None
 
 
-# A model field in words: its label and how its value reads (tco.presentation.inputs), for the currency of the moment.
-Shown = Callable[[Any, str], str]
-
-
-def _choice_words(field: Any) -> Shown:
-    labels = {str(value): str(label) for value, label in field.flatchoices}
-    return lambda value, currency: labels.get(str(value), str(value)) if value not in (None, "") else "blank"
-
-
-def _fact_words(fact: InputFact) -> Shown:
-    return lambda value, currency: value_words(fact, value, currency)
-
-
-def _model_fact(model: type, attname: str) -> InputFact | None:
-    if model is Scenario:
-        return scenario_fact(attname)
-    if model is ScenarioOption:
-        return option_fact(attname)
-    return None
+_OWNERS = {Scenario: "scenario", ScenarioOption: "option"}
 
 
 @functools.cache
-def _tracked_fields(model: type) -> Fields:
-    """(attribute, label, how its value reads) of every field a change is reported for."""
-    tracked = []
-    for field in model._meta.concrete_fields:
-        if field.name in SKIPPED_FIELDS or field.attname in SKIPPED_FIELDS:
-            continue
-        fact = _model_fact(model, field.attname)
-        if fact is not None:
-            tracked.append((field.attname, fact.label, _fact_words(fact)))
-            continue
-        label = str(field.verbose_name)[:1].upper() + str(field.verbose_name)[1:]
-        if field.flatchoices:
-            tracked.append((field.attname, label, _choice_words(field)))
-        else:
-            tracked.append(
-                (field.attname, label, lambda value, currency: "blank" if value in (None, "") else str(value))
-            )
-    return tracked
+def tracked_fields(model: type) -> list[Tracked]:
+    """Every field of ``model`` a change is reported for."""
+    owner = _OWNERS.get(model, "")
+    return [
+        Tracked(
+            field.attname,
+            owner,
+            str(field.verbose_name),
+            tuple((str(value), str(label)) for value, label in field.flatchoices),
+        )
+        for field in model._meta.concrete_fields
+        if field.name not in SKIPPED_FIELDS and field.attname not in SKIPPED_FIELDS
+    ]
 
 
 class Currencies:
@@ -106,21 +113,18 @@ class Currencies:
         return self._codes[max(index, 0)]
 
 
-Fields = list[tuple[str, str, Shown]]
-
-
-def _lines(
+def _changes(
     records: list,
-    fields: Fields | Callable[[Any], Fields],
-    subject_of,
+    fields: list[Tracked] | Callable[[Any], list[Tracked]],
+    subject_of: Callable[[Any], Subject],
     currencies: Currencies,
     *,
     show_created: bool = True,
-) -> list[HistoryLine]:
+) -> list[HistoryChange]:
     by_object: dict[int, list] = {}
     for record in sorted(records, key=lambda r: r.history_id):
         by_object.setdefault(record.id, []).append(record)
-    lines: list[HistoryLine] = []
+    changes: list[HistoryChange] = []
     for versions in by_object.values():
         previous = None
         for record in versions:
@@ -128,68 +132,47 @@ def _lines(
             subject = subject_of(record)
             if record.history_type == "+":
                 if show_created:
-                    lines.append(HistoryLine(record.history_date, who, subject, "created"))
+                    changes.append(HistoryChange(record.history_date, who, subject, "created"))
             elif record.history_type == "-" and show_created:
-                lines.append(HistoryLine(record.history_date, who, subject, "deleted"))
+                changes.append(HistoryChange(record.history_date, who, subject, "deleted"))
             elif previous is not None:
                 before, after = currencies.at(previous.history_date), currencies.at(record.history_date)
-                for attname, label, shown in fields(record) if callable(fields) else fields:
-                    old, new = getattr(previous, attname), getattr(record, attname)
+                for field in fields(record) if callable(fields) else fields:
+                    old, new = getattr(previous, field.attname), getattr(record, field.attname)
                     if old != new:
-                        lines.append(
-                            HistoryLine(
-                                record.history_date,
-                                who,
-                                subject,
-                                "changed",
-                                label,
-                                shown(old, before),
-                                shown(new, after),
-                            )
+                        changes.append(
+                            HistoryChange(record.history_date, who, subject, "changed", field, old, new, before, after)
                         )
             previous = record
-    return lines
+    return changes
 
 
-def _range_fact(record: Any) -> InputFact | None:
-    if record.option_id:
-        return option_fact(record.field)
-    found = path_fact({}, record.field)
-    return found[1] if found else None
+def _range_input(record: Any) -> Tracked:
+    return Tracked(record.field, "range", path=record.field, path_of_option=bool(record.option_id))
 
 
-def _range_fields(record: Any) -> Fields:
-    fact = _range_fact(record)
-    shown = _fact_words(fact) if fact else (lambda value, currency: str(value))
-    return [("low", "Low", shown), ("likely", "Likely", shown), ("high", "High", shown)]
+def _range_fields(record: Any) -> list[Tracked]:
+    value = _range_input(record)
+    return [
+        Tracked(bound, "range", bound.title(), path=value.path, path_of_option=value.path_of_option)
+        for bound in ("low", "likely", "high")
+    ]
 
 
-def _conversion_lines(records: list) -> list[HistoryLine]:
-    """A currency conversion's rate, date and source: one line beside its "Currency" line (a relabel has none)."""
-    lines = []
+def _conversion_changes(records: list) -> list[HistoryChange]:
+    """A currency conversion's rate, date and source: a change beside the "Currency" one (a relabel has none)."""
+    changes = []
     previous: list | None = None  # the first record read is the baseline (creation, or older than the window)
     for record in sorted(records, key=lambda r: r.history_id):
         entries = record.currency_conversions or []
         if previous is not None and len(entries) > len(previous) and entries[-1].get("mode") == "convert":
-            text = conversion_text(entries[-1])
-            lines.append(
-                HistoryLine(
-                    record.history_date, _who(record), "scenario", "changed", "Currency conversion", "blank", text
+            changes.append(
+                HistoryChange(
+                    record.history_date, _who(record), Subject("conversion"), "changed", conversion=entries[-1]
                 )
             )
         previous = entries
-    return lines
-
-
-def _scenario_lines(records: list, currencies: Currencies) -> list[HistoryLine]:
-    return _lines(records, _tracked_fields(Scenario), lambda r: "scenario", currencies) + _conversion_lines(records)
-
-
-def _range_subject(record: Any, option_names: dict[int, str]) -> str:
-    fact = _range_fact(record)
-    label = fact.label if fact else record.field.replace("_", " ")
-    where = f" of “{option_names.get(record.option_id, '?')}”" if record.option_id else ""
-    return f"the range of {label}{where}"
+    return changes
 
 
 HISTORY_TIMEOUT = 7 * 24 * 3600  # seconds; a version's history never changes, this only bounds what the cache keeps
@@ -198,19 +181,20 @@ HISTORY_TIMEOUT = 7 * 24 * 3600  # seconds; a version's history never changes, t
 HISTORY_PAGE = 25  # lines per page of the history (a currency conversion alone writes about as many)
 
 
-def scenario_history_page(scenario: Scenario, page: int = 1) -> tuple[list[HistoryLine], bool]:
-    """Page ``page`` (1: the newest) of the scenario's history, HISTORY_PAGE lines, and whether older lines exist."""
-    lines = scenario_history(scenario, limit=page * HISTORY_PAGE + 1)
-    return lines[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE], len(lines) > page * HISTORY_PAGE
+def scenario_changes_page(scenario: Scenario, page: int = 1) -> tuple[list[HistoryChange], bool]:
+    """Page ``page`` (1: the newest) of the scenario's changes, HISTORY_PAGE of them, and whether older ones exist."""
+    changes = scenario_changes(scenario, limit=page * HISTORY_PAGE + 1)
+    return changes[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE], len(changes) > page * HISTORY_PAGE
 
 
-def scenario_history(scenario: Scenario, *, limit: int = HISTORY_PAGE) -> list[HistoryLine]:
+def scenario_changes(scenario: Scenario, *, limit: int = HISTORY_PAGE) -> list[HistoryChange]:
     """The latest changes to the scenario, its options, checklists and input ranges, newest first (four queries,
     none once any process has read the same version: every write that adds history bumps the scenario's version in
-    the same transaction, so a version's history never changes and is kept in Django's cache under its version)."""
+    the same transaction, so a version's history never changes and is kept in Django's cache under its version).
+    tco.presentation.history words them."""
     created = scenario.created_at.isoformat() if scenario.created_at else ""
-    key = f"scenario-history:{scenario.pk}:{created}:{scenario.version}:{limit}"
-    return list(kept(key, lambda: _read_history(scenario, limit), timeout=HISTORY_TIMEOUT))
+    key = f"scenario-changes:{scenario.pk}:{created}:{scenario.version}:{limit}"
+    return list(kept(key, lambda: _read_changes(scenario, limit), timeout=HISTORY_TIMEOUT))
 
 
 class _Row:
@@ -236,7 +220,7 @@ def _who(record: _Row) -> str:
 def _rows(model: type, extra: tuple[str, ...], window: int, **where: Any) -> list[_Row]:
     """The newest ``window`` history rows of ``model`` matching ``where``, with only what the lines read: the
     tracked fields, ``extra`` and who made each row."""
-    names = dict.fromkeys((*_ROW_FIELDS, *extra, *(attname for attname, _, _ in _tracked_fields(model))))
+    names = dict.fromkeys((*_ROW_FIELDS, *extra, *(field.attname for field in tracked_fields(model))))
     rows = _historical(model).objects.filter(**where).order_by("-history_id").values(*names)[:window]
     return [_Row(values) for values in rows]
 
@@ -244,7 +228,7 @@ def _rows(model: type, extra: tuple[str, ...], window: int, **where: Any) -> lis
 _ITEM_KEYS = dict(SecondaryDiligenceItem._meta.get_field("key").flatchoices)
 
 
-def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
+def _read_changes(scenario: Scenario, limit: int) -> list[HistoryChange]:
     window = limit * 2  # enough rows per table to diff the newest `limit` changes against their predecessors
     scenario_rows = _rows(Scenario, ("currency", "currency_conversions"), window, id=scenario.pk)
     option_rows = _rows(ScenarioOption, ("name",), window, scenario_id=scenario.pk)
@@ -255,17 +239,23 @@ def _read_history(scenario: Scenario, limit: int) -> list[HistoryLine]:
         else []
     )
     currencies = Currencies(scenario_rows, scenario.currency_code)
-    lines = _scenario_lines(scenario_rows, currencies)
-    lines += _lines(option_rows, _tracked_fields(ScenarioOption), lambda r: f"option “{r.name}”", currencies)
-    item_fields = [field for field in _tracked_fields(SecondaryDiligenceItem) if field[0] != "key"]
-    lines += _lines(
+    changes = _changes(scenario_rows, tracked_fields(Scenario), lambda r: Subject("scenario"), currencies)
+    changes += _conversion_changes(scenario_rows)
+    changes += _changes(option_rows, tracked_fields(ScenarioOption), lambda r: Subject("option", r.name), currencies)
+    item_fields = [field for field in tracked_fields(SecondaryDiligenceItem) if field.attname != "key"]
+    changes += _changes(
         item_rows,
         item_fields,
-        lambda r: f"checklist “{_ITEM_KEYS.get(r.key, r.key)}” of “{option_names.get(r.option_id, '?')}”",
+        lambda r: Subject("checklist", option_names.get(r.option_id, "?"), _ITEM_KEYS.get(r.key, r.key)),
         currencies,
         show_created=False,
     )
     range_rows = _rows(InputRange, ("option_id", "field", "low", "likely", "high"), window, scenario_id=scenario.pk)
-    lines += _lines(range_rows, _range_fields, lambda r: _range_subject(r, option_names), currencies)
-    lines.sort(key=lambda line: line.when, reverse=True)
-    return lines[:limit]
+    changes += _changes(
+        range_rows,
+        _range_fields,
+        lambda r: Subject("range", option_names.get(r.option_id, "?") if r.option_id else "", range=_range_input(r)),
+        currencies,
+    )
+    changes.sort(key=lambda change: change.when, reverse=True)
+    return changes[:limit]

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
 
 from tco.models import Scenario
-from tco.selectors.history import scenario_history
+from tco.selectors.history import scenario_changes
 from tco.selectors.scenarios import scenario_with_options
 from tco.services import Change, VersionConflict
 from tco.services.common import VERSION_HEADER
@@ -58,7 +58,7 @@ def refused_response(request: HttpRequest, scenario: Scenario, key: str, text: s
 def conflict_response(request: HttpRequest, conflict: VersionConflict, attempted: str) -> HttpResponse:
     """A stale save: refuse it, say who changed what, and show the newer values everywhere."""
     fresh = conflict.scenario
-    history = scenario_history(fresh)
+    history = scenario_changes(fresh)
     last = history[0] if history else None
     who = f" by {last.who} at {last.when:%Y-%m-%d %H:%M} UTC" if last else ""
     text = (

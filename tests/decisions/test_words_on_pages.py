@@ -17,10 +17,10 @@ from tco.charts import snapshot as snapshot_output
 from tco.engine.catalogue import OPTION_FIELDS, TOP_NUMBERS, WORKLOAD_NUMBERS
 from tco.models import Scenario
 from tco.presentation.inputs import option_fact
-from tco.selectors.history import scenario_history
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
 from tco.services.uncertainty import uncertainty_run_queue
+from tco.web.viewmodels.history import scenario_history
 from tests.scenarios.factories import give_ranges
 
 E_NOTATION = re.compile(r"\b\d+(?:\.\d+)?[eE][+-]?\d+\b")

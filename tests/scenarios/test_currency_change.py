@@ -18,11 +18,11 @@ from tco.documents import scenario_document
 from tco.engine import ScenarioError
 from tco.models import DecisionLink, InputRange, Scenario, ScenarioOption
 from tco.presentation.currency import too_large_words
-from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import scenario_uncertainty
 from tco.services import option_pick_price, scenario_change_currency, scenario_create, scenario_create_from_document
 from tco.services.decisions import link_create
 from tco.services.uncertainty import range_set
+from tco.web.viewmodels.history import scenario_history
 from tests.documents import DESIGN_EXAMPLE
 from tests.scenarios import factories
 from tests.scenarios.factories import price_range

@@ -21,8 +21,9 @@ from tco.engine.fields import rate_field
 from tco.engine.validation import validate
 from tco.exports import inputs_table
 from tco.models import Scenario, ScenarioOption
+from tco.presentation.history import field_words
 from tco.presentation.inputs import flat_inputs, input_groups, lower_first, path_label, scenario_fact, value_words
-from tco.selectors.history import _tracked_fields
+from tco.selectors.history import tracked_fields
 from tco.services import scenario_create_from_document
 from tco.web.forms import ServingForm, scenario_input_form
 from tco.web.viewmodels.fields import input_label, scenario_sections
@@ -134,7 +135,7 @@ def test_an_input_has_the_same_label_unit_and_words_on_every_page(entry, editor_
     groups = input_groups(document)
     rows = {(group["title"], row["key"]): row for group in groups for row in group["rows"]}
     row = rows[("Workload" if entry.scope == "workload" else "Scenario", entry.name)]
-    history = {attname: (label, shown) for attname, label, shown in _tracked_fields(Scenario)}
+    history = {field.attname: field_words(field) for field in tracked_fields(Scenario)}
     label, shown = history[entry.field]
     compared = flat_inputs(document)[entry.path]
     value = getattr(scenario, entry.field)
@@ -158,7 +159,7 @@ def test_an_option_input_has_the_same_label_unit_and_words_on_every_page(entry, 
     document = scenario_document(scenario)
     rows = {(group["title"], row["key"]): row for group in input_groups(document) for row in group["rows"]}
     row = rows[(option.name, entry.name)]
-    history = {attname: (label, shown) for attname, label, shown in _tracked_fields(ScenarioOption)}
+    history = {field.attname: field_words(field) for field in tracked_fields(ScenarioOption)}
     label, shown = history[entry.name]
     compared = flat_inputs(document)[f"{option.name}: {entry.name}"]
     value = getattr(option, entry.name)
@@ -213,7 +214,7 @@ def test_a_serving_input_has_its_entrys_label_and_unit_on_the_sizing_page_in_its
     shown = re.search(rf'<label for="id_{entry.field}">([^<]*)</label>', page)
     words = input_label(entry, scenario.currency)
     assert shown is not None and html.unescape(shown[1]) == words  # the sizing page's box, as the editor writes it
-    history = {attname: label for attname, label, _ in _tracked_fields(Scenario)}
+    history = {field.attname: field_words(field)[0] for field in tracked_fields(Scenario)}
     assert history[entry.field] == entry.label
     if entry.check is not None:  # out of bounds (a share above 100%, a count or time of 0): refused in the box's words
         (message,) = ServingForm({entry.field: "200%" if entry.is_percent else "0"}, model_names=[]).errors[entry.field]

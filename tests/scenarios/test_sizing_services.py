@@ -12,7 +12,6 @@ from tco.documents import scenario_document
 from tco.engine import ScenarioError, evaluate
 from tco.models import Scenario, ScenarioOption, SizingRun
 from tco.presentation.sizing import sized_note
-from tco.selectors.history import scenario_history
 from tco.selectors.uncertainty import export_document
 from tco.services import scenario_create_from_document
 from tco.services.common import EditRefused, VersionConflict
@@ -21,6 +20,7 @@ from tco.services.scenarios import scenario_update_field
 from tco.services.sizing import serving_update, sizing_run
 from tco.services.sizing_apply import SizingRefused, effective_throughput, sizing_apply
 from tco.serving import ServingError, parse_traffic
+from tco.web.viewmodels.history import scenario_history
 from tests.scenarios.sizing_fixtures import language_model, two_gpus
 
 pytestmark = pytest.mark.django_db

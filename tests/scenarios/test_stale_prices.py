@@ -8,8 +8,8 @@ from decimal import Decimal
 from django.urls import reverse
 
 from tco.models import ScenarioOption
-from tco.selectors.history import scenario_history
 from tco.services import option_pick_price
+from tco.web.viewmodels.history import scenario_history
 from tests.scenarios import factories
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

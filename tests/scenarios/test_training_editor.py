@@ -129,7 +129,7 @@ def test_the_gpu_peak_can_be_taken_from_an_option_s_gpu_in_the_catalogue(editor_
 
 
 def test_the_history_says_a_training_input_s_change_in_its_own_words(editor_client, scenario):
-    from tco.selectors.history import scenario_history
+    from tco.web.viewmodels.history import scenario_history
 
     _scenario_field(editor_client, scenario, "training_runs_per_year", "4")
     _scenario_field(editor_client, scenario, "training_mfu", "38%")

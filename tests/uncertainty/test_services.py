@@ -164,7 +164,7 @@ def test_a_clone_keeps_the_ranges_on_its_own_options(scenario, editor, run_jobs)
 
 
 def test_range_changes_are_in_the_scenario_history(scenario, editor, run_jobs):
-    from tco.selectors.history import scenario_history
+    from tco.web.viewmodels.history import scenario_history
 
     with run_jobs():
         change = set_price_range(scenario, editor)

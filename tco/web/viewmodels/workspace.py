@@ -23,7 +23,6 @@ from tco.engine.catalogue import SCENARIO_FIELD, scenario_fields
 from tco.forecast import FORM_FIELDS, mean_utilization, starting_parameters
 from tco.models import DiligenceStatus, ForecastKind, OptionKind, Scenario
 from tco.presentation.inputs import path_label, path_words
-from tco.selectors.history import scenario_history_page
 from tco.selectors.scenarios import RunState, run_state
 from tco.selectors.uncertainty import scenario_ranges
 from tco.services import Change
@@ -45,6 +44,7 @@ from tco.web.viewmodels.fields import (
     scenario_training_section,
     style_of,
 )
+from tco.web.viewmodels.history import scenario_history_page
 from tco.web.viewmodels.ranges import attach_ranges
 from tco.web.viewmodels.uncertainty import uncertainty_context
 

@@ -16,7 +16,6 @@ from tco.engine import ScenarioError
 from tco.engine.errors import problem_text
 from tco.models import Scenario
 from tco.selectors.decisions import live_links
-from tco.selectors.history import scenario_history_page
 from tco.selectors.scenarios import scenario_with_options, scenarios_with_latest_results
 from tco.selectors.uncertainty import export_document
 from tco.services import (
@@ -30,6 +29,7 @@ from tco.services import (
 from tco.web.access import can_edit, get_scenario_for_user, require_role
 from tco.web.inputs import parse_id
 from tco.web.page_cache import scenario_page
+from tco.web.viewmodels.history import scenario_history_page
 from tco.web.viewmodels.scenario_list import scenario_rows
 from tco.web.viewmodels.workspace import WORKSPACE, workspace_context
 
