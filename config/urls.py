@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from config import health, token_views
+from config.api.site import unknown_path
 from config.api.site import urls as api_urls
 from config.login_throttle import LoginView, ThrottledAdminAuthenticationForm
 from tco.urls import decision_link_urlpatterns
@@ -23,6 +24,7 @@ urlpatterns = [
     path("account/api-tokens/<int:pk>/revoke/", token_views.api_token_revoke_view, name="api_token_revoke"),
     path("admin/", admin.site.urls),
     path("api/v1/", api_urls()),
+    re_path(r"^api/", unknown_path),  # any other API address: a problem+json 404, not the site's page
     path("market/", include("pricing.urls")),
     path("", include(decision_link_urlpatterns)),  # /d/<token>: public, outside the tco namespace
     path("", include("tco.urls")),

@@ -177,6 +177,7 @@ CASES: dict[str, Case] = {
         lambda w: [reverse("api_token_revoke", args=[1]), "/account/api-tokens/99999999999999999999/revoke/"]
     ),
     "admin:index": Case(lambda w: [reverse("admin:index")]),
+    "unknown_path": Case(lambda w: ["/api/nothing", "/api/v1/" + HUGE_TEXT[:500]]),
     "pricing:market": Case(lambda w: [reverse("pricing:market")], ("gpu", "kind", "term", "region", "sort", "page")),
     "pricing:price_trend": Case(lambda w: [reverse("pricing:price_trend")], ("gpu", "term", "months", "currency")),
     "pricing:price_history": Case(

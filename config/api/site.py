@@ -11,8 +11,9 @@ from collections.abc import Callable
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from ninja import NinjaAPI, Swagger
+from ninja import NinjaAPI, Schema, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from config import audit
@@ -84,6 +85,36 @@ api = Api(
 )
 for prefix, router, _ in ROUTERS:
     api.add_router(prefix, router)
+
+
+class ApiIndex(Schema):
+    title: str
+    version: str
+    detail: str
+    openapi: str
+    docs: str
+    tokens: str
+
+
+@api.get("/", auth=None, response=ApiIndex, url_name="index", summary="Where to start", tags=["about"])
+def api_index(request: HttpRequest) -> dict:
+    """What this API is and where its description, its interactive docs and the page for tokens are (no token
+    needed: it is where a client starts)."""
+    return {
+        "title": api.title,
+        "version": api.version,
+        "detail": "Every other operation needs a personal token as “Authorization: Bearer <token>”.",
+        "openapi": reverse("api:openapi-json"),
+        "docs": reverse("api:openapi-view"),
+        "tokens": reverse("api_tokens"),
+    }
+
+
+@login_not_required
+def unknown_path(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any other address under /api/: a problem, as every API error is, never the site's page."""
+    where = reverse("api:openapi-view")
+    return problem(404, f"No API operation answers {request.path}; the operations are listed at {where}.")
 
 
 @api.exception_handler(ApiProblem)

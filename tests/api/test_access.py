@@ -175,3 +175,19 @@ def test_every_answer_is_private_to_its_client(reader_api, scenario, client):
         assert "private" in response["Cache-Control"]
     download = reader_api.get(f"/api/v1/scenarios/{scenario.pk}/exports/options.csv")
     assert "no-store" in download["Cache-Control"] and "private" in download["Cache-Control"]
+
+
+def test_the_api_root_says_where_to_start_without_a_token(client, db):
+    response = client.get("/api/v1/")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    index = json.loads(response.content)
+    assert index["version"] == "1"
+    assert json.loads(client.get(index["openapi"]).content)["info"]["version"] == "1"  # each link leads somewhere
+    assert client.get(index["docs"]).status_code == 200
+    assert client.get(index["tokens"]).status_code in (200, 302)  # the token page (sign-in first)
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here", "/api/v2/scenarios", "/api/"])
+def test_an_unknown_api_address_is_a_404_problem_not_the_site_s_page(client, db, path):
+    body = _problem(client.get(path), 404)
+    assert path in body["detail"] and "/api/v1/docs" in body["detail"]
