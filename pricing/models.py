@@ -82,39 +82,61 @@ class Provider(models.Model):
         return (self.name,)
 
 
-class ProviderAlias(models.Model):
-    """Another name for a provider (SkyPilot's cloud names `gcp`, `oci`, `do`, an aggregator's `lambdalabs`);
-    matched case- and separator-insensitively, like GPU aliases."""
+class _Alias(models.Model):
+    """Another name of a row of ``target`` (a provider, a GPU model) that a price file may use: matched case- and
+    separator-insensitively, so it may not mean what another alias already means."""
 
-    alias = models.CharField(max_length=100, unique=True)
-    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="aliases")
+    target: str  # the foreign key naming what the alias means
 
     objects = _AliasManager()
 
     class Meta:
+        abstract = True
         ordering = ["alias"]
-        verbose_name_plural = "provider aliases"
 
     def __str__(self) -> str:
-        return f"{self.alias} → {self.provider}"
+        return f"{self.alias} → {getattr(self, self.target)}"
 
     def natural_key(self) -> tuple[str]:
         return (self.alias,)
 
-    natural_key.dependencies = ["pricing.provider"]
+    def _meant(self, row: _Alias) -> int:
+        return getattr(row, f"{self.target}_id")
 
     def clean(self) -> None:
         key = normalise_name(self.alias)
         if not key:
             raise ValidationError({"alias": "An alias needs at least one letter or digit."})
+        self.clean_against_names(key)
+        for other in type(self).objects.exclude(pk=self.pk).select_related(self.target):
+            if normalise_name(other.alias) == key and self._meant(other) != self._meant(self):
+                means = getattr(other, self.target)
+                raise ValidationError(
+                    {"alias": f"{self.alias!r} matches the alias {other.alias!r}, which means {means}."}
+                )
+
+    def clean_against_names(self, key: str) -> None:
+        """Refuse an alias that is another row's own name (where names are matched as aliases are)."""
+
+
+class ProviderAlias(_Alias):
+    alias = models.CharField(max_length=100, unique=True)
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="aliases")
+
+    target = "provider"
+
+    class Meta(_Alias.Meta):
+        verbose_name_plural = "provider aliases"
+
+    def natural_key(self) -> tuple[str]:
+        return super().natural_key()
+
+    natural_key.dependencies = ["pricing.provider"]
+
+    def clean_against_names(self, key: str) -> None:
         for name, provider_id in Provider.objects.values_list("name", "id"):
             if normalise_name(name) == key and provider_id != self.provider_id:
                 raise ValidationError({"alias": f"{self.alias!r} is the name of the provider {name}."})
-        for other in ProviderAlias.objects.exclude(pk=self.pk).select_related("provider"):
-            if normalise_name(other.alias) == key and other.provider_id != self.provider_id:
-                raise ValidationError(
-                    {"alias": f"{self.alias!r} matches the alias {other.alias!r}, which means {other.provider}."}
-                )
 
 
 def _peak_tflops_field(*, help_text: str) -> models.DecimalField:
@@ -191,35 +213,19 @@ class GpuModel(models.Model):
         return (self.name,)
 
 
-class GpuAlias(models.Model):
-    """A name a price file may use for a GPU model; matched case- and separator-insensitively."""
-
+class GpuAlias(_Alias):
     alias = models.CharField(max_length=80, unique=True)
     gpu_model = models.ForeignKey(GpuModel, on_delete=models.CASCADE, related_name="aliases")
 
-    objects = _AliasManager()
+    target = "gpu_model"
 
-    class Meta:
-        ordering = ["alias"]
+    class Meta(_Alias.Meta):
         verbose_name_plural = "GPU aliases"
 
-    def __str__(self) -> str:
-        return f"{self.alias} → {self.gpu_model}"
-
     def natural_key(self) -> tuple[str]:
-        return (self.alias,)
+        return super().natural_key()
 
     natural_key.dependencies = ["pricing.gpumodel"]
-
-    def clean(self) -> None:
-        key = normalise_name(self.alias)
-        if not key:
-            raise ValidationError({"alias": "An alias needs at least one letter or digit."})
-        for other in GpuAlias.objects.exclude(pk=self.pk).select_related("gpu_model"):
-            if normalise_name(other.alias) == key and other.gpu_model_id != self.gpu_model_id:
-                raise ValidationError(
-                    {"alias": f"{self.alias!r} matches the alias {other.alias!r}, which means {other.gpu_model}."}
-                )
 
 
 class SnapshotStatus(models.TextChoices):

@@ -6,7 +6,16 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from pricing import selectors, services, tasks
-from pricing.models import GpuAlias, GpuModel, ImportSource, PriceSnapshot, SnapshotOrigin, SnapshotStatus
+from pricing.models import (
+    GpuAlias,
+    GpuModel,
+    ImportSource,
+    PriceSnapshot,
+    Provider,
+    ProviderAlias,
+    SnapshotOrigin,
+    SnapshotStatus,
+)
 from tests.pricing.conftest import canonical, run_import
 
 pytestmark = pytest.mark.usefixtures("reference")
@@ -66,6 +75,23 @@ def test_an_alias_that_collides_with_another_models_alias_is_refused():
     alias = GpuAlias(alias="h100-sxm", gpu_model=GpuModel.objects.get(name="H100 PCIe"))
     with pytest.raises(ValidationError, match="matches the alias"):
         alias.full_clean()
+
+
+def test_a_provider_alias_that_is_another_providers_name_or_alias_is_refused():
+    lambda_, other = Provider.objects.order_by("name")[:2]
+    made = ProviderAlias.objects.create(alias="first-gpu-co", provider=lambda_)
+    with pytest.raises(ValidationError, match=f"is the name of the provider {other.name}"):
+        ProviderAlias(alias=other.name.upper(), provider=lambda_).full_clean()
+    with pytest.raises(ValidationError, match=f"matches the alias 'first-gpu-co', which means {lambda_.name}"):
+        ProviderAlias(alias="First GPU Co", provider=other).full_clean()
+    ProviderAlias(alias="First GPU Co", provider=lambda_).clean()  # the same provider: no collision
+    assert str(made) == f"first-gpu-co → {lambda_.name}"
+
+
+@pytest.mark.parametrize("model", [GpuAlias, ProviderAlias])
+def test_an_alias_without_a_letter_or_digit_is_refused(model):
+    with pytest.raises(ValidationError, match="at least one letter or digit"):
+        model(alias=" - ").clean()
 
 
 def test_an_alias_added_in_the_admin_resolves_in_the_next_import():
