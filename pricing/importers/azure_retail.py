@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from pricing.importers.base import UNKNOWN_REGION, ParseContext, ParseResult
 from pricing.importers.feed_rules import azure_size_gpus
-from pricing.importers.feeds import TERM_HOURS, FeedParser, NotTheFeed, Priced, documents, to_decimal
+from pricing.importers.feeds import TERM_HOURS, FeedParser, NotTheFeed, Priced, to_decimal
 
 MAX_BYTES = 64 * 2**20
 MAX_PAGES = 100
@@ -68,18 +68,8 @@ class AzureRetailParser(FeedParser):
     provider_name = "Azure"
 
     def parse(self, text: str) -> ParseResult:
-        if not self.start():
+        if not self.start() or not self.read_pages(text, _items, self.item):
             return self.result
-        line = 0
-        try:
-            for page in documents(text):
-                for item in _items(page):
-                    line += 1
-                    if not self.count(line):
-                        return self.result
-                    self.item(line, item)
-        except NotTheFeed as exc:
-            return self.reject(str(exc))
         return self.finish()
 
     def item(self, line: int, item: object) -> None:

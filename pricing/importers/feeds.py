@@ -9,7 +9,7 @@ is skipped, merged (the same price seen again) or held back.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -100,6 +100,22 @@ class FeedParser:
         self.result.rows_total += 1
         if self.result.rows_total > self.context.max_rows:
             self.reject(f"more than {self.context.max_rows:,} records (the {self.name} limit); split the feed", line)
+            return False
+        return True
+
+    def read_pages(self, text: str, records: Callable[[object], list], read: Callable[[int, object], None]) -> bool:
+        """Each record of each page of a paged feed (``records`` finds a page's), numbered from 1 and counted; False,
+        with the error, when the file is not the feed or has more records than the format takes."""
+        line = 0
+        try:
+            for page in documents(text):
+                for record in records(page):
+                    line += 1
+                    if not self.count(line):
+                        return False
+                    read(line, record)
+        except NotTheFeed as exc:
+            self.reject(str(exc))
             return False
         return True
 

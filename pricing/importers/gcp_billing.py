@@ -22,7 +22,7 @@ from decimal import Decimal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pricing.importers.base import ParseContext, ParseResult, Skip
-from pricing.importers.feeds import FeedParser, NotTheFeed, Priced, documents, to_decimal
+from pricing.importers.feeds import FeedParser, NotTheFeed, Priced, to_decimal
 
 MAX_BYTES = 64 * 2**20
 MAX_PAGES = 50
@@ -123,18 +123,8 @@ class GcpBillingParser(FeedParser):
         self.used: dict[int, set[str]] = {}  # line of a core or memory SKU -> the machine types it priced
 
     def parse(self, text: str) -> ParseResult:
-        if not self.start():
+        if not self.start() or not self.read_pages(text, _skus, self.sku):
             return self.result
-        line = 0
-        try:
-            for page in documents(text):
-                for sku in _skus(page):
-                    line += 1
-                    if not self.count(line):
-                        return self.result
-                    self.sku(line, sku)
-        except NotTheFeed as exc:
-            return self.reject(str(exc))
         for gpu_sku in self.gpu_skus:
             self.add(gpu_sku.line, self._prices(gpu_sku), self.context.observed_on, gpu_sku.description)
         for line, group, description in self.parts:
