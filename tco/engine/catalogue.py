@@ -477,6 +477,8 @@ def _check_references(options: tuple[OptionField, ...]) -> None:
             raise ValueError(f"[option.{entry.name}]: 'at_most' names {entry.at_most!r}, not an input of an option")
 
 
+OPTION_FIELDS: tuple[OptionField, ...]
+SCENARIO_FIELDS: tuple[ScenarioField, ...]
 OPTION_FIELDS, SCENARIO_FIELDS = load_catalogue(CATALOGUE_FILE.read_text(encoding="utf-8"))
 OPTION_FIELD = {entry.name: entry for entry in OPTION_FIELDS}
 SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
