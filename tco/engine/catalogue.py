@@ -30,11 +30,11 @@ low/likely/high range for a Monte Carlo analysis, a currency) are one more attri
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from lib.currencies import DEFAULT_CURRENCY
@@ -240,7 +240,8 @@ class ScenarioField(_Entry):
 
 # --- The entries, read from catalogue.toml ---------------------------------------------------------------------
 
-CATALOGUE_FILE = Path(__file__).with_name("catalogue.toml")
+# Beside this module, so it ships with the package (an os path: pathlib would be one more import for the engine).
+CATALOGUE_FILE = os.path.join(os.path.dirname(__file__), "catalogue.toml")
 # What an option's ``kinds`` may name: one of these groups, or a list of them.
 KIND_GROUPS = {
     "owned": OWNED_KINDS,
@@ -311,6 +312,12 @@ _CHECK_FACTS: dict[str, type | tuple[type, ...]] = {
 WHEN_WORDS: dict[str, tuple[str, ...] | None] = {"given": None, "blank": ()}
 _FLAGS = frozenset({"finance", "overrides_workload", "stored", "fixed", "first_choice_if_blank"})
 _READ_APART = frozenset({"type", "kinds", "check", "choices", "when", "initial"})
+# The keys an entry may have: its class's attributes, ``type`` for its value type, and the short spellings.
+_KEYS = {
+    cls: frozenset(field.name for field in fields(cls)) - {"name", "value_type"}
+    | {"type", "blank", "first_choice_if_blank"}
+    for cls in (OptionField, ScenarioField)
+}
 
 
 def load_catalogue(text: str) -> tuple[tuple[OptionField, ...], tuple[ScenarioField, ...]]:
@@ -331,6 +338,11 @@ def load_catalogue(text: str) -> tuple[tuple[OptionField, ...], tuple[ScenarioFi
     return options, scenario
 
 
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as file:
+        return file.read()
+
+
 def _entry(cls: type[OptionField] | type[ScenarioField], table: str, name: str, written: Any) -> Any:
     where = f"[{table}.{name}]"
     if not isinstance(written, dict):
@@ -344,8 +356,7 @@ def _entry(cls: type[OptionField] | type[ScenarioField], table: str, name: str, 
         if isinstance(facts.get("check"), dict) and isinstance(shared.get("check"), dict):
             facts["check"] = {**shared["check"], **facts["check"]}
         facts = {**shared, **facts}
-    attributes = {field.name for field in fields(cls)} - {"name", "value_type"}
-    known = attributes | {"type", "blank", "first_choice_if_blank"}
+    known = _KEYS[cls]
     for key in facts:
         if key not in known:
             listed = ", ".join(sorted(known | {"family"}))
@@ -479,7 +490,7 @@ def _check_references(options: tuple[OptionField, ...]) -> None:
 
 OPTION_FIELDS: tuple[OptionField, ...]
 SCENARIO_FIELDS: tuple[ScenarioField, ...]
-OPTION_FIELDS, SCENARIO_FIELDS = load_catalogue(CATALOGUE_FILE.read_text(encoding="utf-8"))
+OPTION_FIELDS, SCENARIO_FIELDS = load_catalogue(_read(CATALOGUE_FILE))
 OPTION_FIELD = {entry.name: entry for entry in OPTION_FIELDS}
 SCENARIO_FIELD = {entry.field: entry for entry in SCENARIO_FIELDS}
 # The file writes these values as words; the code's constants must say the same.

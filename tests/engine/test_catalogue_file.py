@@ -21,6 +21,11 @@ default_choice = "cash"
 """
 
 
+def _file_text() -> str:
+    with open(CATALOGUE_FILE, encoding="utf-8") as file:
+        return file.read()
+
+
 def _options(text: str) -> dict:
     options, _ = load_catalogue(text)
     return {entry.name: entry for entry in options}
@@ -32,13 +37,13 @@ def _scenario(text: str) -> dict:
 
 
 def test_the_module_reads_its_entries_from_the_file_beside_it_in_the_files_order():
-    assert load_catalogue(CATALOGUE_FILE.read_text(encoding="utf-8")) == (OPTION_FIELDS, SCENARIO_FIELDS)
-    names = list(tomllib.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))["option"])
+    assert load_catalogue(_file_text()) == (OPTION_FIELDS, SCENARIO_FIELDS)
+    names = list(tomllib.loads(_file_text())["option"])
     assert names[:3] == ["gpu_count", "capex", "residual_value"] and names[-1] == "on_demand_price_per_gpu_hour"
 
 
 def test_every_family_the_loader_knows_has_an_entry_in_the_file():
-    tables = tomllib.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
+    tables = tomllib.loads(_file_text())
     for table, families in FAMILIES.items():
         used = {facts["family"] for facts in tables[table].values() if "family" in facts}
         assert used == set(families), table
