@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import KW_ONLY, dataclass, fields, replace
 from decimal import Decimal
 from typing import Any
 
@@ -70,12 +70,24 @@ def bind_check(entry: OptionField | ScenarioField) -> None:
     object.__setattr__(entry, "check", replace(check, label=entry.label, unit=entry.unit))
 
 
+@dataclass(frozen=True)
 class _Entry:
-    """What an option's and a scenario's entry read the same way from their value type, check and default choice."""
+    """What an option's and a scenario's entry both hold, and read the same way: its name, then by keyword how the
+    engine reads and bounds it (``check``; None for words, choices, lists and a forecast's parameters), what a
+    blank means in words (``default_text``) and in the empty box (``placeholder``), its help text, a choice's
+    ``choices`` and its value when blank (``default_choice``), and ``finance``: an input of the finance depth
+    (docs/money-math.md), which the engine reads only when given. Each kind of entry adds its own: where it
+    applies, its value type, label and unit."""
 
-    value_type: str
-    check: NumberField | None
-    default_choice: str | None
+    name: str
+    _: KW_ONLY
+    check: NumberField | None = None
+    default_text: str | None = None
+    help: str = ""
+    placeholder: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+    finance: bool = False
+    default_choice: str | None = None
 
     @property
     def default(self) -> float | str | None:
@@ -107,23 +119,15 @@ class _Entry:
 class OptionField(_Entry):
     """One option input. ``label`` is its one name on every page, export and message (the editor writes the unit
     after it, "Useful life (years)"); ``unit`` ("{c}" stands for the currency, "fraction" for a share shown as a
-    percentage) is written after its values; ``check`` is None only for a choice or a list. A finance input
-    (``finance``) is read by the engine only when given; ``default_choice`` is a choice's value when it is blank, and
-    ``when`` the other inputs' values it applies with (see ``applies``)."""
+    percentage) is written after its values; ``check`` is None only for a choice or a list. ``when`` is the other
+    inputs' values it applies with (see ``applies``); the facts every entry has are ``_Entry``'s."""
 
-    name: str
     kinds: tuple[str, ...]
     value_type: str
     label: str
     unit: str = ""
-    check: NumberField | None = None
-    default_text: str | None = None
-    help: str = ""
-    placeholder: str = ""
-    choices: tuple[tuple[str, str], ...] = ()
+    _: KW_ONLY
     overrides_workload: bool = False
-    finance: bool = False
-    default_choice: str | None = None
     when: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
     at_most: str | None = None  # another input of the option this one cannot exceed (idle power, full power)
 
@@ -179,20 +183,13 @@ class ScenarioField(_Entry):
     blank. ``stored`` is False for the one input the scenario does not store as a field (``utilization``).
     ``finance`` marks an input of the finance depth (docs/money-math.md), which the engine reads only when given."""
 
-    name: str
     scope: str
     value_type: str
     label: str
     unit: str = ""
-    check: NumberField | None = None
+    _: KW_ONLY
     initial: Any = None
-    default_text: str | None = None
-    help: str = ""
-    placeholder: str = ""
-    choices: tuple[tuple[str, str], ...] = ()
     stored: bool = True
-    finance: bool = False
-    default_choice: str | None = None
     fixed: bool = False  # it sets the schedule itself (the horizon, the months): never varied, fixed in the workbook
 
     def __post_init__(self) -> None:
