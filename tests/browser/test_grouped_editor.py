@@ -101,9 +101,7 @@ def test_the_page_is_far_shorter_and_the_finance_inputs_wait_in_their_worded_gro
     assert not page.console_errors
 
 
-def test_an_opened_group_stays_open_through_an_edit_and_a_closed_one_stays_closed(
-    page, live_server, analyst, financed
-):
+def test_an_opened_group_stays_open_through_an_edit_and_a_closed_one_stays_closed(page, live_server, analyst, financed):
     scenario, owned, rental = financed
     _open(page, live_server, analyst, scenario)
     page.locator(f"#finance-{owned.pk} > summary").click()

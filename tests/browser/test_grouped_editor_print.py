@@ -29,7 +29,11 @@ def test_the_folded_finance_inputs_print_open_and_close_again_after(page, live_s
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     page.wait_for_function(ANSWERED)
     loan_apr = page.locator(f"#f-o{owned.pk}-loan_apr-input")
-    folded = [loan_apr, page.locator(f"#f-o{rental.pk}-commitment_term_months-input"), page.locator("#f-s-tax_rate-input")]
+    folded = [
+        loan_apr,
+        page.locator(f"#f-o{rental.pk}-commitment_term_months-input"),
+        page.locator("#f-s-tax_rate-input"),
+    ]
     assert not any(field.is_visible() for field in folded)
 
     page.emulate_media(media="print")

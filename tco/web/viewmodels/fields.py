@@ -249,11 +249,11 @@ SCENARIO_FINANCE_HELP = "Optional. A tax rate adds the after-tax answer; the cos
 
 def scenario_finance_section(scenario: Scenario, errors: dict[str, str]) -> list[FieldView]:
     """The scenario's "Tax and financing" section: tax rate, cost of debt, refresh policy (folded: each in words)."""
-    views = []
+    views, currency = [], scenario.currency_code
     for entry in scenario_inputs():
         if entry.finance:
             view = scenario_field(scenario, entry.field, errors)
-            view.words = folded_words(scenario_fact(entry.field), getattr(scenario, entry.field), scenario.currency_code)
+            view.words = folded_words(scenario_fact(entry.field), getattr(scenario, entry.field), currency)
             views.append(view)
     return views
 
