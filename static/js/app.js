@@ -4,7 +4,11 @@
    An htmx request the server refuses or fails (htmx swaps no error answer) or that cannot reach the server says so
    at the top of the page, #request-problem, until a later request succeeds: without it a refused or failed edit
    would look saved. Other scripts say what they learn later in the same place with a "request-problem" event
-   (detail: the text; "" removes it). */
+   (detail: the text; "" removes it).
+   details[data-print-open]: a closed disclosure whose content belongs on paper (the editor's tax and financing
+   inputs) is opened to print and closed again afterwards (CSS cannot open a disclosure, and app.css hides a closed
+   one on paper). Printing fires beforeprint and afterprint; the print media query's change also covers emulated
+   print media, which fires neither. */
 (function () {
   "use strict";
   document.addEventListener("focusin", function (event) {
@@ -67,4 +71,21 @@
     var box = document.getElementById("request-problem");
     if (box && event.detail.successful) box.remove();
   });
+
+  var openedToPrint = [];
+  function openToPrint() {
+    document.querySelectorAll("details[data-print-open]:not([open])").forEach(function (details) {
+      details.open = true;
+      openedToPrint.push(details);
+    });
+  }
+  function closeAfterPrint() {
+    openedToPrint.splice(0).forEach(function (details) { details.open = false; });
+  }
+  window.addEventListener("beforeprint", openToPrint);
+  window.addEventListener("afterprint", closeAfterPrint);
+  var printMedia = window.matchMedia ? window.matchMedia("print") : null;
+  if (printMedia && printMedia.addEventListener) {
+    printMedia.addEventListener("change", function (event) { (event.matches ? openToPrint : closeAfterPrint)(); });
+  }
 })();

@@ -8,8 +8,10 @@
      (or Enter) sends it again, since the same text may be valid now that other inputs changed;
    - a focused element that is not a control (a range's summary, a button) still gets its new words;
    - a chart whose figure did not change keeps its drawing (charts.js redraws only what changed);
-   - what only the browser holds stays: a disclosure the user opened stays open, and [data-keep] content (the
-     price picker's search results, a new decision link shown once) is neither replaced nor removed;
+   - what only the browser holds stays: a disclosure the user opened stays open (a folded group of the editor, a
+     checklist), and [data-keep] content (the price picker's search results, a new decision link shown once) is
+     neither replaced nor removed; a disclosure the answer sends open (a folded group holding an input in error or
+     still to fill in) opens, though the user had closed it: such an input is never hidden;
    - a "±" range disclosure comes with its summary only ([data-lazy] inputs): its inputs are fetched when it is
      opened, and an open one keeps its inputs through a morph, then fetches them again (morphed in, so what was
      typed in them stays);

@@ -15,3 +15,11 @@ def log_in(page, live_server, user: User) -> None:
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r".*/$"))
+
+
+def reveal(field) -> None:
+    """Open the folded group (a closed disclosure, such as an option's tax and financing) an input sits in, as a user
+    does: by clicking its summary."""
+    folded = field.locator("xpath=ancestor::details[not(@open)][1]")
+    if folded.count():
+        folded.locator(":scope > summary").click()

@@ -1,7 +1,7 @@
-"""A CFO's scenario built in Chromium through the editor's "Tax and financing" sections: taxed at 21 % with a cost
-of debt, hardware replaced at the end of its life, one owned option leased, another on MACRS 5-year with a two-year
-life, and a rental committed for 36 months. Every figure the answer shows is the engine's for the scenario the
-database stores, formatted as lib.formatting formats it."""
+"""A CFO's scenario built in Chromium through the editor's folded "Tax and financing" groups (opened as a user
+opens them): taxed at 21 % with a cost of debt, hardware replaced at the end of its life, one owned option leased,
+another on MACRS 5-year with a two-year life, and a rental committed for 36 months. Every figure the answer shows is
+the engine's for the scenario the database stores, formatted as lib.formatting formats it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tco.documents import scenario_document
 from tco.engine import evaluate
 from tco.models import Scenario, ScenarioOption
 from tco.services import scenario_create_from_document
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, reveal
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
@@ -40,6 +40,7 @@ def _type(page, what: str, text: str) -> None:
     """Type a value as a user would and leave the field; wait for the edit's answer."""
     version = _version(page)
     field = page.locator(f"#f-{what}-input")
+    reveal(field)
     field.fill(text)
     field.press("Tab")
     _wait_for_answer(page, what, version)
@@ -47,6 +48,7 @@ def _type(page, what: str, text: str) -> None:
 
 def _choose(page, what: str, label: str) -> None:
     version = _version(page)
+    reveal(page.locator(f"#f-{what}-input"))
     page.select_option(f"#f-{what}-input", label=label)
     _wait_for_answer(page, what, version)
 

@@ -28,6 +28,7 @@ from tco.engine.catalogue import option_fields as catalogue_fields
 from tco.engine.fields import NumberField, fmt, input_name
 from tco.engine.paths import OPTION_PATH
 from tco.models import Scenario, ScenarioOption
+from tco.presentation.inputs import InputFact, lower_first, option_fact, scenario_fact, value_words
 from tco.web.forms import PricePickerQueryForm, list_input_text
 
 # The editor's sections, as the page names them: what a "to complete" line or a message starts with.
@@ -88,14 +89,49 @@ class FieldView:
     stored: str = ""  # the stored value as text, shown beside a refused input (Esc restores it)
     presets: Sequence[tuple[str, str]] = ()  # values to start from (typical resale curves), as (text, label)
     preview: str = ""  # a resale curve's points as an SVG polyline's ``points``
+    words: str = ""  # a folded input's stored value in words, for its group's summary ("loan APR 7% per year")
+    missing: bool = False  # required and blank: the scenario cannot be evaluated until it is filled in
 
     @property
     def dom_id(self) -> str:
         return f"f-{self.key}"
 
+    @property
+    def needs_eyes(self) -> bool:
+        """The user must see it: it holds an error (a refused value too) or is still to be filled in."""
+        return bool(self.error) or self.missing
+
     def refuse(self, text: str, message: str) -> None:
         """Show what the user typed with the reason it was not saved, and the stored value beside it."""
         self.stored, self.text, self.error, self.refused = self.text, text, message, True
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Inputs folded in a closed disclosure (the tax and financing inputs of the scenario and of each option): its
+    summary says in words what they hold, and it is open whenever one of them needs the user's eyes."""
+
+    dom_id: str  # the disclosure's id; its title's is ``<dom_id>-title``
+    fields: Sequence[FieldView]
+    help: str = ""
+
+    @property
+    def words(self) -> str:
+        """ "loan, loan APR 7% per year, MACRS 5-year"; "" when none holds a value."""
+        return ", ".join(f.words for f in self.fields if f.words)
+
+    @property
+    def open(self) -> bool:
+        return any(f.needs_eyes for f in self.fields)
+
+
+def folded_words(fact: InputFact | None, value: Any, currency: str) -> str:
+    """A folded input's stored value in words: a choice by its own words ("loan", "MACRS 5-year"), anything else
+    after its label ("loan APR 7% per year"); "" when blank."""
+    if fact is None or value is None or value == "" or value == []:
+        return ""
+    words = value_words(fact, value, currency)
+    return lower_first(words) if fact.value_type == "choice" else f"{lower_first(fact.label)} {words}"
 
 
 @dataclass
@@ -112,6 +148,10 @@ class OptionView:
     @property
     def key(self) -> str:
         return f"o{self.option.pk}"
+
+    @property
+    def finance(self) -> Fold:
+        return Fold(f"finance-{self.option.pk}", self.finance_fields)
 
     @property
     def picker_form(self) -> PricePickerQueryForm:
@@ -204,9 +244,18 @@ def scenario_training_section(scenario: Scenario, errors: dict[str, str]) -> lis
     return [scenario_field(scenario, entry.field, errors) for entry in (entries if begun else entries[:1])]
 
 
+SCENARIO_FINANCE_HELP = "Optional. A tax rate adds the after-tax answer; the cost of debt, the lease-versus-buy answer."
+
+
 def scenario_finance_section(scenario: Scenario, errors: dict[str, str]) -> list[FieldView]:
-    """The scenario's "Tax and financing" section: tax rate, cost of debt, refresh policy."""
-    return [scenario_field(scenario, entry.field, errors) for entry in scenario_inputs() if entry.finance]
+    """The scenario's "Tax and financing" section: tax rate, cost of debt, refresh policy (folded: each in words)."""
+    views, currency = [], scenario.currency_code
+    for entry in scenario_inputs():
+        if entry.finance:
+            view = scenario_field(scenario, entry.field, errors)
+            view.words = folded_words(scenario_fact(entry.field), getattr(scenario, entry.field), currency)
+            views.append(view)
+    return views
 
 
 def _option_text(option: ScenarioOption, entry: OptionField) -> str:
@@ -245,6 +294,7 @@ def option_fields(
                 inputmode=INPUT_MODES.get(entry.value_type, "decimal"),
                 presets=_presets(name),
                 preview=curve_points(values[name]) if name == "resale_curve" else "",
+                words=folded_words(option_fact(name), values[name], currency) if finance else "",
             )
         )
     return views

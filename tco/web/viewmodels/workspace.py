@@ -31,8 +31,10 @@ from tco.web.access import can_edit
 from tco.web.viewmodels.answers import answer_for
 from tco.web.viewmodels.decisions import panel_context
 from tco.web.viewmodels.fields import (
+    SCENARIO_FINANCE_HELP,
     SECTION_LABELS,
     FieldView,
+    Fold,
     OptionView,
     error_map,
     input_text,
@@ -161,7 +163,8 @@ def workspace_context(
     if not problems and state.failed is not None and state.failed.document == document:
         problems = [Problem(**p) for p in state.failed.problems]
     wrong = [problem for problem in problems if not is_gap(problem, document)]
-    field_errors = error_map(wrong, [option.pk for option in options])
+    option_ids = [option.pk for option in options]
+    field_errors = error_map(wrong, option_ids)
     field_errors.update(errors or {})
     for key, (_, message) in (refused or {}).items():  # a refused input is shown, even one that does not apply
         field_errors.setdefault(key, message)
@@ -174,11 +177,11 @@ def workspace_context(
     for key, (text, message) in (refused or {}).items():
         if key in fields:
             fields[key].refuse(text, message)
-    missing = [
-        _missing(problem, fields, views, [option.pk for option in options], editor)
-        for problem in problems
-        if is_gap(problem, document)
-    ]
+    gaps = [problem for problem in problems if is_gap(problem, document)]
+    missing = [_missing(problem, fields, views, option_ids, editor) for problem in gaps]
+    for problem in gaps:  # an input still to fill in is never left in a closed group
+        if (gap := fields.get(problem_key(problem.path, option_ids))) is not None:
+            gap.missing = True
     known = set(fields) | set(SECTION_KEYS)
     for view in views:
         known |= {view.key, *(f"d{item.pk}" for item in view.diligence)}
@@ -190,6 +193,7 @@ def workspace_context(
         "can_edit": editor,
         "basics": basics,
         "finance": finance,
+        "finance_fold": Fold("finance", finance, SCENARIO_FINANCE_HELP),
         "training": training,
         "workload": workload,
         "name_field": name_field,
