@@ -25,7 +25,7 @@ from tco.api import actuals as actuals_api
 
 DESCRIPTION = """Everything the pages do, for notebooks, CI and BI tools: evaluate a scenario document, read and
 change scenarios, their runs, results, exports and decision links; read prices and import price files; upload bills
-and GPU use and hold a decided scenario against them.
+and GPU use, hold a decided scenario against them and re-forecast from them.
 
 Send a personal API token (made on the API tokens page, or by `manage.py api_token`) as
 `Authorization: Bearer <token>`. A token reads; one of write scope also changes what its user's role may change.

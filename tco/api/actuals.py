@@ -1,5 +1,6 @@
-"""Decisions against actuals: upload a bills or GPU-use file, read a decided scenario's plan against actual and its
-verdict, keep its mapping rules. Thin endpoints over the same services and selectors as the Actuals page."""
+"""Decisions against actuals: attach a decided scenario's plan, upload a bills or GPU-use file, read the plan against
+actual and its verdict, keep its mapping rules, re-forecast from the actuals. Thin endpoints over the same services
+and selectors as the Actuals page."""
 
 from __future__ import annotations
 
@@ -7,19 +8,25 @@ from datetime import datetime
 from typing import Literal
 
 from django.http import HttpRequest
+from django.urls import reverse
 from ninja import Field, File, Form, Query, Router, Schema, Status, UploadedFile
 
 from config.api.problems import ApiProblem, errors
 from lib.caching import kept
-from tco.api.common import Id, Paging, page, scenario_for
-from tco.engine.actuals import Comparison, Figures, month_words
-from tco.models import ActualsImport, ActualsKind, ActualsPlan, MappingRule
+from tco.api.common import MAX_ID, Id, Paging, page, refused, scenario_for
+from tco.api.scenarios import ScenarioDetail, detail
+from tco.documents import scenario_document
+from tco.engine.actuals import MONTHS_IN_A_ROW_DEFAULT, Comparison, Figures, month_words
+from tco.models import ActualsImport, ActualsKind, ActualsPlan, MappingRule, Scenario
 from tco.selectors.actuals import actuals_stamp, plan_comparison, plan_for
+from tco.services import EditRefused, VersionConflict
 from tco.services.actuals import (
     ActualsError,
     ActualsImportError,
+    actuals_attach,
     actuals_check,
     actuals_import,
+    actuals_reforecast,
     rule_add,
     rule_delete,
     upload_too_large,
@@ -33,8 +40,20 @@ def _plan(request: HttpRequest, pk: int, *, write: bool = False) -> ActualsPlan:
     scenario = scenario_for(request, pk, write=write)
     plan = plan_for(scenario)
     if plan is None:
-        raise ApiProblem(404, f"Scenario {pk} has no decided plan attached: attach it on its Actuals page first.")
+        raise ApiProblem(
+            404,
+            f"Scenario {pk} has no decided plan attached: attach it first (POST /api/v1/scenarios/{pk}/actuals/plan, "
+            "or on its Actuals page).",
+        )
     return plan
+
+
+def _refused(error: ActualsError) -> ApiProblem:
+    """The service's refusal in its words: of a field the request gave, 422; of the scenario's state (no decision,
+    nothing measured, numbers that cannot be computed), 409."""
+    if not error.field:
+        return ApiProblem(409, error.message)
+    return ApiProblem(422, error.message, errors=[{"path": error.field, "message": error.message, "code": "invalid"}])
 
 
 # --- imports -------------------------------------------------------------------------------------------------------
@@ -261,6 +280,115 @@ def actuals_read(request: HttpRequest, pk: Id) -> dict:
         "rates_used": view.rates_used,
         "by_tag": view.by_tag,
     }
+
+
+# --- the decided plan: attach it, re-forecast from the actuals -------------------------------------------------------
+
+
+class PlanIn(Schema):
+    start_month: str = Field(
+        max_length=20,
+        description="The calendar month that is the plan's month 1 (YYYY-MM, e.g. 2027-01).",
+        examples=["2027-01"],
+    )
+    months_in_a_row: int = Field(
+        MONTHS_IN_A_ROW_DEFAULT,
+        ge=1,
+        le=24,
+        description="How many months in a row below the break-even turn the verdict.",
+    )
+
+
+class PlanStateOut(Schema):
+    scenario_id: int
+    scenario_version: int = Field(description="The scenario's version whose document and result were frozen.")
+    decided: str = Field(description="The decided option actuals are held against.")
+    start_month: str = Field(description="The plan's month 1 (YYYY-MM).")
+    months_in_a_row: int
+    frozen_at: datetime
+    rules: int = Field(description="How many mapping rules the plan has (attaching again keeps them).")
+    created: bool = Field(description="False when a plan was attached before: it is frozen again, its rules kept.")
+    message: str = Field(description="What happened, as the Actuals page says it.")
+    actuals_url: str = Field(description="Plan against actual and the verdict (GET).")
+    rules_url: str = Field(description="Its mapping rules (GET, POST).")
+
+
+@router.post(
+    "/scenarios/{pk}/actuals/plan",
+    response={200: PlanStateOut, 201: PlanStateOut, **errors(403, 404, 409, 422)},
+    summary="Attach the decided plan",
+    description="As on the Actuals page: the decided scenario's plan (its document and result now) is frozen and "
+    "`start_month` is its month 1, so actuals are held against it (201). Attaching again freezes the current "
+    "decision's plan again and keeps the mapping rules (200). 409 when the scenario is not decided or cannot be "
+    "computed; 422 for a month not written YYYY-MM.",
+)
+def actuals_attach_plan(request: HttpRequest, pk: Id, body: PlanIn) -> Status[dict]:
+    scenario = scenario_for(request, pk, write=True)
+    created = plan_for(scenario) is None
+    try:
+        plan = actuals_attach(
+            scenario=scenario, user=request.user, start_month=body.start_month, months_in_a_row=body.months_in_a_row
+        )
+    except ActualsError as error:
+        raise _refused(error) from None
+    state = {
+        "scenario_id": scenario.pk,
+        "scenario_version": scenario.version,
+        "decided": plan.decision.option_name,
+        "start_month": plan.start_month,
+        "months_in_a_row": plan.months_in_a_row,
+        "frozen_at": plan.created_at,
+        "rules": plan.rules.count(),
+        "created": created,
+        "message": "The decided plan is frozen here: actuals are now held against it.",
+        "actuals_url": request.build_absolute_uri(reverse("api:actuals_read", args=[pk])),
+        "rules_url": request.build_absolute_uri(reverse("api:rule_list", args=[pk])),
+    }
+    return Status(201 if created else 200, state)
+
+
+class ReforecastIn(Schema):
+    version: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_ID,
+        description="The version you read (another one: 409, nothing saved); left out, the current version is "
+        "re-forecast, as the Actuals page does.",
+    )
+
+
+class ReforecastOut(ScenarioDetail):
+    url: str = Field(description="The scenario in this API (GET); its results at `url` + `/results`.")
+    message: str = Field(description="What happened, as the Actuals page says it.")
+
+
+@router.post(
+    "/scenarios/{pk}/actuals/reforecast",
+    response={200: ReforecastOut, **errors(403, 404, 409, 422)},
+    summary="Re-forecast from the actuals",
+    description="One step, as on the Actuals page: a new version of the scenario whose utilization forecast is the "
+    "measured utilization of the decided option for the months measured and keeps the forecast for the months "
+    "ahead; it is evaluated again. The frozen plan does not change. 404 without an attached plan; 409 when nothing "
+    "measured was imported yet, or for a stale `version`.",
+)
+def actuals_reforecast_plan(request: HttpRequest, pk: Id, body: ReforecastIn | None = None) -> Scenario:
+    plan = _plan(request, pk, write=True)
+    try:
+        scenario = actuals_reforecast(plan=plan, user=request.user, expected_version=body.version if body else None)
+    except ActualsError as error:
+        raise _refused(error) from None
+    except VersionConflict as conflict:
+        raise ApiProblem(409, conflict.message) from None
+    except EditRefused as refusal:
+        detail_text = "The re-forecast does not fit the scenario; nothing was changed, each problem is listed."
+        raise refused(refusal.problems, scenario_document(plan.scenario), detail_text, status=409) from None
+    fresh = detail(Scenario.objects.select_related("owner").get(pk=scenario.pk))
+    fresh.url = request.build_absolute_uri(reverse("api:scenario_read", args=[pk]))
+    fresh.message = (
+        f"Re-forecast: version {fresh.version}'s utilization starts from the measured months. "
+        "The decided plan on the Actuals page stays as it was decided."
+    )
+    return fresh
 
 
 # --- mapping rules -------------------------------------------------------------------------------------------------

@@ -378,10 +378,13 @@ def actuals_check_all(*, plans: Iterable[ActualsPlan] | None = None) -> tuple[in
     return checked, sent
 
 
-def actuals_reforecast(*, plan: ActualsPlan, user: AbstractBaseUser | None) -> Scenario:
+def actuals_reforecast(
+    *, plan: ActualsPlan, user: AbstractBaseUser | None, expected_version: int | None = None
+) -> Scenario:
     """One step: the scenario's utilization forecast becomes the pasted list that starts from the measured months
     (the actual utilization of the decided option) and keeps the plan's values ahead. A new scenario version; the
-    frozen plan here does not change."""
+    frozen plan here does not change. ``expected_version``: the version the caller read (another one raises
+    VersionConflict, nothing saved); None (the page) re-forecasts the current version."""
     comparison = plan_comparison(plan).comparison
     measured = {month: u for month, u in comparison.utilization_by_month.items() if u is not None}
     if not measured:
@@ -391,7 +394,7 @@ def actuals_reforecast(*, plan: ActualsPlan, user: AbstractBaseUser | None) -> S
     change = forecast_update(
         scenario=scenario,
         user=user,
-        expected_version=scenario.version,
+        expected_version=scenario.version if expected_version is None else expected_version,
         forecast=Forecast(kind="pasted", pasted=tuple(round(v, 6) for v in values)),
     )
     return change.scenario

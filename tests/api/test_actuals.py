@@ -1,5 +1,6 @@
-"""The actuals endpoints: upload a bills file, read plan against actual and the verdict, keep mapping rules; roles
-and scopes as the other writes; every write in the audit log with the token's name."""
+"""The actuals endpoints: attach the decided plan, upload a bills file, read plan against actual and the verdict, keep
+mapping rules, re-forecast from the actuals; roles and scopes as the other writes; every write in the audit log with
+the token's name."""
 
 from __future__ import annotations
 
@@ -10,11 +11,17 @@ import logging
 from pathlib import Path
 
 import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
 
-from tco.models import ActualsImport, MappingRule
+from tco.documents import scenario_document
+from tco.models import ActualsImport, ActualsPlan, MappingRule, Scenario
 from tco.selectors.actuals import plan_comparison
+from tco.services.actuals import actuals_import
 from tests.actuals import conftest as actuals_fixtures
 from tests.actuals.conftest import OWN, RENT
+from tests.actuals.test_decision_against_actuals import MEASURED, MONTHS, _scrape
 
 FOCUS = Path(__file__).parent.parent / "actuals" / "samples" / "focus-1.0-sample-excerpt.csv"
 owner, plan = actuals_fixtures.owner, actuals_fixtures.plan  # the decided scenario with actuals attached
@@ -198,3 +205,175 @@ def test_a_file_over_the_pages_limit_is_refused_with_the_pages_words(owner_api, 
         "which streams any size."
     )
     assert not ActualsImport.objects.exists()
+
+
+# --- attach the decided plan, re-forecast from the actuals ---------------------------------------------------------
+
+
+def _measured() -> None:
+    """Nine months of the decided option's GPU use (the end-to-end story: 75 % busy for six months, then 40 %)."""
+    for month, share in zip(MONTHS, MEASURED, strict=True):
+        actuals_import(stream=io.BytesIO(_scrape(share)), file_name=f"dcgm-{month}.prom", month=month)
+
+
+def _as_the_page_does(user, name: str, pk: int, form: dict | None = None):
+    """What the Actuals page's form ``name`` leaves behind (the plan, the scenario's document), then undone."""
+    page = Client()
+    page.force_login(user)
+    with transaction.atomic():
+        response = page.post(reverse(f"tco:{name}", args=[pk]), form or {})
+        assert response.status_code == 302
+        made = ActualsPlan.objects.get(scenario_id=pk)
+        left = (_frozen(made), scenario_document(Scenario.objects.get(pk=pk)))
+        transaction.set_rollback(True)
+    return left
+
+
+def _frozen(plan: ActualsPlan) -> tuple:
+    return plan.decision_id, plan.start_month, plan.months_in_a_row, plan.document, plan.result
+
+
+def test_attaching_the_plan_freezes_what_the_page_freezes(owner_api, owner, plan, caplog):
+    caplog.set_level(logging.INFO, logger="config.audit")
+    pk = plan.scenario_id
+    plan.delete()
+    expected, _ = _as_the_page_does(owner, "actuals_attach", pk, {"start_month": "2027-03", "months_in_a_row": "4"})
+    assert not ActualsPlan.objects.exists()  # the page's plan was undone
+
+    response = owner_api.post(f"/api/v1/scenarios/{pk}/actuals/plan", {"start_month": "2027-03", "months_in_a_row": 4})
+    assert response.status_code == 201, response.content
+    body = response.json()
+    attached = ActualsPlan.objects.get(scenario_id=pk)
+    assert _frozen(attached) == expected
+    assert body["scenario_id"] == pk and body["scenario_version"] == attached.scenario.version
+    assert body["decided"] == OWN and body["start_month"] == "2027-03" and body["months_in_a_row"] == 4
+    assert body["created"] is True and body["rules"] == 0
+    assert body["message"] == "The decided plan is frozen here: actuals are now held against it."
+    assert body["actuals_url"] == f"http://testserver/api/v1/scenarios/{pk}/actuals"
+    assert body["rules_url"] == f"http://testserver/api/v1/scenarios/{pk}/actuals/rules"
+    read = owner_api.get(body["actuals_url"])
+    assert read.status_code == 200 and read.json()["start_month"] == "2027-03"
+    assert _writes(caplog) == [("write token of olga-owner", "POST", 201)]
+
+
+def test_attaching_again_freezes_the_plan_again_and_keeps_the_rules(owner_api, plan):
+    response = owner_api.post(f"/api/v1/scenarios/{plan.scenario_id}/actuals/plan", {"start_month": "2027-02"})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["created"] is False and body["rules"] == 2 and body["months_in_a_row"] == 3
+    plan.refresh_from_db()
+    assert plan.start_month == "2027-02" and plan.rules.count() == 2
+
+
+def test_a_scenario_not_decided_has_no_plan_to_attach(owner_api, scenario):
+    response = owner_api.post(f"/api/v1/scenarios/{scenario.pk}/actuals/plan", {"start_month": "2027-01"})
+    assert response.status_code == 409
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["detail"] == "Decide the scenario first: actuals are held against a decision."
+    assert not ActualsPlan.objects.filter(scenario=scenario).exists()
+
+
+def test_a_month_the_plan_cannot_start_in_is_refused_in_the_pages_words(owner_api, plan):
+    base = f"/api/v1/scenarios/{plan.scenario_id}/actuals/plan"
+    response = owner_api.post(base, {"start_month": "March"})
+    assert response.status_code == 422
+    problem = response.json()
+    assert problem["detail"] == "Write the month as YYYY-MM (e.g. 2027-01); got 'March'."
+    assert [(error["path"], error["code"]) for error in problem["errors"]] == [("start_month", "invalid")]
+    response = owner_api.post(base, {"start_month": "2027-02", "months_in_a_row": 25})
+    assert response.status_code == 422 and response.json()["errors"][0]["path"] == "body.months_in_a_row"
+    plan.refresh_from_db()
+    assert plan.start_month == "2027-01" and plan.months_in_a_row == 3
+
+
+def test_a_read_token_and_a_viewer_can_neither_attach_nor_reforecast(make_api, owner, viewer, plan):
+    _measured()
+    version = plan.scenario.version
+    for api in (make_api(owner, "read"), make_api(viewer, "write")):
+        attach = api.post(f"/api/v1/scenarios/{plan.scenario_id}/actuals/plan", {"start_month": "2027-05"})
+        reforecast = api.post(f"/api/v1/scenarios/{plan.scenario_id}/actuals/reforecast", {})
+        for response in (attach, reforecast):
+            assert response.status_code == 403
+            assert response["Content-Type"] == "application/problem+json"
+    plan.refresh_from_db()
+    assert plan.start_month == "2027-01"
+    assert Scenario.objects.get(pk=plan.scenario_id).version == version
+
+
+def test_the_reforecast_is_the_pages_and_starts_from_the_measured_months(owner_api, owner, plan, caplog):
+    caplog.set_level(logging.INFO, logger="config.audit")
+    _measured()
+    pk = plan.scenario_id
+    before = Scenario.objects.get(pk=pk).version
+    _, expected = _as_the_page_does(owner, "actuals_reforecast", pk)
+    assert Scenario.objects.get(pk=pk).version == before  # the page's re-forecast was undone
+
+    response = owner_api.post(f"/api/v1/scenarios/{pk}/actuals/reforecast", {"version": before})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    fresh = Scenario.objects.get(pk=pk)
+    assert scenario_document(fresh) == expected
+    assert body["id"] == pk and body["version"] == fresh.version == before + 1
+    assert body["url"] == f"http://testserver/api/v1/scenarios/{pk}"
+    assert body["message"].startswith(f"Re-forecast: version {before + 1}'s utilization starts from the measured")
+    assert body["document"]["utilization"][:9] == pytest.approx(MEASURED)
+    assert body["document"]["utilization"][9:] == pytest.approx([0.75] * 15)  # the months ahead keep the forecast
+    assert owner_api.get(body["url"]).json()["version"] == before + 1
+    plan.refresh_from_db()
+    assert plan.document["utilization"] == [0.75]  # what was decided stays frozen
+    assert _writes(caplog) == [("write token of olga-owner", "POST", 200)]
+
+
+def test_a_reforecast_without_a_version_reforecasts_the_current_one(owner_api, plan):
+    _measured()
+    before = Scenario.objects.get(pk=plan.scenario_id).version
+    path = f"/api/v1/scenarios/{plan.scenario_id}/actuals/reforecast"
+    response = owner_api.post(path, {})
+    assert response.status_code == 200, response.content
+    assert response.json()["version"] == before + 1
+    # No body at all (`curl -X POST`) is the same: the version is optional.
+    bare = owner_api.client.generic("POST", path, b"", headers={"Authorization": f"Bearer {owner_api.token}"})
+    assert bare.status_code == 200, bare.content
+    assert bare.json()["version"] == before + 2
+
+
+def test_a_reforecast_from_a_stale_version_is_a_409_and_nothing_is_saved(owner_api, editor_api, plan):
+    _measured()
+    pk = plan.scenario_id
+    stale = Scenario.objects.get(pk=pk).version
+    changed = editor_api.patch(f"/api/v1/scenarios/{pk}", {"version": stale, "inputs": {"discount_rate": 0.06}})
+    assert changed.status_code == 200, changed.content
+    response = owner_api.post(f"/api/v1/scenarios/{pk}/actuals/reforecast", {"version": stale})
+    assert response.status_code == 409
+    assert response["Content-Type"] == "application/problem+json"
+    assert f"you edited version {stale}" in response.json()["detail"]
+    scenario = Scenario.objects.get(pk=pk)
+    assert scenario.version == stale + 1 and scenario.forecast_kind != "pasted"
+
+
+def test_nothing_measured_yet_or_no_plan_is_refused_saying_so(owner_api, plan, scenario):
+    before = Scenario.objects.get(pk=plan.scenario_id).version
+    response = owner_api.post(f"/api/v1/scenarios/{plan.scenario_id}/actuals/reforecast", {})
+    assert response.status_code == 409
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["detail"] == ("No measured utilization yet: import GPU use (or bills with GPU-hours) first.")
+    assert Scenario.objects.get(pk=plan.scenario_id).version == before
+    response = owner_api.post(f"/api/v1/scenarios/{scenario.pk}/actuals/reforecast", {})
+    assert response.status_code == 404
+    assert response.json()["detail"].startswith(f"Scenario {scenario.pk} has no decided plan attached: attach it")
+    assert owner_api.post("/api/v1/scenarios/999999/actuals/reforecast", {}).status_code == 404
+
+
+def test_a_reforecast_the_scenario_refuses_is_a_409_listing_why(owner_api, plan, monkeypatch):
+    _measured()
+    before = Scenario.objects.get(pk=plan.scenario_id).version
+    # A measured share no forecast takes (the scrapes cannot give one): the scenario's own check refuses it.
+    monkeypatch.setattr("tco.services.actuals.reforecast_utilization", lambda *args: [1.5] * 24)
+    response = owner_api.post(f"/api/v1/scenarios/{plan.scenario_id}/actuals/reforecast", {})
+    assert response.status_code == 409, response.content
+    problem = response.json()
+    assert (
+        problem["detail"] == "The re-forecast does not fit the scenario; nothing was changed, each problem is listed."
+    )
+    assert problem["errors"] and all(error["path"].startswith("utilization") for error in problem["errors"])
+    assert Scenario.objects.get(pk=plan.scenario_id).version == before

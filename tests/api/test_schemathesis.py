@@ -4,6 +4,7 @@ answer documented fits its own schema."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -17,8 +18,9 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from config.api.site import api
 from config.tokens import api_token_create
-from tco.services.actuals import actuals_attach, rule_add
+from tco.services.actuals import actuals_attach, actuals_import, rule_add
 from tco.services.decisions import decision_record
+from tests.actuals.test_decision_against_actuals import _scrape
 
 # Bounded so the whole run stays well under a minute: a whole document (evaluate, size, create) is the dearest
 # to generate and to answer, so those operations get fewer examples.
@@ -63,10 +65,14 @@ def same_connection(db, settings):
 
 @pytest.fixture
 def decided(scenario, editor) -> None:
-    """Scenario 1 decided, its plan attached with a mapping rule (id 1): the actuals operations answer more than 404."""
-    decision_record(scenario=scenario, user=editor, option_name=scenario.options.first().name, rationale="Tested.")
+    """Scenario 1 decided, its plan attached with a mapping rule (id 1) and a month of its GPU use measured: the
+    actuals operations answer more than 404 (and the re-forecast more than 409)."""
+    chosen = scenario.options.first().name
+    decision_record(scenario=scenario, user=editor, option_name=chosen, rationale="Tested.")
     plan = actuals_attach(scenario=scenario, user=editor, start_month="2027-01")
-    rule_add(plan=plan, option_name=scenario.options.first().name, provider="Owned")
+    rule_add(plan=plan, option_name=chosen, provider="Owned")
+    rule_add(plan=plan, option_name=chosen, provider="DCGM")
+    actuals_import(stream=io.BytesIO(_scrape(0.5)), file_name="dcgm-2027-01.prom", month="2027-01")
 
 
 @pytest.fixture
