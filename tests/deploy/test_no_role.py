@@ -29,7 +29,8 @@ PUBLIC = {
     "decision_export",
     "decision_not_found",
 }
-API_DESCRIPTION = {"api:openapi-json", "api:openapi-view", "api:api-root"}  # open to all: they hold no data
+# Open to all, they hold no data (ninja also names the root address "api-root"; the index answers it).
+API_DESCRIPTION = {"api:openapi-json", "api:openapi-view", "api:index", "api:api-root"}
 
 
 def _named_patterns(patterns=None, namespace: str = "") -> Iterator[tuple[str, URLPattern]]:
