@@ -11,6 +11,7 @@ from collections.abc import Callable
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.request import RawPostDataException
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from ninja import NinjaAPI, Schema, Swagger
@@ -150,6 +151,14 @@ def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, error: Http404) -> HttpResponse:
     return problem(404, str(error) or "Nothing here.")
+
+
+@api.exception_handler(RawPostDataException)
+def _form_body(request: HttpRequest, error: RawPostDataException) -> HttpResponse:
+    """A form (multipart) sent to an operation that reads a JSON body: the site's guards read the form first, so the
+    body is gone; the client sent the wrong media type."""
+    detail = f"This operation takes a JSON body: send it as application/json, not {request.content_type or 'a form'}."
+    return problem(415, detail)
 
 
 @api.exception_handler(PermissionDenied)

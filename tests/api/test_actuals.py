@@ -377,3 +377,13 @@ def test_a_reforecast_the_scenario_refuses_is_a_409_listing_why(owner_api, plan,
     )
     assert problem["errors"] and all(error["path"].startswith("utilization") for error in problem["errors"])
     assert Scenario.objects.get(pk=plan.scenario_id).version == before
+
+
+@pytest.mark.parametrize("data", [{}, {"option_name": RENT, "provider": "AWS"}])
+def test_a_json_operation_sent_a_form_answers_a_415_problem_not_a_500(owner_api, plan, data):
+    base = f"/api/v1/scenarios/{plan.scenario_id}/actuals/rules"
+    response = owner_api.post(base, data=data)  # multipart, as a form would send it
+    assert response.status_code == 415, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    assert "application/json" in response.json()["detail"]
+    assert not MappingRule.objects.filter(provider="AWS", option_name=RENT, position=3).exists()
