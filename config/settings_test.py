@@ -19,3 +19,9 @@ from config.settings import *  # noqa: F403
 # Tests create users with passwords, some in fixtures shared by a module (the demo data's users): the production
 # hasher would cost ~0.3 s for each.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# A test database is thrown away: PostgreSQL need not wait for each commit to reach the disk (a crash loses at most
+# the last commits, never consistency). The suite's flushes, schema changes and short transactions are commits.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    _options = DATABASES["default"]["OPTIONS"]  # noqa: F405
+    _options["options"] = f"{_options['options']} -c synchronous_commit=off"
