@@ -85,5 +85,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('snapshot', 'observation'), name='snapshot_observation_unique')],
             },
         ),
-        migrations.RunPython(backfill_membership, migrations.RunPython.noop),
+        migrations.RunPython(backfill_membership, migrations.RunPython.noop, elidable=True),
     ]

@@ -131,5 +131,5 @@ class Migration(migrations.Migration):
                 "constraints": [models.UniqueConstraint(fields=("kind", "name"), name="unmapped_name_unique")],
             },
         ),
-        migrations.RunPython(counts_of_earlier_imports, migrations.RunPython.noop),
+        migrations.RunPython(counts_of_earlier_imports, migrations.RunPython.noop, elidable=True),
     ]

@@ -50,5 +50,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('provider', 'offering', 'gpu_model', 'gpus_per_instance', 'region', 'pricing_term'), name='current_price_offering')],
             },
         ),
-        migrations.RunPython(fill_current_prices, migrations.RunPython.noop, elidable=False),
+        migrations.RunPython(fill_current_prices, migrations.RunPython.noop, elidable=True),
     ]

@@ -46,7 +46,7 @@ class Migration(migrations.Migration):
             name='feed',
             field=models.CharField(blank=True, db_default='', default='', help_text="The price feed (the import format) that published this price: two feeds may price one offering differently on one day (LiteLLM's openrouter/* entries and OpenRouter's own file), and both are kept.", max_length=20),
         ),
-        migrations.RunPython(fill_feeds, migrations.RunPython.noop),
+        migrations.RunPython(fill_feeds, migrations.RunPython.noop, elidable=True),
         migrations.AddConstraint(
             model_name='currentprice',
             constraint=models.UniqueConstraint(condition=models.Q(('gpu_model__isnull', False)), fields=('provider', 'offering', 'gpu_model', 'gpus_per_instance', 'region', 'pricing_term', 'feed'), name='current_price_offering'),

@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
             name='sent_at',
             field=models.DateTimeField(blank=True, help_text='When the job was last handed to the workers; empty: it could not be sent.', null=True),
         ),
-        migrations.RunPython(simulations_were_sent_when_queued, migrations.RunPython.noop),
+        migrations.RunPython(simulations_were_sent_when_queued, migrations.RunPython.noop, elidable=True),
         migrations.AlterField(
             model_name='scenariorun',
             name='sent_at',
