@@ -322,10 +322,12 @@ def _edited_finance() -> list[tuple[Workbook, dict, dict]]:
     return edited
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def libreoffice(tmp_path_factory) -> dict:
     """Every workbook the tests below have LibreOffice recalculate, in one ``soffice`` run: starting it is most of
-    the cost. (``make test`` keeps the tests of the group ``libreoffice`` in one process, so it starts once.)"""
+    the cost. (``make test`` keeps the tests of the group ``libreoffice`` in one process, so it starts once. Kept
+    for the session, not the module: that process may run other modules' tests between these, and a module fixture
+    would then be made again.)"""
     plain = [DESIGN_EXAMPLE, *demo_documents(), *generated_documents(12)]
     finance = finance_documents()
     edited, changed = _edited_example()
