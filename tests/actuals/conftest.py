@@ -11,11 +11,8 @@ from django.contrib.auth.models import Group, User
 
 from tco.models import ActualsPlan
 from tco.services import scenario_create_from_document
-from tco.services.actuals import actuals_attach, rule_add
-from tco.services.decisions import decision_record
+from tests.actuals.story import decide_and_attach
 from tests.documents import DESIGN_EXAMPLE
-
-OWN, RENT = "Own 8x H100 (new)", "Lambda 8x H100 SXM"
 
 
 @pytest.fixture
@@ -33,8 +30,4 @@ def plan(owner, django_capture_on_commit_callbacks, request) -> ActualsPlan:
     with django_capture_on_commit_callbacks(execute=True):
         scenario = scenario_create_from_document(document=document, user=owner)
     scenario.refresh_from_db()
-    decision_record(scenario=scenario, user=owner, option_name=OWN, rationale="Busy enough to own.")
-    plan = actuals_attach(scenario=scenario, user=owner, start_month=getattr(request, "param", "2027-01"))
-    rule_add(plan=plan, option_name=OWN, provider="Owned", resource="gpu-server-1")
-    rule_add(plan=plan, option_name=OWN, provider="DCGM", resource="gpu-server-1")
-    return plan
+    return decide_and_attach(scenario, owner, getattr(request, "param", "2027-01"))

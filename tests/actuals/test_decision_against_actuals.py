@@ -7,20 +7,15 @@ The break-even is worked out by hand from docs/money-math.md's plain case:
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from django.core import mail
 
 from tco import tasks
 from tco.selectors.actuals import plan_comparison
-from tco.services.actuals import actuals_import, actuals_reforecast
-from tests.actuals.conftest import OWN
+from tco.services.actuals import actuals_reforecast
+from tests.actuals.story import MEASURED, MONTHS, OWN, import_month, import_nine_months
 
 pytestmark = pytest.mark.django_db
-
-MONTHS = [f"2027-{m:02d}" for m in range(1, 10)]
-MEASURED = [0.75] * 6 + [0.40] * 3  # busy share of each of the 8 GPUs, month by month
 
 
 def _hand_break_even() -> float:
@@ -32,27 +27,11 @@ def _hand_break_even() -> float:
     return (charge + idle_energy + opex) / (8 * 8760 * 3.99 - slope)
 
 
-def _scrape(month_share: float) -> bytes:
-    lines = [
-        f'DCGM_FI_PROF_GR_ENGINE_ACTIVE{{gpu="{i}",UUID="GPU-{i}",modelName="NVIDIA H100 80GB HBM3",'
-        f'Hostname="gpu-server-1"}} {month_share:.6f}'
-        for i in range(8)
-    ]
-    return (
-        "# HELP DCGM_FI_PROF_GR_ENGINE_ACTIVE Ratio of time the graphics engine is active.\n" + "\n".join(lines)
-    ).encode()
-
-
-def _owned_costs(month: str) -> bytes:
-    return f"month,kind,amount,currency,description,resource\n{month},energy,812.40,USD,power,gpu-server-1\n".encode()
-
-
 def test_the_decision_turns_in_month_nine_since_month_seven_and_the_owner_is_told_once(plan, owner):
     expected_break_even = _hand_break_even()
     assert 0.40 < expected_break_even < 0.75  # 61.7 %: the story needs month 7 on the other side
     for index, (month, share) in enumerate(zip(MONTHS, MEASURED, strict=True), start=1):
-        actuals_import(stream=io.BytesIO(_owned_costs(month)), file_name=f"owned-{month}.csv")
-        actuals_import(stream=io.BytesIO(_scrape(share)), file_name=f"dcgm-{month}.prom", month=month)
+        import_month(month, share)
         tasks.check_actuals()  # the scheduled job
         plan.refresh_from_db()
         if index < 9:
@@ -81,8 +60,7 @@ def test_the_decision_turns_in_month_nine_since_month_seven_and_the_owner_is_tol
 
 
 def test_the_reforecast_version_starts_from_the_actuals(plan, owner):
-    for month, share in zip(MONTHS, MEASURED, strict=True):
-        actuals_import(stream=io.BytesIO(_scrape(share)), file_name=f"dcgm-{month}.prom", month=month)
+    import_nine_months(costs=False)
     before = plan.scenario.version
     scenario = actuals_reforecast(plan=plan, user=owner)
     assert scenario.version == before + 1
@@ -106,7 +84,7 @@ def test_a_mail_that_cannot_be_sent_is_sent_at_the_next_check(plan, monkeypatch)
     from tco.services import actuals as actuals_services
 
     for month in MONTHS[:3]:
-        actuals_import(stream=io.BytesIO(_scrape(0.1)), file_name=f"dcgm-{month}.prom", month=month)
+        import_month(month, 0.1, costs=False)
 
     def refused(**kwargs):
         raise ConnectionRefusedError("no relay")

@@ -15,7 +15,7 @@ from pricing.models import ExchangeRate
 from tco.models import MappingRule
 from tco.selectors.actuals import plan_comparison, rule_option
 from tco.services.actuals import ActualsError, actuals_import, rule_add
-from tests.actuals.conftest import OWN, RENT
+from tests.actuals.story import OWN, RENT
 
 pytestmark = pytest.mark.django_db
 FOCUS = Path(__file__).parent / "samples" / "focus-1.0-sample-excerpt.csv"

@@ -11,7 +11,7 @@ from tco.charts import snapshot as snapshot_output
 from tco.models import ActualsImport, MappingRule
 from tco.services.actuals import actuals_check, actuals_import
 from tco.services.decisions import link_create
-from tests.actuals.conftest import OWN
+from tests.actuals.story import OWN
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,7 @@ from tco.models import ActualsImport, ActualsPlan, MappingRule, Scenario
 from tco.selectors.actuals import plan_comparison
 from tco.services.actuals import actuals_import
 from tests.actuals import conftest as actuals_fixtures
-from tests.actuals.conftest import OWN, RENT
-from tests.actuals.test_decision_against_actuals import MEASURED, MONTHS, _scrape
+from tests.actuals.story import MEASURED, MONTHS, OWN, RENT, dcgm_scrape
 
 FOCUS = Path(__file__).parent.parent / "actuals" / "samples" / "focus-1.0-sample-excerpt.csv"
 owner, plan = actuals_fixtures.owner, actuals_fixtures.plan  # the decided scenario with actuals attached
@@ -213,7 +212,7 @@ def test_a_file_over_the_pages_limit_is_refused_with_the_pages_words(owner_api, 
 def _measured() -> None:
     """Nine months of the decided option's GPU use (the end-to-end story: 75 % busy for six months, then 40 %)."""
     for month, share in zip(MONTHS, MEASURED, strict=True):
-        actuals_import(stream=io.BytesIO(_scrape(share)), file_name=f"dcgm-{month}.prom", month=month)
+        actuals_import(stream=io.BytesIO(dcgm_scrape(share)), file_name=f"dcgm-{month}.prom", month=month)
 
 
 def _as_the_page_does(user, name: str, pk: int, form: dict | None = None):

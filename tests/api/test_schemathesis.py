@@ -20,7 +20,7 @@ from config.api.site import api
 from config.tokens import api_token_create
 from tco.services.actuals import actuals_attach, actuals_import, rule_add
 from tco.services.decisions import decision_record
-from tests.actuals.test_decision_against_actuals import _scrape
+from tests.actuals.story import dcgm_scrape
 
 # Bounded so the whole run stays well under a minute: a whole document (evaluate, size, create) is the dearest
 # to generate and to answer, so those operations get fewer examples.
@@ -72,7 +72,7 @@ def decided(scenario, editor) -> None:
     plan = actuals_attach(scenario=scenario, user=editor, start_month="2027-01")
     rule_add(plan=plan, option_name=chosen, provider="Owned")
     rule_add(plan=plan, option_name=chosen, provider="DCGM")
-    actuals_import(stream=io.BytesIO(_scrape(0.5)), file_name="dcgm-2027-01.prom", month="2027-01")
+    actuals_import(stream=io.BytesIO(dcgm_scrape(0.5)), file_name="dcgm-2027-01.prom", month="2027-01")
 
 
 @pytest.fixture

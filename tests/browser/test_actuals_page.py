@@ -4,20 +4,15 @@ the page itself never), and prints the verdict and every table whole on A4."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from tco.services.actuals import actuals_attach, actuals_check, actuals_import, rule_add
-from tco.services.decisions import decision_record
+from tco.services.actuals import actuals_check
+from tests.actuals.story import MONTHS, OWN, decide_and_attach, import_nine_months
 from tests.browser.helpers import log_in
 from tests.browser.test_leadership_media import A4_CONTENT_WIDTH
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
-OWN = "Own 8x H100 (new)"
-MONTHS = [f"2027-{m:02d}" for m in range(1, 10)]
-MEASURED = [0.75] * 6 + [0.40] * 3  # the plan's 75 %, then below the 61.7 % break-even from July
 # Elements whose right edge passes the viewport (a page wider than the phone).
 PAST_THE_EDGE_JS = """(width) => [...document.querySelectorAll('body *')].filter((e) => e.getClientRects().length)
   .filter((e) => !e.closest('.table-wrap') && e.getBoundingClientRect().right > width + 1)
@@ -33,18 +28,8 @@ def decided(analyst, scenario):
     """The worked example decided for owning over 24 months from January 2027, nine months of owned costs and DCGM
     scrapes imported and mapped, and the verdict worked out as the scheduled job does."""
     scenario.refresh_from_db()
-    decision_record(scenario=scenario, user=analyst, option_name=OWN, rationale="Busy enough to own.")
-    plan = actuals_attach(scenario=scenario, user=analyst, start_month="2027-01")
-    rule_add(plan=plan, option_name=OWN, provider="Owned", resource="gpu-server-1")
-    rule_add(plan=plan, option_name=OWN, provider="DCGM", resource="gpu-server-1")
-    for month, share in zip(MONTHS, MEASURED, strict=True):
-        owned = f"month,kind,amount,currency,description,resource\n{month},energy,812.40,USD,power,gpu-server-1\n"
-        actuals_import(stream=io.BytesIO(owned.encode()), file_name=f"owned-{month}.csv")
-        scrape = "\n".join(
-            f'DCGM_FI_PROF_GR_ENGINE_ACTIVE{{gpu="{i}",UUID="GPU-{i}",Hostname="gpu-server-1"}} {share:.6f}'
-            for i in range(8)
-        )
-        actuals_import(stream=io.BytesIO(scrape.encode()), file_name=f"dcgm-{month}.prom", month=month)
+    plan = decide_and_attach(scenario, analyst)
+    import_nine_months()
     actuals_check(plan=plan, notify=False)
     return plan
 

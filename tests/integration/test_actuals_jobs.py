@@ -8,7 +8,6 @@ another process, so Django's in-memory outbox of this one would never see its ma
 
 from __future__ import annotations
 
-import io
 import os
 import signal
 import socketserver
@@ -27,16 +26,12 @@ from django.db import connection
 from config.celery import app
 from tco.models import ActualsPlan, RunStatus, ScenarioRun
 from tco.services import scenario_create_from_document
-from tco.services.actuals import actuals_attach, actuals_import, rule_add
-from tco.services.decisions import decision_record
 from tco.tasks import check_actuals
+from tests.actuals.story import decide_and_attach, import_nine_months
 from tests.documents import DESIGN_EXAMPLE
 
 REPO = Path(__file__).resolve().parents[2]
 CELERY = REPO / ".venv" / "bin" / "celery"
-OWN = "Own 8x H100 (new)"
-MONTHS = [f"2027-{m:02d}" for m in range(1, 10)]
-MEASURED = [0.75] * 6 + [0.40] * 3  # below the 61.7 % break-even from July: the verdict turns in September
 
 pytestmark = [
     pytest.mark.integration,
@@ -153,18 +148,8 @@ def _decided_plan_with_nine_months() -> ActualsPlan:
         what="the scenario's evaluation by the worker",
     )
     scenario.refresh_from_db()
-    decision_record(scenario=scenario, user=owner, option_name=OWN, rationale="Busy enough to own.")
-    plan = actuals_attach(scenario=scenario, user=owner, start_month="2027-01")
-    rule_add(plan=plan, option_name=OWN, provider="Owned", resource="gpu-server-1")
-    rule_add(plan=plan, option_name=OWN, provider="DCGM", resource="gpu-server-1")
-    for month, share in zip(MONTHS, MEASURED, strict=True):
-        owned = f"month,kind,amount,currency,description,resource\n{month},energy,812.40,USD,power,gpu-server-1\n"
-        actuals_import(stream=io.BytesIO(owned.encode()), file_name=f"owned-{month}.csv")
-        scrape = "\n".join(
-            f'DCGM_FI_PROF_GR_ENGINE_ACTIVE{{gpu="{i}",UUID="GPU-{i}",Hostname="gpu-server-1"}} {share:.6f}'
-            for i in range(8)
-        )
-        actuals_import(stream=io.BytesIO(scrape.encode()), file_name=f"dcgm-{month}.prom", month=month)
+    plan = decide_and_attach(scenario, owner)
+    import_nine_months()
     return plan
 
 
