@@ -1,20 +1,20 @@
-"""What browser tests share besides fixtures (tests/browser/conftest.py): the test users' password and signing in."""
+"""What browser tests share besides fixtures (tests/browser/conftest.py): signing in and opening a folded group."""
 
 from __future__ import annotations
 
-import re
-
+from django.conf import settings
 from django.contrib.auth.models import User
-
-PASSWORD = "browser-test-pw-1"
+from django.test import Client
 
 
 def log_in(page, live_server, user: User) -> None:
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r".*/$"))
+    """Signs ``user`` in on the page's browser context with a session made the way Django's own test client makes one
+    (a session cookie; the page does not navigate). Driving the sign-in form costs two page loads per test; that form
+    is driven once, in test_walk_drawn.py."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 def reveal(field) -> None:

@@ -18,7 +18,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 def test_the_docs_draw_every_operation_under_the_policy(page, live_server, transactional_db):
-    page.context.add_init_script(RECORD_VIOLATIONS)
+    page.add_init_script(RECORD_VIOLATIONS)
     requested = []
     page.on("request", lambda request: requested.append(request.url))
     page.goto(f"{live_server.url}/api/v1/docs")

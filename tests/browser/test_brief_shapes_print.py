@@ -92,39 +92,34 @@ def _brief(analyst, shape: str) -> str:
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_the_brief_prints_on_at_most_three_a4_pages_nothing_clipped(browser, live_server, analyst, shape):
+def test_the_brief_prints_on_at_most_three_a4_pages_nothing_clipped(new_page, live_server, analyst, shape):
     token = _brief(analyst, shape)
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    context.set_default_timeout(15_000)
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server.url}/d/{token}")
-        _wait_for_charts(page)
-        assert page.locator("#frozen-uncertainty").count() == (shape != "no comparison")
-        if "fleet plan" in shape or shape.startswith("everything"):
-            assert page.locator("#frozen-uncertainty table").count() >= 1
-            assert "No load profile" not in page.inner_text("#frozen-uncertainty")
-        assert page.locator("#frozen-comparison").count() == ("comparison" in shape and shape != "no comparison")
+    page = new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{live_server.url}/d/{token}")
+    _wait_for_charts(page)
+    assert page.locator("#frozen-uncertainty").count() == (shape != "no comparison")
+    if "fleet plan" in shape or shape.startswith("everything"):
+        assert page.locator("#frozen-uncertainty table").count() >= 1
+        assert "No load profile" not in page.inner_text("#frozen-uncertainty")
+    assert page.locator("#frozen-comparison").count() == ("comparison" in shape and shape != "no comparison")
 
-        page.emulate_media(media="print")
-        page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
-        page.wait_for_timeout(500)
-        past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-        assert past_the_edge == [], "\n".join(past_the_edge)
-        clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-        assert clipped == [], "\n".join(clipped)
-        cut = page.evaluate(CUT_TABLES_JS, A4_CONTENT_WIDTH)
-        assert cut == [], "\n".join(cut)
-        if shape != "no comparison":  # the tornado in words, its chart on the web page (the line says where)
-            assert page.locator("#u-tornado-table").is_visible()
-            assert not page.locator("#u-chart-box-tornado").is_visible()
-            where = page.inner_text("#u-tornado-on-the-web")
-            assert f"tornado chart of these rows is on the web page: {live_server.url}/d/{token}" in where
-        if "fleet plan" in shape or shape.startswith("everything"):  # the plan in words and lanes, its chart on the web
-            assert page.locator("#u-lanes-table").is_visible()
-            assert "on the web page of this brief" in page.inner_text("#u-plan-sentence")
-            assert not page.locator("#u-chart-box-fleet_plan").is_visible()
-        pages = _pages(page.pdf(format="A4", print_background=True))
-        assert 1 <= pages <= 3, f"the brief ({shape}) prints on {pages} A4 pages"
-    finally:
-        context.close()
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_timeout(500)
+    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
+    assert past_the_edge == [], "\n".join(past_the_edge)
+    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
+    assert clipped == [], "\n".join(clipped)
+    cut = page.evaluate(CUT_TABLES_JS, A4_CONTENT_WIDTH)
+    assert cut == [], "\n".join(cut)
+    if shape != "no comparison":  # the tornado in words, its chart on the web page (the line says where)
+        assert page.locator("#u-tornado-table").is_visible()
+        assert not page.locator("#u-chart-box-tornado").is_visible()
+        where = page.inner_text("#u-tornado-on-the-web")
+        assert f"tornado chart of these rows is on the web page: {live_server.url}/d/{token}" in where
+    if "fleet plan" in shape or shape.startswith("everything"):  # the plan in words and lanes, its chart on the web
+        assert page.locator("#u-lanes-table").is_visible()
+        assert "on the web page of this brief" in page.inner_text("#u-plan-sentence")
+        assert not page.locator("#u-chart-box-fleet_plan").is_visible()
+    pages = _pages(page.pdf(format="A4", print_background=True))
+    assert 1 <= pages <= 3, f"the brief ({shape}) prints on {pages} A4 pages"

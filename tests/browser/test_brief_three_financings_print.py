@@ -69,31 +69,26 @@ def _scenarios(analyst) -> tuple:
 
 
 def test_three_financings_compared_print_on_at_most_three_pages_with_only_the_differences_that_matter(
-    browser, live_server, analyst
+    new_page, live_server, analyst
 ):
     base, loan, lease = _scenarios(analyst)
     _, token = link_create(scenario=base, user=analyst, compare_with=[loan, lease], output=snapshot_output)
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    context.set_default_timeout(15_000)
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server.url}/d/{token}")
-        _wait_for_charts(page)
-        differences = page.locator("#frozen-comparison").inner_text()
-        assert "Loan APR" in differences and "Lease payment" in differences
-        for default_or_idle in ("Lease payment timing", "Down payment", "Tax depreciation", "Lease end", "Buyout"):
-            assert default_or_idle not in differences, default_or_idle
+    page = new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{live_server.url}/d/{token}")
+    _wait_for_charts(page)
+    differences = page.locator("#frozen-comparison").inner_text()
+    assert "Loan APR" in differences and "Lease payment" in differences
+    for default_or_idle in ("Lease payment timing", "Down payment", "Tax depreciation", "Lease end", "Buyout"):
+        assert default_or_idle not in differences, default_or_idle
 
-        page.emulate_media(media="print")
-        page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
-        page.wait_for_timeout(500)
-        past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-        assert past_the_edge == [], "\n".join(past_the_edge)
-        clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-        assert clipped == [], "\n".join(clipped)
-        cut = page.evaluate(CUT_TABLES_JS, A4_CONTENT_WIDTH)
-        assert cut == [], "\n".join(cut)
-        pages = _pages(page.pdf(format="A4", print_background=True))
-        assert 1 <= pages <= 3, f"the brief comparing three financings prints on {pages} A4 pages"
-    finally:
-        context.close()
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_timeout(500)
+    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
+    assert past_the_edge == [], "\n".join(past_the_edge)
+    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
+    assert clipped == [], "\n".join(clipped)
+    cut = page.evaluate(CUT_TABLES_JS, A4_CONTENT_WIDTH)
+    assert cut == [], "\n".join(cut)
+    pages = _pages(page.pdf(format="A4", print_background=True))
+    assert 1 <= pages <= 3, f"the brief comparing three financings prints on {pages} A4 pages"

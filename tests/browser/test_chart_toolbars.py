@@ -64,7 +64,7 @@ def _assert_apart(charts: list[dict]) -> None:
 
 @pytest.mark.parametrize("where", ["market", "trend", "price history"])
 @pytest.mark.parametrize("screen", SCREENS)
-def test_the_markets_chart_titles_are_not_under_their_mode_bars(browser, live_server, analyst, screen, where):
+def test_the_markets_chart_titles_are_not_under_their_mode_bars(new_page, live_server, analyst, screen, where):
     reference_data_load(path=ROOT / "fixtures" / "reference.json")
     price_snapshot_import(
         content=(ROOT / "fixtures" / "prices" / "published-2026-09.csv").read_bytes(),
@@ -77,16 +77,12 @@ def test_the_markets_chart_titles_are_not_under_their_mode_bars(browser, live_se
         "trend": "/market/trend/",
         "price history": f"/market/history/{PriceObservation.objects.order_by('pk').first().pk}/",
     }[where]
-    context = browser.new_context(viewport=SCREENS[screen], is_mobile=screen == "phone")
-    try:
-        page = context.new_page()
-        log_in(page, live_server, analyst)
-        page.goto(live_server.url + url)
-        charts = _charts(page)
-        assert len(charts) == 1
-        _assert_apart(charts)
-    finally:
-        context.close()
+    page = new_page(viewport=SCREENS[screen], is_mobile=screen == "phone")
+    log_in(page, live_server, analyst)
+    page.goto(live_server.url + url)
+    charts = _charts(page)
+    assert len(charts) == 1
+    _assert_apart(charts)
 
 
 @pytest.fixture
@@ -118,14 +114,10 @@ def pages(analyst) -> dict[str, str]:
 
 @pytest.mark.parametrize("where", ["scenario", "decision link", "compare"])
 @pytest.mark.parametrize("screen", SCREENS)
-def test_every_charts_title_is_not_under_its_mode_bar(browser, live_server, analyst, pages, screen, where):
-    context = browser.new_context(viewport=SCREENS[screen], is_mobile=screen == "phone")
-    try:
-        page = context.new_page()
-        log_in(page, live_server, analyst)
-        page.goto(live_server.url + pages[where])
-        charts = _charts(page)
-        assert len(charts) >= (1 if where == "compare" else 4)
-        _assert_apart(charts)
-    finally:
-        context.close()
+def test_every_charts_title_is_not_under_its_mode_bar(new_page, live_server, analyst, pages, screen, where):
+    page = new_page(viewport=SCREENS[screen], is_mobile=screen == "phone")
+    log_in(page, live_server, analyst)
+    page.goto(live_server.url + pages[where])
+    charts = _charts(page)
+    assert len(charts) >= (1 if where == "compare" else 4)
+    _assert_apart(charts)

@@ -29,7 +29,7 @@ for (const name of ["htmx:evalDisallowedError", "htmx:oobErrorNoTarget", "htmx:t
 
 @pytest.fixture
 def page(page):
-    page.context.add_init_script(RECORD)  # for every page the tab opens from now on
+    page.add_init_script(RECORD)  # for every page the tab opens from now on
     return page
 
 

@@ -27,7 +27,7 @@ CHARTS_DRAWN = (
 
 @pytest.fixture
 def page(page):
-    page.context.add_init_script(RECORD_VIOLATIONS)  # for every page the tab opens from now on
+    page.add_init_script(RECORD_VIOLATIONS)  # for every page the tab opens from now on
     return page
 
 

@@ -79,12 +79,9 @@ def expected_headline() -> dict[str, str]:
 
 
 @pytest.fixture
-def leader_page(browser):
-    """A fresh context: no cookies, no session, like a leader opening the link from an e-mail."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    yield context.new_page()
-    context.close()
+def leader_page(new_page):
+    """No cookies, no session, like a leader opening the link from an e-mail."""
+    return new_page(viewport={"width": 1280, "height": 900})
 
 
 def test_a_logged_out_leader_sees_the_right_headline_numbers(leader_page, link_url):
@@ -118,15 +115,13 @@ def test_every_chart_on_the_decision_page_renders(leader_page, link_url):
         assert containers.nth(index).locator(".plotly").count() == 1
 
 
-def test_the_brief_fits_a_phone_screen_without_sideways_scrolling(browser, link_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-    page = context.new_page()
+def test_the_brief_fits_a_phone_screen_without_sideways_scrolling(new_page, link_url):
+    page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     page.goto(link_url)
     page.wait_for_selector(".brief-chart .main-svg")
 
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
-    context.close()
     assert overflow <= 0
 
 

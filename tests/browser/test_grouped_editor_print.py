@@ -24,7 +24,7 @@ window.addEventListener("afterprint", () => {
 
 def test_the_folded_finance_inputs_print_open_and_close_again_after(page, live_server, analyst, financed):  # noqa: F811
     scenario, owned, rental = financed
-    page.context.add_init_script(RECORD_PRINTED)
+    page.add_init_script(RECORD_PRINTED)
     log_in(page, live_server, analyst)
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     page.wait_for_function(ANSWERED)

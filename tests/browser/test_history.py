@@ -33,6 +33,9 @@ def test_a_conversions_line_names_its_rate_and_stays_reachable_page_by_page(page
     field.press("Tab")
     page.locator("#currency-convert").click()
     page.locator("#history-list li", has_text="Currency conversion").wait_for()
+    # The converted page loads its decision panel by itself: the edits below wait for it (SQLite's tables are locked
+    # while this thread writes).
+    page.locator("#decision-panel h2#decision-panel-title").wait_for()
 
     scenario.refresh_from_db()
     for edit in range(LATER_EDITS):

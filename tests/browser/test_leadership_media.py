@@ -121,21 +121,6 @@ def _decide_with_a_brief(shared: dict) -> str:
     return token
 
 
-@pytest.fixture
-def new_page(browser):
-    contexts = []
-
-    def make(**options):
-        context = browser.new_context(**options)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
 def _wait_for_charts(page) -> None:
     page.wait_for_function(
         "() => { const charts = [...document.querySelectorAll('[data-figure]')];"

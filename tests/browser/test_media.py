@@ -43,21 +43,6 @@ def scenario(analyst):
     return scenario_create_from_document(document=_five_options(), user=analyst)
 
 
-@pytest.fixture
-def context_factory(browser):
-    contexts = []
-
-    def make(**options):
-        context = browser.new_context(**options)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
 def _wait_for_charts(page, selector: str) -> None:
     page.wait_for_function(
         "(selector) => { const charts = [...document.querySelectorAll(selector)];"
@@ -84,9 +69,9 @@ def _option_colours(page) -> dict[str, dict[str, str]]:
 
 
 def test_every_option_has_its_own_colour_the_same_in_every_chart_and_on_the_decision_page(
-    context_factory, live_server, analyst, scenario
+    new_page, live_server, analyst, scenario
 ):
-    page = context_factory(viewport={"width": 1366, "height": 900})
+    page = new_page(viewport={"width": 1366, "height": 900})
     log_in(page, live_server, analyst)
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     _wait_for_charts(page, ".charts [data-figure]")
@@ -111,7 +96,7 @@ def test_every_option_has_its_own_colour_the_same_in_every_chart_and_on_the_deci
     assert len(set(strokes)) == len(OPTION_NAMES)
 
     _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
-    brief = context_factory(viewport={"width": 1280, "height": 900})
+    brief = new_page(viewport={"width": 1280, "height": 900})
     brief.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(brief, ".brief-chart [data-figure]")
     assert _option_colours(brief) == on_scenario_page
@@ -133,10 +118,10 @@ BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')]
 
 
 def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
-    context_factory, live_server, analyst, scenario
+    new_page, live_server, analyst, scenario
 ):
     _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
-    page = context_factory(viewport={"width": 1280, "height": 900})
+    page = new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(page, ".brief-chart [data-figure]")
 
@@ -174,8 +159,8 @@ def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
     assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
 
 
-def test_the_scenario_page_fits_a_390px_phone_with_the_answer_first(context_factory, live_server, analyst, scenario):
-    page = context_factory(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+def test_the_scenario_page_fits_a_390px_phone_with_the_answer_first(new_page, live_server, analyst, scenario):
+    page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     log_in(page, live_server, analyst)
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     _wait_for_charts(page, ".charts [data-figure]")

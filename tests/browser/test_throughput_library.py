@@ -32,9 +32,8 @@ def library(analyst, live_server):
 
 
 @pytest.mark.parametrize("width", [390, 1400])
-def test_the_library_never_makes_the_page_scroll_sideways(browser, analyst, library, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
+def test_the_library_never_makes_the_page_scroll_sideways(new_page, analyst, library, width):
+    page = new_page(viewport={"width": width, "height": 900})
     log_in(page, library, analyst)
     page.goto(f"{library.url}/market/throughput/")
     spilling = page.evaluate(SPILLING, width)
@@ -45,7 +44,6 @@ def test_the_library_never_makes_the_page_scroll_sideways(browser, analyst, libr
     page.wait_for_url(re.compile(r".*/market/throughput/\?gpu=\d+"))
     filtered = page.locator("table").first.locator("tbody tr")
     gpus = {filtered.nth(i).locator("td").first.inner_text() for i in range(filtered.count())}
-    context.close()
     assert spilling == [] and overflow <= 0
     assert rows == 100  # the first page of 126 measurements
     assert gpus == {"H200 SXM"}

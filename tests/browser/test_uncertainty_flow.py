@@ -18,11 +18,9 @@ pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(20_000)
-    yield context.new_page()
-    context.close()
+def page(page):
+    page.set_default_timeout(20_000)
+    return page
 
 
 def test_a_range_then_a_run_shows_the_headline_and_the_charts(page, live_server, analyst):
