@@ -17,7 +17,7 @@ from tco.models import ScenarioOption
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
 from tco.services.uncertainty import range_set, uncertainty_run_queue
-from tests.browser.helpers import log_in
+from tests.browser.helpers import case, log_in
 from tests.documents import DESIGN_EXAMPLE
 
 pytestmark = [pytest.mark.browser]
@@ -79,11 +79,8 @@ def _visit_every_page_on_every_screen(new_page, live_server, analyst, urls: dict
         log_in(page, live_server, analyst)
         for where, url in urls.items():
             page.goto(live_server.url + url)
-            try:
+            with case(f"waiting for the charts of {where} on a {screen}"):
                 charts = _charts(page)
-            except Exception as error:  # a page that never draws its charts: say which
-                error.add_note(f"waiting for the charts of {where} on a {screen}")
-                raise
             if len(charts) not in counts[where]:
                 problems.append(f"{where} on a {screen}: {len(charts)} charts drawn, not {counts[where]}")
             problems += _apart(f"{where} on a {screen}", charts)
