@@ -1,6 +1,10 @@
-"""What browser tests share besides fixtures (tests/browser/conftest.py): signing in and opening a folded group."""
+"""What browser tests share besides fixtures (tests/browser/conftest.py): signing in, opening a folded group, and
+naming the case a test checking several was in when it failed."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -23,3 +27,14 @@ def reveal(field) -> None:
     folded = field.locator("xpath=ancestor::details[not(@open)][1]")
     if folded.count():
         folded.locator(":scope > summary").click()
+
+
+@contextmanager
+def case(name: str) -> Iterator[None]:
+    """One case of a test that checks several (pages, screens, states) in turn: a failure in it, an assertion or a
+    timeout, names the case."""
+    try:
+        yield
+    except Exception as error:
+        error.add_note(f"in the case: {name}")
+        raise

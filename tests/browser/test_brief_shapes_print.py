@@ -1,8 +1,10 @@
-"""Every shape of decision brief prints on at most 3 A4 pages with nothing clipped: the leadership scenario (five
-options, in euros) with no comparison, with a simulation, with a simulation and a fleet plan, with those and one
-compared scenario, and with three, open or decided (a rationale and four, or all seven, answered questions). Nothing
-is wider than the page's content box, no box scrolls or cuts a table; what paper leaves to the web page (the tornado
-chart, the fleet plan's chart) is said on the paper."""
+"""Decision briefs of every part a brief can have print on at most 3 A4 pages with nothing clipped: the leadership
+scenario (five options, in euros) in four shapes that together hold each part, from the barest to the fullest. No
+comparison nor simulation; a simulation with a fleet plan and one compared scenario, open; a simulation without a
+load profile (no fleet plan) and three compared scenarios, decided with a rationale and four questions answered;
+and everything, three compared, decided with all seven answered (the longest). Nothing is wider than the page's
+content box, no box scrolls or cuts a table; what paper leaves to the web page (the tornado chart, the fleet plan's
+chart) is said on the paper."""
 
 from __future__ import annotations
 
@@ -34,13 +36,14 @@ LOAD_PROFILE = [round(40 + 20 * math.sin(2 * math.pi * hour / 24), 2) for hour i
 CUT_TABLES_JS = """(width) => [...document.querySelectorAll('table')].filter((t) => t.getClientRects().length)
   .filter((t) => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > width + 1)
   .map((t) => `${t.id || t.className} ${t.scrollWidth}>${t.clientWidth}`)"""
+# Each part of a brief is in at least one shape: no simulation and no comparison (the first); the tornado in words
+# (every other); the fleet plan's lanes (the second, the fourth) and a simulation without them (the third); one
+# compared scenario (the second) and three (the third, the fourth); open (the second), decided with four answers (the
+# third) and with all seven (the fourth, the longest brief). A simulation or a fleet plan with no comparison, and the
+# fleet plan with three compared open or with four answers, add no part these lack.
 SHAPES = [
     "no comparison",
-    "a simulation",
-    "a fleet plan",
     "a fleet plan, one comparison",
-    "everything, three comparisons",
-    "everything, three comparisons, decided",
     "a simulation, three comparisons, decided",
     "everything, three comparisons, decided, seven answered",
 ]

@@ -11,6 +11,7 @@ import pytest
 from tco.charts import snapshot as snapshot_output
 from tco.services import option_pick_price, scenario_create_from_document
 from tco.services.decisions import link_create
+from tests.browser.helpers import case
 from tests.decisions.conftest import DOCUMENT, LAMBDA_ROW, REPO, import_prices
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -78,73 +79,61 @@ def expected_headline() -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def leader_page(new_page):
-    """No cookies, no session, like a leader opening the link from an e-mail."""
-    return new_page(viewport={"width": 1280, "height": 900})
-
-
-def test_a_logged_out_leader_sees_the_right_headline_numbers(leader_page, link_url):
+def test_a_logged_out_leader_sees_the_right_headline_every_chart_a_three_page_print_and_a_phone_fit(new_page, link_url):
+    """One link, opened as a leader opens it from an e-mail (no cookies, no session): on a laptop its headline
+    numbers, its charts drawn, then the same page printed; then on a phone."""
     expected = expected_headline()
+    leader_page = new_page(viewport={"width": 1280, "height": 900})
 
-    response = leader_page.goto(link_url)
+    with case("the headline numbers"):
+        response = leader_page.goto(link_url)
 
-    assert response.status == 200
-    assert leader_page.inner_text("#card-cheapest") == expected["cheapest"]
-    assert leader_page.inner_text("#card-cheapest-npv") == expected["cheapest_npv"]
-    assert leader_page.inner_text("#card-savings") == expected["savings"]
-    assert leader_page.inner_text("#card-runner-up-npv") == expected["runner_up_npv"]
-    assert leader_page.inner_text("#card-break-even") == expected["break_even"]
-    assert leader_page.inner_text("#card-forecast") == expected["forecast"]
-    assert f"breaks even above {expected['break_even']} utilization" in leader_page.inner_text("#headline")
-    assert leader_page.context.cookies() == []
+        assert response.status == 200
+        assert leader_page.inner_text("#card-cheapest") == expected["cheapest"]
+        assert leader_page.inner_text("#card-cheapest-npv") == expected["cheapest_npv"]
+        assert leader_page.inner_text("#card-savings") == expected["savings"]
+        assert leader_page.inner_text("#card-runner-up-npv") == expected["runner_up_npv"]
+        assert leader_page.inner_text("#card-break-even") == expected["break_even"]
+        assert leader_page.inner_text("#card-forecast") == expected["forecast"]
+        assert f"breaks even above {expected['break_even']} utilization" in leader_page.inner_text("#headline")
+        assert leader_page.context.cookies() == []
 
+    with case("every chart drawn"):
+        containers = leader_page.locator(".brief-chart [data-figure]")
+        leader_page.wait_for_function(
+            "() => [...document.querySelectorAll('.brief-chart [data-figure]')]"
+            ".every((el) => el.querySelector('.main-svg'))"
+        )
+        count = containers.count()
+        assert count == 5
+        for index in range(count):
+            assert containers.nth(index).locator(".main-svg").count() >= 1
+            assert containers.nth(index).locator(".plotly").count() == 1
 
-def test_every_chart_on_the_decision_page_renders(leader_page, link_url):
-    leader_page.goto(link_url)
+    # The promise for leadership: a tidy brief of at most three A4 pages (charts at full page width), charts
+    # included, screen-only links hidden.
+    with case("the brief printed"):
+        leader_page.emulate_media(media="print")
+        charts_shown = leader_page.evaluate(
+            "() => [...document.querySelectorAll('.brief-chart')]"
+            ".filter((el) => el.getBoundingClientRect().height > 0).length"
+        )
+        screen_only = leader_page.evaluate(
+            "() => [...document.querySelectorAll('.no-print')].map((el) => el.getBoundingClientRect().height)"
+        )
 
-    containers = leader_page.locator(".brief-chart [data-figure]")
-    leader_page.wait_for_function(
-        "() => [...document.querySelectorAll('.brief-chart [data-figure]')]"
-        ".every((el) => el.querySelector('.main-svg'))"
-    )
-    count = containers.count()
-    assert count == 5
-    for index in range(count):
-        assert containers.nth(index).locator(".main-svg").count() >= 1
-        assert containers.nth(index).locator(".plotly").count() == 1
+        pdf = leader_page.pdf(format="A4", print_background=True)
 
+        pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+        assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
+        assert charts_shown == 4  # every chart but the utilization forecast's (the web page shows it)
+        assert screen_only and not any(screen_only)  # the download links are there on screen, not on paper
 
-def test_the_brief_fits_a_phone_screen_without_sideways_scrolling(new_page, link_url):
-    page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-    page.goto(link_url)
-    page.wait_for_selector(".brief-chart .main-svg")
+    with case("the brief on a phone, without sideways scrolling"):
+        page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+        page.goto(link_url)
+        page.wait_for_selector(".brief-chart .main-svg")
 
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
-    assert overflow <= 0
-
-
-def test_the_brief_prints_on_at_most_three_pages_with_every_chart(leader_page, link_url):
-    """The promise for leadership: a tidy brief of at most three A4 pages (charts at full page width),
-    charts included, screen-only links hidden."""
-    leader_page.goto(link_url)
-    leader_page.wait_for_function(
-        "() => [...document.querySelectorAll('.brief-chart [data-figure]')]"
-        ".every((el) => el.querySelector('.main-svg'))"
-    )
-    leader_page.emulate_media(media="print")
-    charts_shown = leader_page.evaluate(
-        "() => [...document.querySelectorAll('.brief-chart')].filter((el) => el.getBoundingClientRect().height > 0)"
-        ".length"
-    )
-    screen_only = leader_page.evaluate(
-        "() => [...document.querySelectorAll('.no-print')].map((el) => el.getBoundingClientRect().height)"
-    )
-
-    pdf = leader_page.pdf(format="A4", print_background=True)
-
-    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
-    assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
-    assert charts_shown == 4  # every chart but the utilization forecast's (the web page shows it)
-    assert screen_only and not any(screen_only)  # the download links are there on screen, not on paper
+        assert overflow <= 0

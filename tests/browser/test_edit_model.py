@@ -57,8 +57,8 @@ def test_a_refused_value_stays_refused_until_corrected_or_restored(page, live_se
 
     before = len(sent)
     capex.fill("-5")  # the same text again: sent again (other inputs may have made it valid)
-    capex.press("Tab")
-    page.wait_for_timeout(300)
+    with page.expect_response(lambda response: response.request.method == "POST" and "/field/" in response.url):
+        capex.press("Tab")
     assert len(sent) == before + 1
     page.locator(f"#f-o{owned.pk}-capex[data-refused]").wait_for()
 

@@ -67,9 +67,11 @@ def _is_open(page, selector: str) -> bool:
     return page.locator(selector).evaluate("(details) => details.open")
 
 
-def test_the_page_is_far_shorter_and_the_finance_inputs_wait_in_their_worded_group(
+def test_the_page_is_far_shorter_the_finance_inputs_wait_in_their_worded_group_and_stay_open_through_an_edit(
     page, live_server, analyst, financed
 ):
+    """One load at 1,440 px: the page's height and groups, each finance group closed and saying what it holds, then
+    opened by a click; an edit's answer leaves the opened group open and a closed one closed."""
     scenario, owned, rental = financed
     _open(page, live_server, analyst, scenario)
     height = page.evaluate("() => document.body.scrollHeight")
@@ -100,11 +102,7 @@ def test_the_page_is_far_shorter_and_the_finance_inputs_wait_in_their_worded_gro
     assert page.locator(f"#f-o{owned.pk}-loan_apr-input").input_value() == "7%"
     assert not page.console_errors
 
-
-def test_an_opened_group_stays_open_through_an_edit_and_a_closed_one_stays_closed(page, live_server, analyst, financed):
-    scenario, owned, rental = financed
-    _open(page, live_server, analyst, scenario)
-    page.locator(f"#finance-{owned.pk} > summary").click()
+    # The group the user opened stays open through an edit's answer, a closed one stays closed.
     _edit(page, f"o{owned.pk}-loan_apr", "6.5%")  # an edit inside the group
     _edit(page, f"o{rental.pk}-price_per_gpu_hour", "3.89")  # and one elsewhere
     page.wait_for_function(ANSWERED)

@@ -21,7 +21,7 @@ from tco.models import BRIEF_KEYS
 from tco.services import scenario_create_from_document
 from tco.services.decisions import brief_update, decision_record, link_create
 from tco.services.uncertainty import uncertainty_run_queue
-from tests.browser.helpers import log_in
+from tests.browser.helpers import case, log_in
 from tests.scenarios.factories import give_ranges
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -175,14 +175,18 @@ def _pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
 
 
-@pytest.mark.parametrize("state", ["open", "decided"])
-def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_full_width(
-    live_server, shared, new_page, state
-):
-    """Open (as first shared), or decided with a rationale and answers (what a leader usually opens)."""
-    token = shared["token"] if state == "open" else _decide_with_a_brief(shared)
-    page = new_page(viewport={"width": 1366, "height": 900})  # a laptop: the charts are first drawn for its screen
-    page.goto(f"{live_server.url}/d/{token}")
+def test_the_brief_with_a_comparison_prints_on_at_most_three_a4_pages_charts_full_width(live_server, shared, new_page):
+    """Open (as first shared), then decided with a rationale and answers (what a leader usually opens): one build of
+    the scenario, each brief in a tab of its own."""
+    for state in ("open", "decided"):
+        token = shared["token"] if state == "open" else _decide_with_a_brief(shared)
+        page = new_page(viewport={"width": 1366, "height": 900})  # a laptop: the charts are first drawn for its screen
+        with case(f"the {state} brief"):
+            _check_the_brief_prints_charts_full_width(page, f"{live_server.url}/d/{token}")
+
+
+def _check_the_brief_prints_charts_full_width(page, url: str) -> None:
+    page.goto(url)
     assert page.locator("#frozen-comparison").count() == 1 and page.locator("#frozen-uncertainty").count() == 1
     _wait_for_charts(page)
 
@@ -257,30 +261,37 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
     assert _pages(page.pdf(format="A4", print_background=True)) >= 1
 
 
-@pytest.mark.parametrize("where", ["scenario", "decided scenario", "decision link", "compare"])
-def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, shared, new_page, where):
+def test_every_page_leadership_opens_fits_a_390px_phone(live_server, analyst, shared, new_page):
+    """The scenario page (its links table lists the decision link), the decision link, compare, then the scenario
+    page again once decided (its panel adds "Reason to re-open"): each page's width is gathered, then asserted."""
     page = new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     log_in(page, live_server, analyst)
-    if where == "decided scenario":  # its panel adds "Reason to re-open"
-        decision_record(
-            scenario=shared["scenario"],
-            user=analyst,
-            option_name="Hyperstack H100",
-            rationale="Cheapest.",
-            confirm_older=True,
-        )
-    url = {
-        "scenario": f"/scenarios/{shared['scenario'].pk}/",  # its links table lists the decision link
-        "decided scenario": f"/scenarios/{shared['scenario'].pk}/",
+    scenario, other = shared["scenario"], shared["other"]
+    urls = {
+        "scenario": f"/scenarios/{scenario.pk}/",
         "decision link": f"/d/{shared['token']}",
-        "compare": f"/scenarios/compare/?s={shared['scenario'].pk}&s={shared['other'].pk}",
-    }[where]
-    page.goto(live_server.url + url)
-    _wait_for_charts(page)
-    if where == "decided scenario":
-        page.locator("#reopen-reason").wait_for()
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= 390, f"the {where} page is {width} px wide: {page.evaluate(PAST_THE_EDGE_JS, 390)}"
+        "compare": f"/scenarios/compare/?s={scenario.pk}&s={other.pk}",
+        "decided scenario": f"/scenarios/{scenario.pk}/",
+    }
+    too_wide = []
+    for where, url in urls.items():
+        if where == "decided scenario":
+            decision_record(
+                scenario=scenario,
+                user=analyst,
+                option_name="Hyperstack H100",
+                rationale="Cheapest.",
+                confirm_older=True,
+            )
+        with case(f"the {where} page"):
+            page.goto(live_server.url + url)
+            _wait_for_charts(page)
+            if where == "decided scenario":
+                page.locator("#reopen-reason").wait_for()
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        if width > 390:
+            too_wide.append(f"the {where} page is {width} px wide: {page.evaluate(PAST_THE_EDGE_JS, 390)}")
+    assert too_wide == [], "\n".join(too_wide)
 
 
 def test_a_brief_comparing_three_scenarios_prints_on_at_most_three_a4_pages_nothing_cut(live_server, shared, new_page):

@@ -13,6 +13,9 @@ from tests.browser.helpers import log_in
 
 pytestmark = [pytest.mark.browser]
 FIELD = re.compile(r".*/scenarios/\d+/options/\d+/field/$")
+# Counts the answers the workspace's own requests (the page asking what the server holds) have had, once handled.
+ASKED_JS = """() => { window.askedWhatIsSaved = 0; document.addEventListener('htmx:afterRequest', (event) => {
+  if (event.detail.elt.id === 'workspace') window.askedWhatIsSaved += 1; }); }"""
 
 
 def _lose_answers(page, *, saved: bool) -> list[str]:
@@ -67,11 +70,14 @@ def test_an_edit_that_never_reached_the_server_keeps_what_was_typed_and_says_it_
     log_in(page, live_server, analyst)
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     lost = _lose_answers(page, saved=False)
+    page.evaluate(ASKED_JS)
+    refresh = live_server.url + page.get_attribute("#workspace", "data-refresh-url")
 
-    _edit_capex(page, owned, "350,000")
-
+    # The page asks the server what it holds (a second after the edit is lost) and takes its answer in.
+    with page.expect_response(lambda response: response.url == refresh and response.request.method == "GET"):
+        _edit_capex(page, owned, "350,000")
     page.wait_for_selector("#request-problem")
-    page.wait_for_timeout(3_000)  # the page has asked the server what it holds by now
+    page.wait_for_function("() => window.askedWhatIsSaved > 0 && !document.querySelector('.htmx-settling')")
     assert lost and Scenario.objects.get(pk=scenario.pk).version == 1
     assert page.input_value(f"#f-o{owned.pk}-capex-input") == "350,000"
     assert "not saved" in page.inner_text("#request-problem")

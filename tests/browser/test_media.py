@@ -10,7 +10,7 @@ import pytest
 from tco.charts import snapshot as snapshot_output
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
-from tests.browser.helpers import log_in
+from tests.browser.helpers import case, log_in
 from tests.decisions.conftest import DOCUMENT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -68,41 +68,6 @@ def _option_colours(page) -> dict[str, dict[str, str]]:
     return page.evaluate(OPTION_COLOURS_JS, OPTION_CHARTS)
 
 
-def test_every_option_has_its_own_colour_the_same_in_every_chart_and_on_the_decision_page(
-    new_page, live_server, analyst, scenario
-):
-    page = new_page(viewport={"width": 1366, "height": 900})
-    log_in(page, live_server, analyst)
-    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
-    _wait_for_charts(page, ".charts [data-figure]")
-
-    on_scenario_page = _option_colours(page)
-    first = on_scenario_page["chart-annual_cost"]
-    assert sorted(first) == sorted(OPTION_NAMES)
-    assert len(set(first.values())) == len(OPTION_NAMES), f"options share a colour: {first}"
-    for chart, colours in on_scenario_page.items():
-        assert colours == first, f"{chart} colours its options differently"
-    # The kind is still written in every legend name and drawn as the line's dash: colour is not the only carrier.
-    dashes = page.evaluate(
-        "() => Object.fromEntries(document.getElementById('chart-annual_cost')._fullData"
-        ".filter((t) => t.mode === 'lines').map((t) => [t.name, t.line.dash]))"
-    )
-    assert dashes["Lambda rental (neocloud)"] == dashes[f"{NEBIUS} (neocloud)"] != dashes["Own 8x H100 (owned)"]
-    # Drawn, not only declared: the annual-cost lines have five different stroke colours on screen.
-    strokes = page.evaluate(
-        "() => [...document.querySelectorAll('#chart-annual_cost .scatterlayer .trace path.js-line')]"
-        ".map((path) => getComputedStyle(path).stroke)"
-    )
-    assert len(set(strokes)) == len(OPTION_NAMES)
-
-    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
-    brief = new_page(viewport={"width": 1280, "height": 900})
-    brief.goto(f"{live_server.url}/d/{token}")
-    _wait_for_charts(brief, ".brief-chart [data-figure]")
-    assert _option_colours(brief) == on_scenario_page
-    assert brief.locator("link[rel=icon]").get_attribute("href").endswith("/img/favicon.svg")
-
-
 BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')]
   .filter((el) => el.getClientRects().length).map((el) => {
   const box = (selector) => { const node = el.querySelector(selector); if (!node) return null;
@@ -117,14 +82,8 @@ BOXES_JS = """() => [...document.querySelectorAll('.brief-chart [data-figure]')]
 })"""
 
 
-def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
-    new_page, live_server, analyst, scenario
-):
-    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
-    page = new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/d/{token}")
-    _wait_for_charts(page, ".brief-chart [data-figure]")
-
+def _check_the_a4_brief_prints_full_width_readable_charts(page) -> None:
+    """Printed on A4, the brief (drawn on a laptop) has full-width, readable charts on at most three pages."""
     page.emulate_media(media="print")
     page.wait_for_function(
         "() => [...document.querySelectorAll('.brief-chart [data-figure]')].filter((el) => el.getClientRects().length)"
@@ -157,6 +116,46 @@ def test_the_a4_brief_prints_full_width_readable_charts_on_at_most_three_pages(
             assert chart["hiddenEntries"] == 0, f"{name}'s legend scrolls: entries hidden"
     pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
     assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
+
+
+def test_every_option_has_its_own_colour_on_the_decision_page_too_and_the_a4_brief_prints_readable_charts(
+    new_page, live_server, analyst, scenario
+):
+    """The scenario page's charts, then its decision link's, loaded once on a laptop for the colours and then printed
+    on A4."""
+    page = new_page(viewport={"width": 1366, "height": 900})
+    log_in(page, live_server, analyst)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    _wait_for_charts(page, ".charts [data-figure]")
+
+    on_scenario_page = _option_colours(page)
+    first = on_scenario_page["chart-annual_cost"]
+    assert sorted(first) == sorted(OPTION_NAMES)
+    assert len(set(first.values())) == len(OPTION_NAMES), f"options share a colour: {first}"
+    for chart, colours in on_scenario_page.items():
+        assert colours == first, f"{chart} colours its options differently"
+    # The kind is still written in every legend name and drawn as the line's dash: colour is not the only carrier.
+    dashes = page.evaluate(
+        "() => Object.fromEntries(document.getElementById('chart-annual_cost')._fullData"
+        ".filter((t) => t.mode === 'lines').map((t) => [t.name, t.line.dash]))"
+    )
+    assert dashes["Lambda rental (neocloud)"] == dashes[f"{NEBIUS} (neocloud)"] != dashes["Own 8x H100 (owned)"]
+    # Drawn, not only declared: the annual-cost lines have five different stroke colours on screen.
+    strokes = page.evaluate(
+        "() => [...document.querySelectorAll('#chart-annual_cost .scatterlayer .trace path.js-line')]"
+        ".map((path) => getComputedStyle(path).stroke)"
+    )
+    assert len(set(strokes)) == len(OPTION_NAMES)
+
+    _, token = link_create(scenario=scenario, user=analyst, output=snapshot_output)
+    brief = new_page(viewport={"width": 1280, "height": 900})
+    brief.goto(f"{live_server.url}/d/{token}")
+    _wait_for_charts(brief, ".brief-chart [data-figure]")
+    with case("the decision link's colours"):
+        assert _option_colours(brief) == on_scenario_page
+        assert brief.locator("link[rel=icon]").get_attribute("href").endswith("/img/favicon.svg")
+    with case("the decision link printed on A4"):
+        _check_the_a4_brief_prints_full_width_readable_charts(brief)
 
 
 def test_the_scenario_page_fits_a_390px_phone_with_the_answer_first(new_page, live_server, analyst, scenario):
