@@ -7,7 +7,6 @@ import os
 import threading
 
 import pytest
-from django.test.client import ClientHandler
 
 # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told otherwise.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -89,21 +88,23 @@ def _contexts(browser):
 
 
 class _Requests:
-    """How many requests the live server is answering, from Django's request_started and request_finished signals
-    (the test client's, sent by its own handler, are not counted)."""
+    """How many requests the live server is answering, from Django's request_started and request_finished signals.
+    The test client's are not counted: they run in the tests' own thread, and the test client does not always name
+    its handler as the sender (a response it closes itself sends ``sender=None``)."""
 
     def __init__(self) -> None:
         self.answering = 0
         self.changed = threading.Condition()
+        self.tests_thread = threading.current_thread()
 
     def started(self, sender, **kwargs) -> None:
-        if issubclass(sender, ClientHandler):
+        if threading.current_thread() is self.tests_thread:
             return
         with self.changed:
             self.answering += 1
 
     def finished(self, sender, **kwargs) -> None:
-        if issubclass(sender, ClientHandler):
+        if threading.current_thread() is self.tests_thread:
             return
         with self.changed:
             self.answering -= 1
