@@ -464,17 +464,24 @@ def world(_demo_data, db, editor, settings) -> World:
 
 
 def _fingerprint() -> dict[str, object]:
-    """Every row a user could change, as values (counts only for the big, append-only tables)."""
-    state: dict[str, object] = {"users": list(User.objects.order_by("pk").values_list("pk", "username", "is_active"))}
+    """Every row a user could change, as the database holds it (counts only for the big, append-only tables). Plain
+    SQL: the ORM's converters made this a sixth of the walk's time, and a row changed is a row changed either way."""
+    quote = connection.ops.quote_name
+    queries = {"users": f"SELECT id, username, is_active FROM {quote(User._meta.db_table)} ORDER BY id"}
     for label in ("tco", "pricing"):
         for model in apps.get_app_config(label).get_models():
-            key = model._meta.label
+            table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
             if model._meta.model_name.startswith("historical") or model._meta.model_name == "priceobservation":
-                state[key] = model.objects.count()
+                queries[model._meta.label] = f"SELECT COUNT(*) FROM {table}"
             elif model is DecisionLink:  # opening a public link counts the opening, by design
-                state[key] = list(model.objects.order_by("pk").values_list("pk", "revoked_at", "expires_at", "note"))
+                queries[model._meta.label] = f"SELECT {pk}, revoked_at, expires_at, note FROM {table} ORDER BY {pk}"
             else:
-                state[key] = list(model.objects.order_by("pk").values())
+                queries[model._meta.label] = f"SELECT * FROM {table} ORDER BY {pk}"
+    with connection.cursor() as cursor:
+        state = {}
+        for key, sql in queries.items():
+            cursor.execute(sql)
+            state[key] = cursor.fetchall()
     return state
 
 
