@@ -19,11 +19,10 @@ from tco.services import scenario_create_from_document
 from tco.services.decisions import brief_update, decision_record, link_create
 from tco.services.uncertainty import uncertainty_run_queue
 from tests.browser.test_leadership_media import (
-    A4_CONTENT_WIDTH,
-    CLIPPED_JS,
     LEADERSHIP_SCENARIO,
-    PAST_THE_EDGE_JS,
+    _assert_nothing_cut_on_a4,
     _pages,
+    _print_on_a4,
     _wait_for_charts,
 )
 from tests.scenarios.factories import give_ranges
@@ -32,10 +31,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 
 # Two weeks of hourly load on the 64 GPUs: a daily swing between about 20 and 60 busy.
 LOAD_PROFILE = [round(40 + 20 * math.sin(2 * math.pi * hour / 24), 2) for hour in range(24 * 14)]
-# Tables whose content is wider than their own box (a cell cut at the table's edge).
-CUT_TABLES_JS = """(width) => [...document.querySelectorAll('table')].filter((t) => t.getClientRects().length)
-  .filter((t) => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > width + 1)
-  .map((t) => `${t.id || t.className} ${t.scrollWidth}>${t.clientWidth}`)"""
 # Each part of a brief is in at least one shape: no simulation and no comparison (the first); the tornado in words
 # (every other); the fleet plan's lanes (the second, the fourth) and a simulation without them (the third); one
 # compared scenario (the second) and three (the third, the fourth); open (the second), decided with four answers (the
@@ -106,15 +101,8 @@ def test_the_brief_prints_on_at_most_three_a4_pages_nothing_clipped(new_page, li
         assert "No load profile" not in page.inner_text("#frozen-uncertainty")
     assert page.locator("#frozen-comparison").count() == ("comparison" in shape and shape != "no comparison")
 
-    page.emulate_media(media="print")
-    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
-    page.wait_for_timeout(500)
-    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-    assert past_the_edge == [], "\n".join(past_the_edge)
-    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-    assert clipped == [], "\n".join(clipped)
-    cut = page.evaluate(CUT_TABLES_JS, A4_CONTENT_WIDTH)
-    assert cut == [], "\n".join(cut)
+    _print_on_a4(page)
+    _assert_nothing_cut_on_a4(page, tables=True)
     if shape != "no comparison":  # the tornado in words, its chart on the web page (the line says where)
         assert page.locator("#u-tornado-table").is_visible()
         assert not page.locator("#u-chart-box-tornado").is_visible()

@@ -12,13 +12,11 @@ import pytest
 from tco.charts import snapshot as snapshot_output
 from tco.services import scenario_create_from_document
 from tco.services.decisions import link_create
-from tests.browser.test_brief_shapes_print import CUT_TABLES_JS
 from tests.browser.test_leadership_media import (
-    A4_CONTENT_WIDTH,
-    CLIPPED_JS,
     LEADERSHIP_SCENARIO,
-    PAST_THE_EDGE_JS,
+    _assert_nothing_cut_on_a4,
     _pages,
+    _print_on_a4,
     _wait_for_charts,
 )
 
@@ -81,14 +79,7 @@ def test_three_financings_compared_print_on_at_most_three_pages_with_only_the_di
     for default_or_idle in ("Lease payment timing", "Down payment", "Tax depreciation", "Lease end", "Buyout"):
         assert default_or_idle not in differences, default_or_idle
 
-    page.emulate_media(media="print")
-    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
-    page.wait_for_timeout(500)
-    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-    assert past_the_edge == [], "\n".join(past_the_edge)
-    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-    assert clipped == [], "\n".join(clipped)
-    cut = page.evaluate(CUT_TABLES_JS, A4_CONTENT_WIDTH)
-    assert cut == [], "\n".join(cut)
+    _print_on_a4(page)
+    _assert_nothing_cut_on_a4(page, tables=True)
     pages = _pages(page.pdf(format="A4", print_background=True))
     assert 1 <= pages <= 3, f"the brief comparing three financings prints on {pages} A4 pages"

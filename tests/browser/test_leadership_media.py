@@ -146,6 +146,10 @@ CLIPPED_JS = """(width) => [...document.querySelectorAll('body *')].filter((el) 
   return style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1;
 }).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.getAttribute('class') || ''}`
   + ` ${el.scrollWidth}>${el.clientWidth}`)"""
+# Tables whose content is wider than their own box (a cell cut at the table's edge).
+CUT_TABLES_JS = """(width) => [...document.querySelectorAll('table')].filter((t) => t.getClientRects().length)
+  .filter((t) => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > width + 1)
+  .map((t) => `${t.id || t.className} ${t.scrollWidth}>${t.clientWidth}`)"""
 # Every drawn chart: its box, its annotations (the break-even map's labels) and its bar labels.
 CHART_BOXES_JS = """() => [...document.querySelectorAll('[data-figure]')]
   .filter((el) => el.getClientRects().length).map((el) => {
@@ -169,6 +173,21 @@ def _overlapping(boxes: list[dict]) -> list[tuple[int, int]]:
         and min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
         and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
     ]
+
+
+def _print_on_a4(page) -> None:
+    """The page as Chromium prints it on A4: print media, laid out at the paper's content width."""
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
+    page.wait_for_timeout(500)
+
+
+def _assert_nothing_cut_on_a4(page, *, tables: bool = False) -> None:
+    """Nothing past the paper's edge and no box that clips its content sideways (nor a table cut, with ``tables``)."""
+    checks = [PAST_THE_EDGE_JS, CLIPPED_JS, *([CUT_TABLES_JS] if tables else [])]
+    for script in checks:
+        found = page.evaluate(script, A4_CONTENT_WIDTH)
+        assert found == [], "\n".join(found)
 
 
 def _pages(pdf: bytes) -> int:
@@ -217,10 +236,7 @@ def _check_the_brief_prints_charts_full_width(page, url: str) -> None:
         if chart["rows"]:  # a horizontal bar chart (bars per option, the tornado) names every row
             named = f"{chart['id']} names {chart['rowLabels']} of its {chart['rows']} rows"
             assert chart["rowLabels"] == chart["rows"], named
-    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-    assert past_the_edge == [], "\n".join(past_the_edge)
-    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-    assert clipped == [], "\n".join(clipped)
+    _assert_nothing_cut_on_a4(page)
     heat_map = next(chart for chart in charts if chart["id"] == "chart-break_even_map")
     assert len(heat_map["notes"]) >= 3 and _overlapping(heat_map["notes"]) == [], heat_map["notes"]
 
@@ -254,10 +270,7 @@ def test_the_scenario_page_prints_its_inputs_and_answer_without_clipping(live_se
     assert len(rows) > 20
     split = [row for row in rows if row["breakInside"] != "avoid" or row["height"] > A4_CONTENT_HEIGHT]
     assert split == [], split
-    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-    assert past_the_edge == [], "\n".join(past_the_edge)
-    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-    assert clipped == [], "\n".join(clipped)
+    _assert_nothing_cut_on_a4(page)
     assert _pages(page.pdf(format="A4", print_background=True)) >= 1
 
 
@@ -305,13 +318,8 @@ def test_a_brief_comparing_three_scenarios_prints_on_at_most_three_a4_pages_noth
     page = new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{live_server.url}/d/{token}")
     _wait_for_charts(page)
-    page.emulate_media(media="print")
-    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
-    page.wait_for_timeout(500)
-    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-    assert past_the_edge == [], "\n".join(past_the_edge)
-    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-    assert clipped == [], "\n".join(clipped)
+    _print_on_a4(page)
+    _assert_nothing_cut_on_a4(page)
     # The per-option tables of four scenarios are too wide to sit side by side: one under the other.
     npv, annual = (page.locator(f"#{table}").bounding_box() for table in ("compare-npv", "compare-annual"))
     first, second = sorted((npv, annual), key=lambda box: box["y"])
@@ -353,12 +361,7 @@ def test_a_taxed_leased_committed_brief_prints_its_finance_answers_on_at_most_th
     assert any("Committed H100: the committed GPUs must be busy at least" in line for line in lines)
     assert page.locator("#break-even-table thead").inner_text().count("After tax") == 1
 
-    page.emulate_media(media="print")
-    page.set_viewport_size({"width": A4_CONTENT_WIDTH, "height": 1000})
-    page.wait_for_timeout(500)
-    past_the_edge = page.evaluate(PAST_THE_EDGE_JS, A4_CONTENT_WIDTH)
-    assert past_the_edge == [], "\n".join(past_the_edge)
-    clipped = page.evaluate(CLIPPED_JS, A4_CONTENT_WIDTH)
-    assert clipped == [], "\n".join(clipped)
+    _print_on_a4(page)
+    _assert_nothing_cut_on_a4(page)
     pages = _pages(page.pdf(format="A4", print_background=True))
     assert 1 <= pages <= 3, f"the brief prints on {pages} A4 pages"
