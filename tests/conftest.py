@@ -55,6 +55,28 @@ def _cache_asked_again():
     jobs.resume_sending()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_found_once():
+    """WhiteNoise finds every static file each time a handler loads its middleware, and every test client loads it
+    again (about 50 ms a client here, thousands of clients a run): the files are found once per test process, and
+    each later middleware takes that table. A deployment loads its middleware once per process anyway."""
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    find = WhiteNoiseMiddleware.add_files_from_finders
+    found: dict = {}
+
+    def add_files_from_finders(self) -> None:
+        if not found:
+            find(self)
+            found.update(self.files)
+        else:
+            self.files.update(found)
+
+    WhiteNoiseMiddleware.add_files_from_finders = add_files_from_finders
+    yield
+    WhiteNoiseMiddleware.add_files_from_finders = find
+
+
 @pytest.fixture(autouse=True)
 def _own_cache_prefix(settings):
     """Each test reads and writes Django's cache under its own key prefix: the cache may be a shared Redis (never
