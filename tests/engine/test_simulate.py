@@ -139,7 +139,7 @@ def test_adding_a_range_leaves_the_other_inputs_draws_unchanged():
     assert together["options"][0]["npv"] != alone["options"][0]["npv"]
 
 
-def test_the_answer_has_exactly_the_issues_shape():
+def test_the_answer_is_json_with_percentiles_per_option_and_a_histogram_of_the_difference():
     result = simulate(scenario(), RANGES, trials=np.int64(1000), seed=np.int64(1))
     assert json.loads(json.dumps(result)) == result
     assert set(result) == {"trials", "seed", "options", "owned_minus_rental"}
