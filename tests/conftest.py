@@ -58,8 +58,8 @@ def _cache_asked_again():
 @pytest.fixture(scope="session", autouse=True)
 def _static_files_found_once():
     """WhiteNoise finds every static file each time a handler loads its middleware, and every test client loads it
-    again (about 50 ms a client here, thousands of clients a run): the files are found once per test process, and
-    each later middleware takes that table. A deployment loads its middleware once per process anyway."""
+    again (30 ms a client here): the files are found once per test process, and each later middleware takes that
+    table. A deployment loads its middleware once per process anyway."""
     from whitenoise.middleware import WhiteNoiseMiddleware
 
     find = WhiteNoiseMiddleware.add_files_from_finders

@@ -463,20 +463,24 @@ def world(_demo_data, db, editor, settings) -> World:
     )
 
 
+def _project_models() -> list:
+    """The models of the project's own apps: what the walk watches for changes."""
+    return [model for label in ("tco", "pricing") for model in apps.get_app_config(label).get_models()]
+
+
 def _fingerprint() -> dict[str, object]:
     """Every row a user could change, as the database holds it (counts only for the big, append-only tables). Plain
     SQL: the ORM's converters made this a sixth of the walk's time, and a row changed is a row changed either way."""
     quote = connection.ops.quote_name
     queries = {"users": f"SELECT id, username, is_active FROM {quote(User._meta.db_table)} ORDER BY id"}
-    for label in ("tco", "pricing"):
-        for model in apps.get_app_config(label).get_models():
-            table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
-            if model._meta.model_name.startswith("historical") or model._meta.model_name == "priceobservation":
-                queries[model._meta.label] = f"SELECT COUNT(*) FROM {table}"
-            elif model is DecisionLink:  # opening a public link counts the opening, by design
-                queries[model._meta.label] = f"SELECT {pk}, revoked_at, expires_at, note FROM {table} ORDER BY {pk}"
-            else:
-                queries[model._meta.label] = f"SELECT * FROM {table} ORDER BY {pk}"
+    for model in _project_models():
+        table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+        if model._meta.model_name.startswith("historical") or model._meta.model_name == "priceobservation":
+            queries[model._meta.label] = f"SELECT COUNT(*) FROM {table}"
+        elif model is DecisionLink:  # opening a public link counts the opening, by design
+            queries[model._meta.label] = f"SELECT {pk}, revoked_at, expires_at, note FROM {table} ORDER BY {pk}"
+        else:
+            queries[model._meta.label] = f"SELECT * FROM {table} ORDER BY {pk}"
     with connection.cursor() as cursor:
         state = {}
         for key, sql in queries.items():
@@ -487,9 +491,8 @@ def _fingerprint() -> dict[str, object]:
 
 def _row_counts() -> tuple:
     """Cheap enough for every request (one query): rows per table, history included, and the sum of versions."""
-    models = [model for label in ("tco", "pricing") for model in apps.get_app_config(label).get_models()]
     quote = connection.ops.quote_name
-    counts = [f"(SELECT COUNT(*) FROM {quote(model._meta.db_table)})" for model in models]
+    counts = [f"(SELECT COUNT(*) FROM {quote(model._meta.db_table)})" for model in _project_models()]
     versions = f"(SELECT SUM(version) FROM {quote(Scenario._meta.db_table)})"
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {', '.join([*counts, versions])}")
