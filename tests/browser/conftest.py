@@ -12,6 +12,30 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+# Chromium keeps only the last --disable-features it is given, so this one repeats the features Playwright disables
+# itself (PLAYWRIGHT_DISABLED_FEATURES; tests/browser/test_chromium_args.py checks the installed Playwright's list is
+# still all here) and adds the omnibox popups: Chromium 156 draws each as a web page of its own for every tab, even
+# headless; they were 30% of the renderers' CPU in the browser tests (those took 187-223 s at -n 2 here, 148 s without).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+DISABLED_FEATURES = (*PLAYWRIGHT_DISABLED_FEATURES, "WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -19,6 +43,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--disable-features=" + ",".join(DISABLED_FEATURES),
 ]
 
 
