@@ -58,6 +58,42 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _in_memory_sqlite_writes_wait():
+    """With SQLite the tests and the live server share one in-memory database ("shared cache"), in which a write
+    that meets another connection's unfinished read of its table fails at once with "database table is locked",
+    where a database file (the embedded deployment) waits for the reader. A run computed by its own request, writing
+    its progress while the page polls it, failed that way about once in ten runs. Such a statement is tried again
+    here for up to 5 s."""
+    import sqlite3
+    import time
+
+    from django.db.backends.sqlite3.base import SQLiteCursorWrapper
+
+    execute, executemany = SQLiteCursorWrapper.execute, SQLiteCursorWrapper.executemany
+
+    def waiting(statement, cursor, query, params):
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                return statement(cursor, query, params)
+            except sqlite3.OperationalError as error:
+                if "table is locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            SQLiteCursorWrapper, "execute", lambda cursor, query, params=None: waiting(execute, cursor, query, params)
+        )
+        patch.setattr(
+            SQLiteCursorWrapper,
+            "executemany",
+            lambda cursor, query, params: waiting(executemany, cursor, query, list(params)),
+        )
+        yield
+
+
 @pytest.fixture
 def analyst(transactional_db):
     """An editor (tests.browser.helpers.log_in signs them in; live_server needs committed rows)."""
