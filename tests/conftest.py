@@ -81,9 +81,9 @@ def _static_files_found_once():
         else:
             self.files.update(found)
 
-    WhiteNoiseMiddleware.add_files_from_finders = add_files_from_finders
-    yield
-    WhiteNoiseMiddleware.add_files_from_finders = find
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_from_finders)
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -63,8 +63,8 @@ def _in_memory_sqlite_writes_wait():
     """With SQLite the tests and the live server share one in-memory database ("shared cache"), in which a write
     that meets another connection's unfinished read of its table fails at once with "database table is locked",
     where a database file (the embedded deployment) waits for the reader. A run computed by its own request, writing
-    its progress while the page polls it, failed that way about once in ten runs. Such a statement is tried again
-    here for up to 5 s."""
+    its progress while the page polls it, failed that way in one of six runs of the browser tests here. Such a
+    statement is tried again here for up to 5 s."""
     import sqlite3
     import time
 
