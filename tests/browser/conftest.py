@@ -48,10 +48,18 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(django_db_setup):
+    """Playwright's sync API leaves its event loop running in this thread, and from then on Django keeps this
+    thread's connections as it would an async task's: new ones, without the rows the tests on committed rows restore
+    (Django kept those on the first), so the first such test after the browser started found no role groups. The
+    connections the database was set up on are put back."""
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
+    kept = {alias: connections[alias] for alias in connections}
     with sync_playwright() as playwright:
+        for alias, connection in kept.items():
+            connections[alias] = connection
         executable = CHROMIUM if os.access(CHROMIUM, os.X_OK) else None  # None: Playwright's own build
         chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium

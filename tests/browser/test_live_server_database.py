@@ -1,12 +1,14 @@
-"""The in-memory SQLite database the live server and the tests share: a write that meets another connection's
-unfinished read of its table waits for it, as it would on a database file, instead of failing at once."""
+"""The database the browser tests share with the live server: on in-memory SQLite a write that meets another
+connection's unfinished read of its table waits for it, as it would on a database file, instead of failing at once;
+and once the browser runs, a test on committed rows still gets back the rows the migrations made."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
+from django.core.management import call_command
 from django.db import connection, connections
 
 pytestmark = [pytest.mark.browser]
@@ -34,3 +36,12 @@ def test_a_write_waits_for_another_connections_unfinished_read_of_its_table(tran
     User.objects.update(first_name="written")
     reader.join(5)
     assert list(User.objects.values_list("first_name", flat=True)) == ["written", "written"]
+
+
+def test_the_migrations_rows_come_back_on_the_connection_the_tests_use_once_the_browser_runs(browser, transactional_db):
+    """Django restores them, before each test on committed rows, from what it kept on the connection it set the
+    database up on; with a new connection in this thread the first such test after a flush found no role groups."""
+    call_command("flush", verbosity=0, interactive=False, inhibit_post_migrate=True)
+    assert not Group.objects.exists()
+    connection.creation.deserialize_db_from_string(connection._test_serialized_contents)
+    assert set(Group.objects.values_list("name", flat=True)) >= {"editors", "viewers"}
