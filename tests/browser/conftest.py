@@ -48,11 +48,15 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="session")
-def browser(django_db_setup):
+def browser(django_db_setup, live_server):
     """Playwright's sync API leaves its event loop running in this thread, and from then on Django keeps this
     thread's connections as it would an async task's: new ones, without the rows the tests on committed rows restore
     (Django kept those on the first), so the first such test after the browser started found no role groups. The
-    connections the database was set up on are put back."""
+    connections the database was set up on are put back.
+
+    The browser closes before the live server stops (it asks for the server), and the server's threads that answered
+    the connections Chromium kept open end first: on in-memory SQLite each closes the database connection it shares
+    with the tests, which it may only do while the server shares it."""
     from django.db import connections
     from playwright.sync_api import sync_playwright
 
@@ -64,6 +68,9 @@ def browser(django_db_setup):
         chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+    for thread in threading.enumerate():
+        if "process_request_thread" in thread.name:
+            thread.join(5)
 
 
 @pytest.fixture(scope="session", autouse=True)
