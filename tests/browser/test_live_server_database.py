@@ -38,10 +38,14 @@ def test_a_write_waits_for_another_connections_unfinished_read_of_its_table(tran
     assert list(User.objects.values_list("first_name", flat=True)) == ["written", "written"]
 
 
-def test_the_migrations_rows_come_back_on_the_connection_the_tests_use_once_the_browser_runs(browser, transactional_db):
+def test_the_migrations_rows_come_back_on_the_connection_the_tests_use_once_the_browser_runs(
+    django_db_setup, browser, transactional_db
+):
     """Django restores them, before each test on committed rows, from what it kept on the connection it set the
-    database up on; with a new connection in this thread the first such test after a flush found no role groups."""
-    call_command("flush", verbosity=0, interactive=False, inhibit_post_migrate=True)
+    database up on (set up before the browser starts, as here); with a new connection in this thread the first such
+    test after a flush found no role groups."""
+    assert hasattr(connection, "_test_serialized_contents"), "not the connection the database was set up on"
+    call_command("flush", verbosity=0, interactive=False, reset_sequences=False, inhibit_post_migrate=True)
     assert not Group.objects.exists()
     connection.creation.deserialize_db_from_string(connection._test_serialized_contents)
     assert set(Group.objects.values_list("name", flat=True)) >= {"editors", "viewers"}
