@@ -11,7 +11,6 @@ import json
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -25,13 +24,6 @@ from tests.scenarios.workspace_html import Workspace
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 HTMX = {"HTTP_HX_REQUEST": "true"}
 FIGURES = re.compile(r'data-figure-src="([^"#]+)#')
-
-
-@pytest.fixture(autouse=True)
-def _roles(transactional_db):
-    """The viewers and editors groups, whatever an earlier transactional test's flush left (as tests/browser does)."""
-    for name in ("viewers", "editors"):
-        Group.objects.get_or_create(name=name)
 
 
 @pytest.fixture
