@@ -17,8 +17,9 @@ def _migrated_rows() -> tuple:
     return groups, links, types, permissions
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_the_migrations_rows_come_back_whole_after_a_flush_and_stay_whole_when_already_there():
+def assert_the_migrations_rows_come_back_whole() -> None:
+    """Emptied as after a test on committed rows, then restored from what Django kept on the tests' connection (as
+    before the next such test): the same rows, and a second restore (as after a rollback) leaves them so."""
     migrated = _migrated_rows()
     assert migrated[0] and migrated[1] and migrated[3]  # role groups with permissions: something to lose
 
@@ -29,3 +30,8 @@ def test_the_migrations_rows_come_back_whole_after_a_flush_and_stay_whole_when_a
 
     connection.creation.deserialize_db_from_string(connection._test_serialized_contents)  # as after a rollback
     assert _migrated_rows() == migrated
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_migrations_rows_come_back_whole_after_a_flush_and_stay_whole_when_already_there():
+    assert_the_migrations_rows_come_back_whole()

@@ -7,9 +7,10 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.contrib.auth.models import Group, User
-from django.core.management import call_command
+from django.contrib.auth.models import User
 from django.db import connection, connections
+
+from tests.test_test_database import assert_the_migrations_rows_come_back_whole
 
 pytestmark = [pytest.mark.browser]
 
@@ -45,7 +46,4 @@ def test_the_migrations_rows_come_back_on_the_connection_the_tests_use_once_the_
     database up on (set up before the browser starts, as here); with a new connection in this thread the first such
     test after a flush found no role groups."""
     assert hasattr(connection, "_test_serialized_contents"), "not the connection the database was set up on"
-    call_command("flush", verbosity=0, interactive=False, reset_sequences=False, inhibit_post_migrate=True)
-    assert not Group.objects.exists()
-    connection.creation.deserialize_db_from_string(connection._test_serialized_contents)
-    assert set(Group.objects.values_list("name", flat=True)) >= {"editors", "viewers"}
+    assert_the_migrations_rows_come_back_whole()
